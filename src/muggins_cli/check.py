@@ -1,0 +1,84 @@
+"""Checking files: paths → parsed matches → replays → one report per file.
+
+This is the service that ``check``, ``analyze``, ``stats`` and the batch
+runners share: it expands the paths a user gave, reads each file as a stream
+of matches, replays each match with its own rules and gathers the findings.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from muggins_cli.errors import InputError
+from muggins_cli.notation.model import Diagnostic, Severity
+from muggins_cli.notation.parser import iter_matches, open_record
+from muggins_cli.replay.replay import MatchReplay, MatchSummary, replay_match
+from muggins_cli.rules.resolve import resolver_for
+
+STDIN = "-"
+
+
+@dataclass
+class FileReport:
+    """Everything found in one file; ``replays`` only when asked for."""
+
+    path: str
+    matches: list[MatchSummary] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    replays: list[MatchReplay] = field(default_factory=list)
+    unreadable: bool = False
+
+    def count(self, severity: Severity) -> int:
+        return sum(d.severity is severity for d in self.diagnostics)
+
+    @property
+    def errors(self) -> int:
+        return self.count(Severity.ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return self.count(Severity.WARNING)
+
+
+def expand_paths(paths: Iterable[str]) -> Iterator[str]:
+    """Files as given, folders as every ``*.mgn`` below them (sorted), ``-``
+    as stdin. A path that does not exist is passed on: reading it reports it
+    as unreadable, in order, like any other file that cannot be read."""
+    for p in paths:
+        if p != STDIN and os.path.isdir(p):
+            found = sorted(
+                str(f) for f in Path(p).rglob("*.mgn") if f.is_file()
+            )
+            yield from found
+        else:
+            yield p
+
+
+def check_file(path: str, *, keep_replays: bool = False, events: bool = False) -> FileReport:
+    """Replay every match of one file; never raises for what the file holds."""
+    report = FileReport(path)
+    resolve = resolver_for(None if path == STDIN else path)
+    try:
+        for match in iter_matches(open_record(path)):
+            replay = replay_match(match, resolve, collect_events=events)
+            report.matches.append(replay.summary)
+            report.diagnostics.extend(replay.diagnostics)
+            if keep_replays:
+                report.replays.append(replay)
+    except InputError as e:
+        # A file that turns out not to be text is reported as unreadable as a
+        # whole, even if its start parsed, so that half a file is never
+        # mistaken for a record.
+        report.matches.clear()
+        report.replays.clear()
+        report.diagnostics[:] = [Diagnostic(0, 0, Severity.ERROR, "unreadable", str(e))]
+        report.unreadable = True
+    return report
+
+
+def check_paths(paths: Iterable[str], **kwargs: bool) -> Iterator[FileReport]:
+    for path in expand_paths(paths):
+        yield check_file(path, **kwargs)

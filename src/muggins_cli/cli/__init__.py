@@ -1,0 +1,19 @@
+"""The ``muggins`` command: a thin Typer shell over the library.
+
+Each command lives in its own module and registers itself on ``app`` when
+imported here; no game logic lives in this package.
+"""
+
+from __future__ import annotations
+
+from muggins_cli.cli.app import app
+
+# Command modules, imported for their registration on ``app``.
+# (one line per module; keep the order of ``muggins --help``)
+
+
+def main() -> None:
+    app()
+
+
+__all__ = ["app", "main"]

@@ -1,0 +1,38 @@
+"""The rules engine: layout, legal moves, scoring. Standard library only, no text."""
+
+from muggins_cli.engine.layout import (
+    EMPTY,
+    ENDS,
+    Arm,
+    End,
+    Layout,
+    count,
+    ends_for,
+    fits,
+    lead,
+    open_ends,
+    place,
+    playable,
+)
+from muggins_cli.engine.scoring import reached, settle
+from muggins_cli.engine.state import (
+    Draw,
+    Move,
+    Pass,
+    Place,
+    RoundState,
+    apply,
+    deal,
+    drawable,
+    is_blocked,
+    legal_moves,
+    new_round,
+    placements,
+)
+
+__all__ = [
+    "EMPTY", "ENDS", "Arm", "Draw", "End", "Layout", "Move", "Pass", "Place", "RoundState",
+    "apply", "count", "deal", "drawable", "ends_for", "fits", "is_blocked", "lead",
+    "legal_moves", "new_round", "open_ends", "place", "placements", "playable", "reached",
+    "settle",
+]

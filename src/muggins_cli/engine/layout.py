@@ -1,0 +1,200 @@
+"""The layout: the tiles on the table, as arms growing out of a root tile.
+
+Without a spinner the layout is a line: the opening tile is the root and arms
+L and R grow from its two halves. Under ``spinner: first-double`` the first
+double played becomes the root (the spinner) with four arms L, R, U, D; when
+that double is not the opening tile, the line laid so far is re-hung as one
+arm of it, so every later question (open ends, counting) has one shape.
+
+Everything here is a pure function of ``(rules, layout)``; nothing knows text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from muggins_cli.rules.model import Rules, SpinnerCount
+from muggins_cli.tiles import End, Pip, Tile
+
+
+ENDS: tuple[End, ...] = (End.L, End.R, End.U, End.D)
+_INDEX = {End.L: 0, End.R: 1, End.U: 2, End.D: 3}
+
+
+@dataclass(frozen=True, slots=True)
+class Arm:
+    """One arm: its tiles from the root outwards as ``(inner, outer)`` halves."""
+
+    tiles: tuple[tuple[Pip, Pip], ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not self.tiles
+
+    @property
+    def open(self) -> Pip:
+        return self.tiles[-1][1]
+
+    @property
+    def double_end(self) -> bool:
+        """A double at the end of an arm counts both halves (RULES.md)."""
+        inner, outer = self.tiles[-1]
+        return inner == outer
+
+    def end_count(self) -> int:
+        inner, outer = self.tiles[-1]
+        return outer * 2 if inner == outer else outer
+
+    def extended(self, inner: Pip, outer: Pip) -> Arm:
+        return Arm((*self.tiles, (inner, outer)))
+
+
+_EMPTY_ARMS = (Arm(), Arm(), Arm(), Arm())
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The table. ``root`` is None before the opening tile.
+
+    ``left``/``right`` are the root's halves facing L and R (equal for a
+    double). ``spinner`` says whether the root is a spinner, in which case
+    arms U and D exist too.
+    """
+
+    root: Tile | None = None
+    left: Pip = 0
+    right: Pip = 0
+    spinner: bool = False
+    arms: tuple[Arm, Arm, Arm, Arm] = _EMPTY_ARMS
+
+    @property
+    def started(self) -> bool:
+        return self.root is not None
+
+    def arm(self, end: End) -> Arm:
+        return self.arms[_INDEX[end]]
+
+    def tile_count(self) -> int:
+        if self.root is None:
+            return 0
+        return 1 + sum(len(a.tiles) for a in self.arms)
+
+    def tiles(self) -> list[Tile]:
+        """Every tile on the table (for conservation checks and displays)."""
+        if self.root is None:
+            return []
+        out = [self.root]
+        for arm in self.arms:
+            out.extend(Tile.of(a, b) for a, b in arm.tiles)
+        return out
+
+
+EMPTY = Layout()
+
+
+def open_ends(rules: Rules, layout: Layout) -> dict[End, Pip]:
+    """The ends a tile may join now, with the pip each one shows.
+
+    Order is L, R, U, D; U and D exist only on a spinner and, under
+    ``spinner_sides_first``, only once L and R both hold a tile.
+    """
+    if layout.root is None:
+        return {}
+    arms = layout.arms
+    left = arms[0].open if arms[0].tiles else layout.left
+    right = arms[1].open if arms[1].tiles else layout.right
+    ends = {End.L: left, End.R: right}
+    if layout.spinner and (
+        not rules.spinner_sides_first or (arms[0].tiles and arms[1].tiles)
+    ):
+        d = layout.left
+        ends[End.U] = arms[2].open if arms[2].tiles else d
+        ends[End.D] = arms[3].open if arms[3].tiles else d
+    return ends
+
+
+def ends_for(rules: Rules, layout: Layout, tile: Tile) -> list[End]:
+    """The open ends that accept ``tile`` (several ends may show the same pip)."""
+    return [e for e, pip in open_ends(rules, layout).items() if tile.has(pip)]
+
+
+def fits(rules: Rules, layout: Layout, tile: Tile) -> bool:
+    if layout.root is None:
+        return True
+    return any(tile.has(pip) for pip in open_ends(rules, layout).values())
+
+
+def playable(rules: Rules, layout: Layout, hand: Iterable[Tile]) -> list[Tile]:
+    """The tiles of ``hand`` that fit somewhere, sorted."""
+    if layout.root is None:
+        return sorted(hand)
+    pips = set(open_ends(rules, layout).values())
+    return sorted(t for t in hand if t.lo in pips or t.hi in pips)
+
+
+def count(rules: Rules, layout: Layout) -> int:
+    """The open-end total that a placement is scored on (RULES.md "Play")."""
+    root = layout.root
+    if root is None:
+        return 0
+    arms = layout.arms
+    if not layout.spinner:
+        lt = arms[0].end_count() if arms[0].tiles else None
+        rt = arms[1].end_count() if arms[1].tiles else None
+        if root.is_double:
+            d2 = root.lo * 2
+            if lt is None and rt is None:
+                return d2  # a lone lead double counts its pips once
+            return (d2 if lt is None else lt) + (d2 if rt is None else rt)
+        return (layout.left if lt is None else lt) + (layout.right if rt is None else rt)
+    d = layout.left
+    total = sum(a.end_count() for a in arms if a.tiles)
+    if rules.spinner_count is SpinnerCount.EXPOSED_ENDS:
+        total += d * ((not arms[2].tiles) + (not arms[3].tiles))
+    elif not (arms[0].tiles and arms[1].tiles):
+        total += 2 * d
+    return total
+
+
+def lead(rules: Rules, tile: Tile, left: Pip | None = None) -> Layout:
+    """Lay the opening tile; ``left`` is the half facing L (as written)."""
+    a = tile.lo if left is None else left
+    b = tile.other(a)
+    return Layout(root=tile, left=a, right=b, spinner=rules.has_spinner and tile.is_double)
+
+
+def place(rules: Rules, layout: Layout, tile: Tile, end: End) -> Layout:
+    """Join ``tile`` to ``end``; the caller has checked that it fits there."""
+    pip = open_ends(rules, layout)[end]
+    outer = tile.other(pip)
+    i = _INDEX[end]
+    if rules.has_spinner and not layout.spinner and tile.is_double:
+        return _become_spinner(layout, tile, end)
+    arms = list(layout.arms)
+    arms[i] = arms[i].extended(pip, outer)
+    return Layout(layout.root, layout.left, layout.right, layout.spinner, (arms[0], arms[1], arms[2], arms[3]))
+
+
+def _become_spinner(layout: Layout, double: Tile, end: End) -> Layout:
+    """Re-hang the line as one arm of the first double, now the spinner.
+
+    The double joined ``end`` (L or R) of the line, so the whole line lies on
+    the opposite side of it: walking from the spinner inwards we meet the
+    joined arm reversed, the old root, then the far arm outwards.
+    """
+    assert layout.root is not None
+    near = layout.arm(end)
+    far = layout.arm(End.R if end is End.L else End.L)
+    root_near = layout.left if end is End.L else layout.right
+    root_far = layout.right if end is End.L else layout.left
+    walk: list[tuple[Pip, Pip]] = [(o, i) for i, o in reversed(near.tiles)]
+    walk.append((root_near, root_far))
+    walk.extend(far.tiles)
+    line = Arm(tuple(walk))
+    d = double.lo
+    if end is End.R:
+        arms = (line, Arm(), Arm(), Arm())
+    else:
+        arms = (Arm(), line, Arm(), Arm())
+    return Layout(root=double, left=d, right=d, spinner=True, arms=arms)

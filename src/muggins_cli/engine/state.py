@@ -1,0 +1,165 @@
+"""A round with every tile known: legal moves and their effect.
+
+Drawing is a move like placing or passing (OpenSpiel's explicit chance
+player), so an illegal draw is an ordinary legality question. States are
+immutable; ``apply`` returns a new one. Used by self-play, tests and any
+caller that knows every hand and the stock order; the replay, which may not,
+uses the same layout functions directly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from muggins_cli.engine.layout import EMPTY, End, Layout, count, ends_for, lead, place
+from muggins_cli.errors import IllegalMoveError
+from muggins_cli.rules.model import Rules
+from muggins_cli.tiles import Pip, Tile, full_set
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Place ``tile`` on ``end``; the opening tile has no end and may say
+    which half faces L (``left``)."""
+
+    tile: Tile
+    end: End | None = None
+    left: Pip | None = None
+
+    def __str__(self) -> str:
+        if self.end is None:
+            a = self.tile.lo if self.left is None else self.left
+            return f"{a}-{self.tile.other(a)}"
+        return f"{self.tile}{self.end.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    tile: Tile
+
+    def __str__(self) -> str:
+        return f"d{self.tile}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    def __str__(self) -> str:
+        return "pass"
+
+
+Move = Place | Draw | Pass
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    """One round in progress. ``drawn`` is a fitting tile just drawn, which
+    must be placed at once; ``went_out`` and ``blocked`` say how it ended."""
+
+    hands: tuple[frozenset[Tile], ...]
+    stock: tuple[Tile, ...]
+    layout: Layout
+    to_move: int
+    drawn: Tile | None = None
+    over: bool = False
+    went_out: int | None = None
+    blocked: bool = False
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    def hand_pips(self) -> list[int]:
+        return [sum(t.pips for t in h) for h in self.hands]
+
+
+def new_round(
+    hands: Sequence[Sequence[Tile]], stock: Sequence[Tile], leader: int
+) -> RoundState:
+    return RoundState(tuple(frozenset(h) for h in hands), tuple(stock), EMPTY, leader)
+
+
+def deal(rules: Rules, players: int, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
+    """Shuffle the set and deal; returns the hands and the stock in draw order."""
+    tiles = list(full_set(rules.max_pip))
+    rng.shuffle(tiles)
+    size = rules.hand_size_for(players)
+    hands = [tiles[i * size : (i + 1) * size] for i in range(players)]
+    return hands, tiles[players * size :]
+
+
+def drawable(rules: Rules, state: RoundState) -> int:
+    """Tiles that may still be drawn (the reserve at the bottom never is)."""
+    return max(0, len(state.stock) - rules.stock_reserve)
+
+
+def placements(rules: Rules, layout: Layout, tiles: Sequence[Tile] | frozenset[Tile]) -> list[Place]:
+    """Every legal placement of the given tiles: one per tile and open end."""
+    if not layout.started:
+        return [Place(t) for t in sorted(tiles)]
+    return [Place(t, e) for t in sorted(tiles) for e in ends_for(rules, layout, t)]
+
+
+def legal_moves(rules: Rules, state: RoundState) -> list[Move]:
+    if state.over:
+        return []
+    if state.drawn is not None:
+        return list(placements(rules, state.layout, (state.drawn,)))
+    moves: list[Move] = list(placements(rules, state.layout, state.hands[state.to_move]))
+    if drawable(rules, state) and state.layout.started and (not moves or not rules.must_play):
+        moves.append(Draw(state.stock[0]))
+    elif not moves:
+        moves.append(Pass())
+    return moves
+
+
+def is_blocked(rules: Rules, state: RoundState) -> bool:
+    """Stock exhausted (down to the reserve) and no hand holds a fitting tile."""
+    if drawable(rules, state) or not state.layout.started:
+        return False
+    return not any(placements(rules, state.layout, h) for h in state.hands)
+
+
+def apply(rules: Rules, state: RoundState, move: Move) -> tuple[RoundState, int]:
+    """Play ``move``; returns the new state and the points the move scored.
+
+    Raises IllegalMoveError for a move not in ``legal_moves``: the check is
+    cheap next to the search that calls this, and silently accepting an
+    illegal move would corrupt every result built on it.
+    """
+    if move not in legal_moves(rules, state) and not _is_reoriented_lead(state, move):
+        raise IllegalMoveError(f"{move} is not legal here")
+    seat = state.to_move
+    if isinstance(move, Draw):
+        fits_now = bool(ends_for(rules, state.layout, move.tile))
+        hands = _with_hand(state.hands, seat, state.hands[seat] | {move.tile})
+        return replace(state, hands=hands, stock=state.stock[1:],
+                       drawn=move.tile if fits_now else None), 0
+    nxt = (seat + 1) % state.players
+    if isinstance(move, Pass):
+        after = replace(state, to_move=nxt)
+        return (replace(after, over=True, blocked=True) if is_blocked(rules, after) else after), 0
+    if move.end is None:
+        layout = lead(rules, move.tile, move.left)
+    else:
+        layout = place(rules, state.layout, move.tile, move.end)
+    hand = state.hands[seat] - {move.tile}
+    after = RoundState(_with_hand(state.hands, seat, hand), state.stock, layout, nxt)
+    points = rules.score_of(count(rules, layout))
+    if not hand:
+        return replace(after, over=True, went_out=seat), points
+    if is_blocked(rules, after):
+        return replace(after, over=True, blocked=True), points
+    return after, points
+
+
+def _is_reoriented_lead(state: RoundState, move: Move) -> bool:
+    return (isinstance(move, Place) and move.end is None and not state.layout.started
+            and move.tile in state.hands[state.to_move])
+
+
+def _with_hand(
+    hands: tuple[frozenset[Tile], ...], seat: int, hand: frozenset[Tile]
+) -> tuple[frozenset[Tile], ...]:
+    return (*hands[:seat], hand, *hands[seat + 1 :])

@@ -1,0 +1,34 @@
+"""One exception root for everything the tool refuses.
+
+The CLI catches :class:`MugginsError` once and turns it into a single line and
+exit status 2, so no user input can end in a traceback.
+"""
+
+from __future__ import annotations
+
+
+class MugginsError(Exception):
+    """Root of every error the project raises on purpose."""
+
+
+class NotationError(MugginsError):
+    """Text that is not MGN; carries where, so messages can point at it."""
+
+    def __init__(self, message: str, line: int = 0, column: int = 0) -> None:
+        self.message = message
+        self.line = line
+        self.column = column
+        where = f" (at line {line}, column {column})" if line else ""
+        super().__init__(message + where)
+
+
+class RulesError(MugginsError):
+    """A rules preset name or rules file that cannot be used."""
+
+
+class IllegalMoveError(MugginsError):
+    """A move the engine refuses in the current state."""
+
+
+class InputError(MugginsError):
+    """A file or option the user gave that cannot be used (exit status 2)."""

@@ -1,0 +1,1 @@
+"""MGN notation: text ⇄ records. Nothing in this package knows the rules."""

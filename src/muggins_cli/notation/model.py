@@ -1,0 +1,251 @@
+"""The parsed form of an MGN record (NOTATION.md), with no rules knowledge.
+
+Every element keeps the line and column where it was written so that the
+replay can point at the offending token. The body of a match is kept flat, in
+file order, because a record may be wrong in its structure too (a turn before
+any ``round``), and only the replay knows what that means.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TypeAlias
+
+from muggins_cli.tiles import End, Tile
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding; ``code`` is one of the stable codes of NOTATION.md 8."""
+
+    line: int
+    column: int
+    severity: Severity
+    code: str
+    message: str
+
+    @classmethod
+    def error(cls, line: int, column: int, code: str, message: str) -> Diagnostic:
+        return cls(line, column, Severity.ERROR, code, message)
+
+
+GLYPHS: tuple[str, ...] = ("!!", "!", "!?", "?!", "?", "??")
+
+
+@dataclass(frozen=True, slots=True)
+class TileTok:
+    """A tile as written: ``a`` is the half written first (orientation matters
+    for the opening tile, which is laid with ``a`` on the left)."""
+
+    a: int
+    b: int
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+
+    @property
+    def tile(self) -> Tile:
+        return Tile.of(self.a, self.b)
+
+    def __str__(self) -> str:
+        return f"{self.a}-{self.b}"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """``dT`` or ``d??`` (``tile`` is None when the face was not recorded)."""
+
+    tile: TileTok | None
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    tile: TileTok
+    end: End | None
+    glyph: str | None
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    points: int
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    name: str
+    value: str
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Annotation:
+    text: str
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLine:
+    number: int
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+    notes: tuple[Annotation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LeadLine:
+    player: str
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+    player_column: int = field(compare=False)
+    notes: tuple[Annotation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DealLine:
+    player: str
+    tiles: tuple[TileTok, ...]
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+    player_column: int = field(compare=False)
+    notes: tuple[Annotation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StockLine:
+    tiles: tuple[TileTok, ...]
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+    notes: tuple[Annotation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RevealLine:
+    player: str
+    tiles: tuple[TileTok, ...]
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+    player_column: int = field(compare=False)
+    notes: tuple[Annotation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreEntry:
+    player: str
+    points: int
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    entries: tuple[ScoreEntry, ...]
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+    notes: tuple[Annotation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """``NAME: draws... (placement [+N] | pass)``."""
+
+    player: str
+    draws: tuple[Draw, ...]
+    action: Placement | Pass
+    claim: Claim | None
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+    notes: tuple[Annotation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MugginsCall:
+    """``NAME: muggins +N``."""
+
+    player: str
+    points: int
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+    points_column: int = field(compare=False)
+    notes: tuple[Annotation, ...] = ()
+
+
+BodyLine: TypeAlias = (
+    RoundLine | LeadLine | DealLine | StockLine | RevealLine | ScoreLine | Turn | MugginsCall
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One match: its tags in file order, then its body lines in file order.
+
+    ``notes`` are annotations that come after the tags and before any body
+    line (they belong to the match). ``diagnostics`` are the notation problems
+    found while reading this match; lines that could not be read are absent
+    from ``body``.
+    """
+
+    tags: tuple[Tag, ...]
+    body: tuple[BodyLine, ...]
+    line: int = field(compare=False)
+    notes: tuple[Annotation, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
+
+    def tag(self, name: str) -> str | None:
+        for t in self.tags:
+            if t.name == name:
+                return t.value
+        return None
+
+    def tag_line(self, name: str) -> Tag | None:
+        for t in self.tags:
+            if t.name == name:
+                return t
+        return None
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The names of the ``Players`` tag, spelled as the body lines spell
+        them (see :func:`split_players`); empty when the tag is missing."""
+        value = self.tag("Players")
+        return split_players(value) if value is not None else ()
+
+
+KEYWORDS: frozenset[str] = frozenset({"round", "lead", "deal", "stock", "reveal", "score"})
+
+_BLANKS_RE = re.compile(r"[ \t]+")
+
+
+def normalise_name(text: str) -> str:
+    """One spelling per player: trimmed, inner runs of spaces or tabs made one
+    space, so ``Putu  Ayu`` in a tag and ``Putu Ayu:`` in a turn agree."""
+    return _BLANKS_RE.sub(" ", text.strip(" \t"))
+
+
+def split_players(value: str) -> tuple[str, ...]:
+    """The names of a ``Players`` tag value, in seating order, normalised.
+
+    No validation here: the parser reports bad names as ``bad-header``, and
+    the replay and the parser must agree on the spelling, hence one function.
+    """
+    return tuple(normalise_name(part) for part in value.split(","))

@@ -1,0 +1,1 @@
+"""Players behind one interface, and complete matches played by them."""

@@ -1,0 +1,12 @@
+"""Replay: records + engine → diagnostics and replayed totals."""
+
+from muggins_cli.replay.replay import (
+    MatchReplay,
+    MatchSummary,
+    Replayer,
+    RulesResolver,
+    TurnEvent,
+    replay_match,
+)
+
+__all__ = ["MatchReplay", "MatchSummary", "Replayer", "RulesResolver", "TurnEvent", "replay_match"]

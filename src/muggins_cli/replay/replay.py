@@ -1,0 +1,955 @@
+"""Replay a parsed record through the engine and collect every finding.
+
+The replay never raises on a bad record: like python-chess's ``GameBuilder``
+it appends typed diagnostics and goes on where the record still makes sense
+(an illegal draw is taken as done, a wrong claim is replaced by the real
+score) and skips to the next round where it cannot (a tile that is not there).
+
+Rules are resolved through a caller-supplied function so that this module
+stays free of file and YAML handling (and of the decision of which files a
+record may name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from muggins_cli.engine.layout import EMPTY, Layout, count, ends_for, lead, open_ends, place
+from muggins_cli.engine.scoring import reached, settle
+from muggins_cli.engine.state import Place
+from muggins_cli.errors import RulesError
+from muggins_cli.notation.model import (
+    BodyLine,
+    DealLine,
+    Diagnostic,
+    LeadLine,
+    Match,
+    MugginsCall,
+    Pass,
+    Placement,
+    RevealLine,
+    RoundLine,
+    ScoreLine,
+    Severity,
+    StockLine,
+    TileTok,
+    Turn,
+)
+from muggins_cli.rules.model import Rules
+from muggins_cli.tiles import End, Tile, full_set
+
+RulesResolver = Callable[[str], Rules]
+
+
+@dataclass
+class MatchSummary:
+    """What NOTATION.md 9 reports per match, plus what tables want."""
+
+    line: int
+    players: list[str]
+    rules: str
+    target: int | None
+    rounds: int
+    scores: dict[str, int]
+    winner: str | None
+    turns: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEvent:
+    """One placement or pass as the replay saw it, for analysis and display.
+
+    ``hand`` is the mover's hand when they placed (after any draws), or None
+    when the record hides part of it. ``choices`` are the tiles the mover was
+    allowed to place: the drawn tile alone after a fitting draw.
+    """
+
+    round: int
+    turn: int
+    seat: int
+    line: int
+    column: int
+    layout: Layout
+    hand: frozenset[Tile] | None
+    choices: frozenset[Tile] | None
+    draws: int
+    placed: Place | None
+    points: int
+    scores_before: tuple[int, ...]
+    stock_left: int
+
+
+@dataclass
+class MatchReplay:
+    summary: MatchSummary
+    diagnostics: list[Diagnostic]
+    rules: Rules | None
+    events: list[TurnEvent] = field(default_factory=list)
+
+
+class _Hand:
+    """A hand as far as the record shows it: known tiles plus a count.
+
+    ``unknown`` counts tiles whose faces the record never showed (no deal
+    lines, ``d??`` draws). Checks that need them become ``unverified``.
+    """
+
+    __slots__ = ("known", "unknown")
+
+    def __init__(self, known: Iterable[Tile] = (), unknown: int = 0) -> None:
+        self.known: set[Tile] = set(known)
+        self.unknown = unknown
+
+    @property
+    def size(self) -> int:
+        return len(self.known) + self.unknown
+
+    @property
+    def complete(self) -> bool:
+        return self.unknown == 0
+
+
+class _Round:
+    """The state of the round being replayed."""
+
+    def __init__(self, number: int, line: int, players: int) -> None:
+        self.number = number
+        self.line = line
+        self.lead_line: LeadLine | None = None
+        self.lead_seat: int | None = None
+        self.lead_wrong = False
+        self.deals: dict[int, DealLine] = {}
+        self.stock_line: StockLine | None = None
+        self.started = False  # a turn has been played
+        self.hands: list[_Hand] = [_Hand() for _ in range(players)]
+        self.stock: list[Tile] | None = None  # known order, next first
+        self.stock_pool: set[Tile] | None = None  # known contents, order unknown
+        self.stock_count = 0
+        self.seen: set[Tile] = set()  # tiles whose place is certain
+        self.layout: Layout = EMPTY
+        self.to_move = 0
+        self.turns = 0
+        self.ended = False
+        self.went_out: int | None = None
+        self.blocked = False
+        self.end_hands: list[_Hand] | None = None
+        self.closing_passes: set[int] = set()
+        self.consecutive_passes = 0
+        self.skipping = False  # the record stopped making sense in this round
+        self.unverified: set[str] = set()
+        self.settled = False
+        self.revealed: set[int] = set()
+
+
+class Replayer:
+    """Replays one match; ``run`` returns its summary and diagnostics."""
+
+    def __init__(
+        self,
+        match: Match,
+        resolve_rules: RulesResolver,
+        collect_events: bool = False,
+    ) -> None:
+        self.match = match
+        self.resolve_rules = resolve_rules
+        self.collect = collect_events
+        self.diags: list[Diagnostic] = list(match.diagnostics)
+        self.events: list[TurnEvent] = []
+        self.players: list[str] = []
+        self.seat: dict[str, int] = {}
+        self.rules: Rules | None = None
+        self.target = 0
+        self.scores: list[int] = []
+        self.winner: int | None = None
+        self.rounds = 0
+        self.turns = 0
+        self.round: _Round | None = None
+        self.prev_round: _Round | None = None
+        self.pending: tuple[int, int, Turn] | None = None  # (placer, unclaimed rest, turn)
+        self.scores_uncertain = False
+        self.after_end_reported = False
+
+    # -- diagnostics --------------------------------------------------------
+
+    def error(self, line: int, column: int, code: str, message: str) -> None:
+        self.diags.append(Diagnostic(line, column, Severity.ERROR, code, message))
+
+    def warn(self, line: int, column: int, code: str, message: str) -> None:
+        self.diags.append(Diagnostic(line, column, Severity.WARNING, code, message))
+
+    def unverified(self, line: int, column: int, kind: str, message: str) -> None:
+        rnd = self.round
+        if rnd is not None:
+            if kind in rnd.unverified:
+                return
+            rnd.unverified.add(kind)
+        self.diags.append(Diagnostic(line, column, Severity.INFO, "unverified", message))
+
+    # -- driver -------------------------------------------------------------
+
+    def run(self) -> MatchReplay:
+        header_ok = self._header()
+        rules_tag = self.match.tag("Rules")
+        if header_ok:
+            for item in self.match.body:
+                self._line(item)
+            self._finish_round_end()
+            self._check_result()
+        else:
+            self.rounds = sum(isinstance(b, RoundLine) for b in self.match.body)
+        summary = MatchSummary(
+            line=self.match.line,
+            players=list(self.players),
+            rules=rules_tag if rules_tag is not None else "pagat",
+            target=self.target or None,
+            rounds=self.rounds,
+            scores=dict(zip(self.players, self.scores)),
+            winner=self.players[self.winner] if self.winner is not None else None,
+            turns=self.turns,
+        )
+        self.diags.sort(key=lambda d: (d.line, d.column))
+        return MatchReplay(summary, self.diags, self.rules, self.events)
+
+    # -- header -------------------------------------------------------------
+
+    def _header(self) -> bool:
+        m = self.match
+        players_tag = m.tag_line("Players")
+        if players_tag is None:
+            if not any(d.code == "bad-header" for d in self.diags):
+                self.error(m.line, 1, "bad-header", "the match has no Players tag")
+            return False
+        names = [n.strip() for n in players_tag.value.split(",")]
+        if any(d.code == "bad-header" and d.line == players_tag.line for d in self.diags):
+            return False
+        self.players = names
+        self.seat = {n: i for i, n in enumerate(names)}
+        self.scores = [0] * len(names)
+        rules_tag = m.tag_line("Rules")
+        spec = rules_tag.value if rules_tag is not None else "pagat"
+        try:
+            self.rules = self.resolve_rules(spec)
+        except RulesError as e:
+            where = rules_tag if rules_tag is not None else players_tag
+            self.error(where.line, where.column, "bad-header", f"Rules {spec!r}: {e}")
+            return False
+        rules = self.rules
+        if len(names) not in rules.players:
+            allowed = ", ".join(map(str, rules.players))
+            self.error(players_tag.line, players_tag.column, "bad-header",
+                       f"{len(names)} players, but rules {rules.name!r} allow {allowed}")
+            return False
+        target_tag = m.tag_line("Target")
+        if target_tag is None:
+            self.target = rules.target_for(len(names))
+        else:
+            text = target_tag.value.strip()
+            if not text.isdigit() or int(text) <= 0:
+                self.error(target_tag.line, target_tag.column, "bad-header",
+                           f"Target must be a positive whole number, got {target_tag.value!r}")
+                self.target = rules.target_for(len(names))
+            else:
+                self.target = int(text)
+        return True
+
+    # -- body ---------------------------------------------------------------
+
+    def _line(self, item: BodyLine) -> None:
+        if not isinstance(item, MugginsCall):
+            self.pending = None
+            if not isinstance(item, RevealLine):
+                self._finish_round_end()
+        if self.winner is not None:
+            self._after_match_end(item)
+            return
+        if isinstance(item, RoundLine):
+            self._round(item)
+        elif self.round is None:
+            self.error(item.line, item.column, "bad-round",
+                       "this line comes before any `round` line")
+        elif isinstance(item, LeadLine):
+            self._lead(item)
+        elif isinstance(item, DealLine):
+            self._deal(item)
+        elif isinstance(item, StockLine):
+            self._stock(item)
+        elif isinstance(item, Turn):
+            self._turn(item)
+        elif isinstance(item, MugginsCall):
+            self._muggins(item)
+        elif isinstance(item, RevealLine):
+            self._reveal(item)
+        elif isinstance(item, ScoreLine):
+            self._score(item)
+
+    def _after_match_end(self, item: BodyLine) -> None:
+        if isinstance(item, ScoreLine):
+            self._score(item)
+        elif isinstance(item, RevealLine):
+            if self.round is not None and self.round.ended:
+                self._reveal(item)
+        elif isinstance(item, RoundLine | Turn | MugginsCall):
+            winner = self.players[self.winner] if self.winner is not None else "?"
+            what = "round" if isinstance(item, RoundLine) else "play"
+            self.error(item.line, item.column, "after-match-end",
+                       f"{what} after {winner} reached the target of {self.target}; "
+                       "the match was over")
+            if isinstance(item, RoundLine):
+                self.round = None
+
+    # -- round structure ----------------------------------------------------
+
+    def _round(self, item: RoundLine) -> None:
+        rnd = self.round
+        if rnd is not None and not rnd.ended and not rnd.skipping:
+            if self._hidden_block_possible(rnd):
+                self._end_blocked(rnd, item.line, item.column, inferred=True)
+                self._finish_round_end()
+            else:
+                self.error(item.line, item.column, "bad-round",
+                           f"round {item.number} starts before round {rnd.number} ended")
+        expected = self.rounds + 1
+        if item.number != expected:
+            self.error(item.line, item.column, "bad-round",
+                       f"expected round {expected}, got round {item.number}")
+        self.rounds += 1
+        self.prev_round = rnd
+        self.round = _Round(expected, item.line, len(self.players))
+
+    def _hidden_block_possible(self, rnd: _Round) -> bool:
+        """A round kept without hands may have been blocked without the
+        closing passes being written; we cannot tell, so we say so."""
+        return rnd.started and rnd.stock_count == 0 and not all(
+            h.complete for h in rnd.hands)
+
+    def _expected_leader(self) -> int | None:
+        """Who must lead this round, or None when a lot decides it."""
+        prev = self.prev_round
+        if prev is None or prev.skipping or not prev.ended:
+            return None
+        return prev.went_out
+
+    def _lead(self, item: LeadLine) -> None:
+        rnd = self._round_or_none(item)
+        if rnd is None:
+            return
+        if rnd.started:
+            self.error(item.line, item.column, "bad-round",
+                       "a `lead` line must come before the round's first turn")
+            return
+        seat = self.seat[item.player]
+        expected = self._expected_leader()
+        rnd.lead_line = item
+        rnd.lead_seat = seat
+        if expected is not None and expected != seat:
+            rnd.lead_wrong = True
+            self.error(item.line, item.player_column, "wrong-leader",
+                       f"{self.players[expected]} went out last round and leads round "
+                       f"{rnd.number}, not {item.player}")
+
+    def _round_or_none(self, item: BodyLine) -> _Round | None:
+        rnd = self.round
+        if rnd is None or rnd.skipping:
+            return None
+        if rnd.ended:
+            return None
+        return rnd
+
+    def _deal(self, item: DealLine) -> None:
+        rnd = self.round
+        assert self.rules is not None
+        if rnd is None or rnd.skipping:
+            return
+        if rnd.started:
+            self.error(item.line, item.column, "bad-deal",
+                       "a `deal` line must come before the round's first turn")
+            return
+        seat = self.seat[item.player]
+        if seat in rnd.deals:
+            self.error(item.line, item.column, "bad-deal",
+                       f"{item.player} already has a deal line in this round")
+            return
+        dealt = {t for d in rnd.deals.values() for t in (tok.tile for tok in d.tiles)}
+        ok = True
+        mine: set[Tile] = set()
+        for tok in item.tiles:
+            t = tok.tile
+            if t.hi > self.rules.max_pip:
+                self.error(tok.line, tok.column, "bad-deal",
+                           f"{tok} is not in a double-{self.rules.max_pip} set")
+                ok = False
+            elif t in dealt or t in mine:
+                self.error(tok.line, tok.column, "bad-deal", f"{tok} is dealt twice")
+                ok = False
+            mine.add(t)
+        size = self.rules.hand_size_for(len(self.players))
+        if len(item.tiles) != size and ok:
+            self.error(item.line, item.column, "bad-deal",
+                       f"{item.player} is dealt {len(item.tiles)} tiles; "
+                       f"with {len(self.players)} players a hand is {size}")
+        rnd.deals[seat] = item
+
+    def _stock(self, item: StockLine) -> None:
+        rnd = self.round
+        if rnd is None or rnd.skipping:
+            return
+        if rnd.started or rnd.stock_line is not None:
+            self.error(item.line, item.column, "bad-deal",
+                       "a `stock` line must come once, before the round's first turn")
+            return
+        rnd.stock_line = item
+
+    def _start_play(self, rnd: _Round, turn: Turn) -> bool:
+        """Set up hands and stock when the first turn arrives; False to skip."""
+        assert self.rules is not None
+        rules = self.rules
+        n = len(self.players)
+        rnd.started = True
+        size = rules.hand_size_for(n)
+        every = set(full_set(rules.max_pip))
+        if rnd.deals and len(rnd.deals) != n:
+            missing = [self.players[i] for i in range(n) if i not in rnd.deals]
+            first = min(d.line for d in rnd.deals.values())
+            self.error(first, 1, "bad-deal",
+                       "deal lines for only some players (none for " + ", ".join(missing) + ")")
+            rnd.skipping = True
+            return False
+        if rnd.deals:
+            dealt: set[Tile] = set()
+            for seat, d in rnd.deals.items():
+                tiles = {tok.tile for tok in d.tiles if tok.tile in every}
+                rnd.hands[seat] = _Hand(tiles)
+                dealt |= tiles
+            pool = every - dealt
+            rnd.stock_pool = set(pool)
+        else:
+            rnd.hands = [_Hand((), size) for _ in range(n)]
+            pool = set()
+        rnd.stock_count = len(every) - n * size
+        if rnd.stock_line is not None:
+            self._check_stock(rnd, rnd.stock_line, pool if rnd.deals else None, every)
+        return True
+
+    def _check_stock(self, rnd: _Round, item: StockLine, pool: set[Tile] | None,
+                     every: set[Tile]) -> None:
+        tiles = [tok.tile for tok in item.tiles]
+        seen: set[Tile] = set()
+        for tok in item.tiles:
+            t = tok.tile
+            if t not in every:
+                self.error(tok.line, tok.column, "bad-deal", f"{tok} is not in the set")
+                return
+            if t in seen:
+                self.error(tok.line, tok.column, "bad-deal", f"{tok} is twice in the stock")
+                return
+            seen.add(t)
+        if pool is not None and seen != pool:
+            missing = sorted(pool - seen)
+            extra = sorted(seen - pool)
+            parts = []
+            if missing:
+                parts.append("lacks " + " ".join(map(str, missing)))
+            if extra:
+                parts.append("holds dealt tiles " + " ".join(map(str, extra)))
+            self.error(item.line, item.column, "bad-deal",
+                       "the stock is not the undealt tiles: it " + " and ".join(parts))
+            return
+        if pool is None and len(tiles) != rnd.stock_count:
+            self.error(item.line, item.column, "bad-deal",
+                       f"the stock holds {len(tiles)} tiles; {rnd.stock_count} were left undealt")
+            return
+        rnd.stock = list(tiles)
+        rnd.stock_pool = set(tiles)
+        if pool is None:
+            # The hands are the complement of the stock, in unknown shares.
+            rnd.seen |= set(tiles)
+
+    # -- turns --------------------------------------------------------------
+
+    def _turn(self, t: Turn) -> None:
+        rnd = self.round
+        assert rnd is not None and self.rules is not None
+        if rnd.skipping:
+            return
+        seat = self.seat[t.player]
+        if rnd.ended:
+            if self._closing_pass(rnd, t, seat):
+                return
+            how = (f"{self.players[rnd.went_out]} went out" if rnd.went_out is not None
+                   else "the round was blocked")
+            self.error(t.line, t.column, "after-round-end",
+                       f"{t.player} plays after round {rnd.number} ended ({how})")
+            return
+        if not rnd.started:
+            if not self._start_play(rnd, t):
+                return
+            self._check_leader(rnd, t, seat)
+        elif seat != rnd.to_move:
+            self.error(t.line, t.column, "out-of-turn",
+                       f"it is {self.players[rnd.to_move]}'s turn, not {t.player}'s")
+        rnd.to_move = seat
+        rnd.turns += 1
+        self.turns += 1
+        self._play(rnd, t, seat)
+
+    def _check_leader(self, rnd: _Round, t: Turn, seat: int) -> None:
+        expected = self._expected_leader()
+        if rnd.lead_seat is not None:
+            if seat != rnd.lead_seat and not (rnd.lead_wrong and seat == expected):
+                self.error(t.line, t.column, "wrong-leader",
+                           f"{self.players[rnd.lead_seat]} leads round {rnd.number}, "
+                           f"not {t.player}")
+        elif expected is None:
+            why = ("round 1" if self.prev_round is None else
+                   f"round {rnd.number} after a blocked round")
+            self.error(t.line, t.column, "wrong-leader",
+                       f"{why} needs a `lead` line (the leader is chosen by lot)")
+        elif seat != expected:
+            self.error(t.line, t.column, "wrong-leader",
+                       f"{self.players[expected]} went out last round and leads round "
+                       f"{rnd.number}, not {t.player}")
+
+    def _closing_pass(self, rnd: _Round, t: Turn, seat: int) -> bool:
+        """Bare passes after a block, in seat order, at most one each."""
+        if not (rnd.blocked and not t.draws and isinstance(t.action, Pass)):
+            return False
+        if seat in rnd.closing_passes or seat != rnd.to_move:
+            return False
+        rnd.closing_passes.add(seat)
+        rnd.to_move = (seat + 1) % len(self.players)
+        return True
+
+    def _play(self, rnd: _Round, t: Turn, seat: int) -> None:
+        assert self.rules is not None
+        rules = self.rules
+        hand = rnd.hands[seat]
+        name = t.player
+        drawn_fit: Tile | None = None
+        layout_before = rnd.layout
+        n_draws = len(t.draws)
+        # 1. Draws, one tile at a time.
+        for d in t.draws:
+            tile = d.tile.tile if d.tile is not None else None
+            if not rnd.layout.started:
+                self.error(d.line, d.column, "illegal-draw",
+                           f"{name} drew on the round's first turn; any tile may open")
+            elif drawn_fit is not None:
+                self.error(d.line, d.column, "illegal-draw",
+                           f"{name} drew again after drawing {drawn_fit}, which fits "
+                           + self._where(drawn_fit))
+            elif rules.must_play:
+                fit = [x for x in sorted(hand.known) if ends_for(rules, rnd.layout, x)]
+                if fit:
+                    self.error(d.line, d.column, "illegal-draw",
+                               f"{name} drew{' ' + str(tile) if tile else ''} while holding "
+                               f"{fit[0]}, which fits {self._where(fit[0])}")
+                elif not hand.complete:
+                    self.unverified(d.line, d.column, "draw",
+                                    f"{name}'s hand is not in the record, so whether they "
+                                    "could play instead of drawing is not checked")
+            if rnd.stock_count - rules.stock_reserve <= 0:
+                self.error(d.line, d.column, "illegal-draw",
+                           f"{name} drew from an empty stock")
+            tile = self._take_from_stock(rnd, d.line, d.column, name, tile)
+            rnd.stock_count = max(0, rnd.stock_count - 1)
+            if tile is None:
+                hand.unknown += 1
+            else:
+                hand.known.add(tile)
+                if drawn_fit is None and rnd.layout.started and ends_for(rules, rnd.layout, tile):
+                    drawn_fit = tile
+        # 2. Pass or placement.
+        action = t.action
+        if isinstance(action, Pass):
+            self._pass(rnd, t, seat, hand, drawn_fit, layout_before, n_draws)
+            return
+        self._place(rnd, t, action, seat, hand, drawn_fit, layout_before, n_draws)
+
+    def _where(self, tile: Tile) -> str:
+        assert self.rules is not None and self.round is not None
+        lay = self.round.layout
+        ends = open_ends(self.rules, lay)
+        return ", ".join(f"{e.value} ({ends[e]})" for e in ends_for(self.rules, lay, tile))
+
+    def _take_from_stock(self, rnd: _Round, line: int, column: int, name: str,
+                         tile: Tile | None) -> Tile | None:
+        """Remove a drawn tile from what is known of the stock; an illegal
+        draw is reported and taken as done."""
+        if rnd.stock is not None and rnd.stock:
+            nxt = rnd.stock[0]
+            if tile is None:
+                tile = nxt
+            elif tile != nxt:
+                where = ("is not in the stock" if tile not in rnd.stock
+                         else f"is not the next tile of the stock ({nxt} is)")
+                self.error(line, column, "illegal-draw", f"{name} drew {tile}, which {where}")
+            if tile in rnd.stock:
+                rnd.stock.remove(tile)
+            if rnd.stock_pool is not None:
+                rnd.stock_pool.discard(tile)
+            return tile
+        if tile is None:
+            return None
+        if rnd.stock_pool is not None:
+            if tile not in rnd.stock_pool:
+                self.error(line, column, "illegal-draw",
+                           f"{name} drew {tile}, which is not in the stock")
+            rnd.stock_pool.discard(tile)
+        elif tile in rnd.seen:
+            self.error(line, column, "illegal-draw",
+                       f"{name} drew {tile}, which is already placed or held")
+        rnd.seen.add(tile)
+        return tile
+
+    def _pass(self, rnd: _Round, t: Turn, seat: int, hand: _Hand, drawn_fit: Tile | None,
+              layout_before: Layout, n_draws: int) -> None:
+        assert self.rules is not None
+        rules = self.rules
+        action = t.action
+        name = t.player
+        if drawn_fit is not None:
+            self.error(action.line, action.column, "drawn-tile-not-played",
+                       f"{name} drew {drawn_fit}, which fits {self._where(drawn_fit)}, "
+                       "and must place it")
+        elif not rnd.layout.started:
+            self.error(action.line, action.column, "illegal-pass",
+                       f"{name} passed on the round's first turn; any tile may open")
+        elif rnd.stock_count - rules.stock_reserve > 0:
+            self.error(action.line, action.column, "illegal-pass",
+                       f"{name} passed while the stock has {rnd.stock_count} tiles to draw")
+        else:
+            fit = [x for x in sorted(hand.known) if ends_for(rules, rnd.layout, x)]
+            if fit:
+                self.error(action.line, action.column, "illegal-pass",
+                           f"{name} passed while holding {fit[0]}, which fits "
+                           + self._where(fit[0]))
+            elif not hand.complete:
+                self.unverified(action.line, action.column, "pass",
+                                f"{name}'s hand is not in the record, so whether they "
+                                "could play instead of passing is not checked")
+        self._event(rnd, t, seat, hand, None, layout_before, n_draws, None, 0)
+        rnd.to_move = (seat + 1) % len(self.players)
+        rnd.consecutive_passes += 1
+        if self._blocked(rnd) or (
+            rnd.consecutive_passes >= len(self.players) and rnd.stock_count <= rules.stock_reserve
+        ):
+            self._end_blocked(rnd, t.line, t.column,
+                              inferred=not all(h.complete for h in rnd.hands))
+
+    def _blocked(self, rnd: _Round) -> bool:
+        assert self.rules is not None
+        if rnd.stock_count - self.rules.stock_reserve > 0 or not rnd.layout.started:
+            return False
+        if not all(h.complete for h in rnd.hands):
+            return False
+        return not any(ends_for(self.rules, rnd.layout, x) for h in rnd.hands for x in h.known)
+
+    def _place(self, rnd: _Round, t: Turn, p: Placement, seat: int, hand: _Hand,
+               drawn_fit: Tile | None, layout_before: Layout, n_draws: int) -> None:
+        assert self.rules is not None
+        rules = self.rules
+        name = t.player
+        tile = p.tile.tile
+        if tile.hi > rules.max_pip:
+            self.error(p.line, p.column, "not-in-hand",
+                       f"{p.tile} is not in a double-{rules.max_pip} set")
+            rnd.skipping = True
+            return
+        if drawn_fit is not None and tile != drawn_fit:
+            self.error(p.line, p.column, "drawn-tile-not-played",
+                       f"{name} drew {drawn_fit}, which fits {self._where(drawn_fit)}, "
+                       f"and must place it, not {p.tile}")
+        # 1. Is the tile in the hand?
+        if tile in hand.known:
+            hand.known.discard(tile)
+        elif hand.complete or tile in rnd.seen:
+            where = self._whereabouts(rnd, tile)
+            self.error(p.line, p.column, "not-in-hand",
+                       f"{name} places {p.tile}, which they do not hold{where}")
+            rnd.skipping = True
+            return
+        else:
+            if any(tile in h.known for h in rnd.hands):
+                self.error(p.line, p.column, "not-in-hand",
+                           f"{name} places {p.tile}, which another player holds")
+                rnd.skipping = True
+                return
+            self.unverified(p.line, p.column, "in-hand",
+                            f"{name}'s hand is not in the record, so whether they held "
+                            "the tiles they placed is not checked")
+            hand.unknown -= 1
+            if rnd.stock_pool is not None:
+                rnd.stock_pool.discard(tile)
+        rnd.seen.add(tile)
+        # 2. Where does it go?
+        if not rnd.layout.started:
+            if p.end is not None:
+                self.error(p.line, p.column, "bad-end",
+                           f"the opening tile takes no end letter ({p.tile}{p.end.value})")
+            rnd.layout = lead(rules, tile, p.tile.a)
+            move = Place(tile, None, p.tile.a)
+        else:
+            end = self._choose_end(rnd, p, name)
+            if end is None:
+                rnd.skipping = True
+                return
+            rnd.layout = place(rules, rnd.layout, tile, end)
+            move = Place(tile, end)
+        rnd.consecutive_passes = 0
+        points = rules.score_of(count(rules, rnd.layout))
+        self._event(rnd, t, seat, hand, move, layout_before, n_draws, drawn_fit, points,
+                    placed_tile=tile)
+        # 3. Claim and credit.
+        claim = t.claim
+        credit = points
+        rest = 0
+        if rules.muggins:
+            claimed = claim.points if claim is not None else 0
+            if claimed > points:
+                assert claim is not None
+                self.error(claim.line, claim.column, "score-mismatch",
+                           f"{name} claims {claimed}; {p.tile} scores {points}"
+                           + self._sum_text(rnd.layout))
+                credit, rest = 0, points
+            else:
+                credit, rest = claimed, points - claimed
+        elif claim is not None and claim.points != points:
+            self.error(claim.line, claim.column, "score-mismatch",
+                       f"{name} claims {claim.points}; {p.tile} scores {points}"
+                       + self._sum_text(rnd.layout))
+        self._credit(seat, credit)
+        if rules.muggins:
+            self.pending = (seat, rest, t)
+        rnd.to_move = (seat + 1) % len(self.players)
+        # 4. Round end.
+        if hand.size == 0:
+            rnd.ended = True
+            rnd.went_out = seat
+            rnd.end_hands = rnd.hands
+        elif self._blocked(rnd):
+            self._end_blocked(rnd, t.line, t.column, inferred=False)
+
+    def _sum_text(self, layout: Layout) -> str:
+        assert self.rules is not None
+        return f" (the open ends add up to {count(self.rules, layout)})"
+
+    def _whereabouts(self, rnd: _Round, tile: Tile) -> str:
+        if tile in rnd.layout.tiles():
+            return " (it is already on the table)"
+        for i, h in enumerate(rnd.hands):
+            if tile in h.known:
+                return f" ({self.players[i]} holds it)"
+        if rnd.stock_pool is not None and tile in rnd.stock_pool:
+            return " (it is in the stock)"
+        return ""
+
+    def _choose_end(self, rnd: _Round, p: Placement, name: str) -> End | None:
+        assert self.rules is not None
+        rules = self.rules
+        tile = p.tile.tile
+        ends = open_ends(rules, rnd.layout)
+        fitting = ends_for(rules, rnd.layout, tile)
+        shown = ", ".join(f"{e.value}={v}" for e, v in ends.items())
+        if p.end is not None:
+            if p.end not in ends:
+                why = ("there is no spinner" if not rnd.layout.spinner else
+                       "the spinner's U and D open once L and R hold a tile")
+                if p.end.value in "LR":
+                    why = "that end is not open"
+                self.error(p.line, p.column, "bad-end",
+                           f"end {p.end.value} is not open ({why}); open ends: {shown}")
+            elif p.end in fitting:
+                return p.end
+            else:
+                self.error(p.line, p.column, "does-not-fit",
+                           f"{p.tile} does not fit {p.end.value}, which shows {ends[p.end]}; "
+                           f"open ends: {shown}")
+            return fitting[0] if fitting else None
+        if not fitting:
+            self.error(p.line, p.column, "does-not-fit",
+                       f"{p.tile} fits no open end ({shown})")
+            return None
+        if len(fitting) > 1:
+            self.error(p.line, p.column, "ambiguous-end",
+                       f"{p.tile} fits " + " and ".join(e.value for e in fitting)
+                       + "; write the end, e.g. " + f"{p.tile}{fitting[0].value}")
+        return fitting[0]
+
+    def _end_blocked(self, rnd: _Round, line: int, column: int, inferred: bool) -> None:
+        rnd.ended = True
+        rnd.blocked = True
+        rnd.end_hands = rnd.hands
+        rnd.closing_passes = set()
+        if inferred and not all(h.complete for h in rnd.hands):
+            self.unverified(line, column, "blocked",
+                            f"round {rnd.number} is taken as blocked; with hidden hands "
+                            "that nobody could play is not checked")
+
+    def _event(self, rnd: _Round, t: Turn, seat: int, hand: _Hand, move: Place | None,
+               layout_before: Layout, n_draws: int, drawn_fit: Tile | None, points: int,
+               placed_tile: Tile | None = None) -> None:
+        if not self.collect:
+            return
+        held: frozenset[Tile] | None = None
+        if hand.complete:
+            held = frozenset(hand.known | ({placed_tile} if placed_tile else set()))
+        choices = frozenset({drawn_fit}) if drawn_fit is not None else held
+        self.events.append(TurnEvent(
+            round=rnd.number, turn=rnd.turns, seat=seat, line=t.line, column=t.column,
+            layout=layout_before,
+            hand=held, choices=choices, draws=n_draws, placed=move, points=points,
+            scores_before=tuple(self.scores), stock_left=rnd.stock_count))
+
+    # -- scores -------------------------------------------------------------
+
+    def _credit(self, seat: int, points: int) -> None:
+        if points <= 0 or self.winner is not None:
+            return
+        deltas = [0] * len(self.scores)
+        deltas[seat] = points
+        self.winner = reached(self.scores, deltas, self.target)
+        self.scores[seat] += points
+
+    def _muggins(self, call: MugginsCall) -> None:
+        assert self.rules is not None
+        pending, self.pending = self.pending, None
+        name = call.player
+        if not self.rules.muggins:
+            self.error(call.line, call.column, "muggins-invalid",
+                       f"rules {self.rules.name!r} have no muggins call; "
+                       "every placement scores by itself")
+            return
+        if pending is None:
+            self.error(call.line, call.column, "muggins-invalid",
+                       "a muggins call must follow the turn it takes points from")
+            return
+        placer, rest, turn = pending
+        caller = self.seat[name]
+        if caller == placer:
+            self.error(call.line, call.column, "muggins-invalid",
+                       f"{name} cannot call muggins on their own play")
+            self.pending = pending
+            return
+        if rest <= 0:
+            self.error(call.line, call.column, "muggins-invalid",
+                       f"nothing to take: {self.players[placer]} claimed all the play scored")
+            return
+        if call.points > rest:
+            self.error(call.line, call.points_column or call.column, "muggins-invalid",
+                       f"{name} calls muggins for {call.points}, but only {rest} "
+                       f"went unclaimed")
+            return
+        self._credit(caller, call.points)
+        self.pending = (placer, rest - call.points, turn)
+
+    def _finish_round_end(self) -> None:
+        """Apply the round-end settlement once the lines that may precede it
+        (a muggins call on the last placement, reveals) have been read."""
+        rnd = self.round
+        if rnd is None or not rnd.ended or rnd.settled or self.winner is not None:
+            return
+        assert self.rules is not None
+        rnd.settled = True
+        hands = rnd.end_hands or rnd.hands
+        if not all(h.complete for h in hands):
+            self.unverified(rnd.line, 1, "settlement",
+                            f"round {rnd.number}: the hands left at the end are not all in "
+                            "the record (no deal or reveal lines), so the round-end "
+                            "settlement is not computed")
+            self.scores_uncertain = True
+            return
+        pips = [sum(t.pips for t in h.known) for h in hands]
+        deltas = settle(self.rules, pips, rnd.went_out)
+        self.winner = reached(self.scores, deltas, self.target)
+        self.scores = [s + d for s, d in zip(self.scores, deltas)]
+
+    def _reveal(self, item: RevealLine) -> None:
+        rnd = self.round
+        assert self.rules is not None
+        if rnd is None or rnd.skipping:
+            return
+        seat = self.seat[item.player]
+        shown = [tok.tile for tok in item.tiles]
+        if not rnd.ended:
+            self.error(item.line, item.column, "reveal-mismatch",
+                       f"reveal before round {rnd.number} ended")
+            return
+        hand = (rnd.end_hands or rnd.hands)[seat]
+        if hand.complete:
+            if sorted(shown) != sorted(hand.known):
+                held = " ".join(map(str, sorted(hand.known))) or "nothing"
+                self.error(item.line, item.column, "reveal-mismatch",
+                           f"{item.player} held {held} at the end of round {rnd.number}, "
+                           f"not {' '.join(map(str, shown)) or 'nothing'}")
+            return
+        # A hidden hand: the reveal tells us what it was, if it can be true.
+        if len(shown) != hand.size or not hand.known <= set(shown) or any(
+                t in rnd.seen and t not in hand.known for t in shown):
+            self.error(item.line, item.column, "reveal-mismatch",
+                       f"{item.player} cannot hold {' '.join(map(str, shown)) or 'nothing'} "
+                       f"(they hold {hand.size} tiles, known: "
+                       f"{' '.join(map(str, sorted(hand.known))) or 'none'})")
+            return
+        hand.known = set(shown)
+        hand.unknown = 0
+        rnd.seen |= set(shown)
+
+    def _score(self, item: ScoreLine) -> None:
+        if self.round is not None and self.round.skipping:
+            return
+        wrong = []
+        for e in item.entries:
+            seat = self.seat[e.player]
+            if self.scores[seat] != e.points:
+                wrong.append((e, self.scores[seat]))
+        if self.scores_uncertain:
+            if wrong:
+                self.unverified(item.line, item.column, "totals",
+                                "the totals cannot be recomputed (a settlement needed hidden "
+                                "hands); the score line is taken as written")
+                for e in item.entries:
+                    self.scores[self.seat[e.player]] = e.points
+            self.scores_uncertain = False
+            return
+        for e, real in wrong:
+            self.error(e.line, e.column, "total-mismatch",
+                       f"{e.player} has {real}, not {e.points}")
+
+    # -- the end ------------------------------------------------------------
+
+    def _check_result(self) -> None:
+        tag = self.match.tag_line("Result")
+        winner = self.players[self.winner] if self.winner is not None else None
+        rnd = self.round
+        if tag is not None:
+            value = tag.value.strip()
+            if value == "*":
+                if winner is not None:
+                    self.error(tag.line, tag.column, "result-mismatch",
+                               f"Result is *, but {winner} reached the target")
+                return
+            if winner is not None:
+                if value != winner:
+                    self.error(tag.line, tag.column, "result-mismatch",
+                               f"Result names {value}, but {winner} won")
+                return
+            if value not in self.seat:
+                self.error(tag.line, tag.column, "result-mismatch",
+                           f"Result names {value}, who is not a player")
+                return
+        if winner is None:
+            inside = rnd is not None and not rnd.ended and not rnd.skipping
+            where = tag if tag is not None else None
+            line = where.line if where is not None else self.match.line
+            self.warn(line, where.column if where is not None else 1, "unfinished",
+                      ("the record ends inside round " + str(rnd.number)
+                       if inside and rnd is not None else "the record ends")
+                      + f" before anyone reached {self.target}; write [Result \"*\"] "
+                      "for an unfinished match")
+
+
+def replay_match(match: Match, resolve_rules: RulesResolver,
+                 collect_events: bool = False) -> MatchReplay:
+    """Replay one match; never raises for anything in the record."""
+    return Replayer(match, resolve_rules, collect_events).run()

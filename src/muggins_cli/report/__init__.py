@@ -1,0 +1,1 @@
+"""Reports: the same findings as text, JSON, tables, GitHub and JUnit."""

@@ -1,0 +1,80 @@
+"""The JSON report of NOTATION.md 9, written as a stream.
+
+Files are written as they are checked, so a report over a corpus of any size
+needs memory for one file at a time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import IO, Any
+
+from muggins_cli.check import FileReport
+from muggins_cli.notation.model import Diagnostic
+from muggins_cli.replay.replay import MatchSummary
+
+
+def match_json(m: MatchSummary) -> dict[str, Any]:
+    return {
+        "line": m.line,
+        "players": m.players,
+        "rules": m.rules,
+        "target": m.target,
+        "rounds": m.rounds,
+        "scores": m.scores,
+        "winner": m.winner,
+    }
+
+
+def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
+    return {
+        "line": d.line,
+        "column": d.column,
+        "severity": d.severity.value,
+        "code": d.code,
+        "message": d.message,
+    }
+
+
+def file_json(f: FileReport, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "path": f.path,
+        "matches": [match_json(m) for m in f.matches],
+        "diagnostics": [diagnostic_json(d) for d in f.diagnostics],
+    }
+    if extra:
+        out.update(extra)
+    return out
+
+
+class Totals:
+    """Running counts for the summary and the exit status."""
+
+    def __init__(self) -> None:
+        self.files = 0
+        self.matches = 0
+        self.errors = 0
+        self.warnings = 0
+        self.unreadable = 0
+
+    def add(self, f: FileReport) -> None:
+        self.files += 1
+        self.matches += len(f.matches)
+        self.errors += f.errors
+        self.warnings += f.warnings
+        self.unreadable += f.unreadable
+
+    def as_json(self) -> dict[str, int]:
+        return {"files": self.files, "matches": self.matches, "errors": self.errors,
+                "warnings": self.warnings}
+
+
+def write_json(reports: Iterable[FileReport], out: IO[str], totals: Totals) -> None:
+    out.write('{\n  "files": [')
+    first = True
+    for f in reports:
+        totals.add(f)
+        out.write(("\n    " if first else ",\n    ") + json.dumps(file_json(f), ensure_ascii=False))
+        first = False
+    out.write("\n  ],\n  \"summary\": " + json.dumps(totals.as_json()) + "\n}\n")

@@ -1,0 +1,77 @@
+"""The rules value: every parameter of RULES.md, frozen.
+
+The engine branches on these fields and nothing else, so a new variant is a
+new YAML file rather than new code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Spinner(str, Enum):
+    NONE = "none"
+    FIRST_DOUBLE = "first-double"
+
+
+class SpinnerCount(str, Enum):
+    EXPOSED_ENDS = "exposed-ends"
+    UNTIL_SIDES_COVERED = "until-sides-covered"
+
+
+class ScoreValue(str, Enum):
+    RAW = "raw"
+    MULTIPLES = "multiples"
+
+
+class RoundEnd(str, Enum):
+    DEDUCT_OWN = "deduct-own"
+    LIGHTEST_BONUS = "lightest-bonus"
+    WINNER_TAKES = "winner-takes"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A complete, validated rules preset (see RULES.md for each field)."""
+
+    name: str = "pagat"
+    max_pip: int = 6
+    players: tuple[int, ...] = (2, 3, 4)
+    hand_size: dict[int, int] = field(default_factory=lambda: {2: 7, 3: 5, 4: 5})
+    stock_reserve: int = 0
+    spinner: Spinner = Spinner.NONE
+    spinner_sides_first: bool = False
+    spinner_count: SpinnerCount = SpinnerCount.EXPOSED_ENDS
+    modulus: int = 5
+    score_value: ScoreValue = ScoreValue.RAW
+    must_play: bool = True
+    round_end: RoundEnd = RoundEnd.DEDUCT_OWN
+    round_to: int = 5
+    bonus_divisor: int = 1
+    target: dict[int, int] = field(default_factory=lambda: {2: 250, 3: 200, 4: 200})
+    muggins: bool = False
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    @property
+    def has_spinner(self) -> bool:
+        return self.spinner is not Spinner.NONE
+
+    def target_for(self, players: int) -> int:
+        return self.target[players]
+
+    def hand_size_for(self, players: int) -> int:
+        return self.hand_size[players]
+
+    def score_of(self, total: int) -> int:
+        """Points a placement earns when the open ends add up to ``total``."""
+        if total <= 0 or total % self.modulus:
+            return 0
+        return total if self.score_value is ScoreValue.RAW else total // self.modulus
+
+    def round_hand(self, pips: int) -> int:
+        """Round to the nearest multiple of ``round_to``; a half goes up."""
+        q, r = divmod(pips, self.round_to)
+        return (q + (1 if 2 * r >= self.round_to else 0)) * self.round_to

@@ -1,0 +1,85 @@
+"""Tiles: the one vocabulary shared by notation, engine and solver.
+
+A tile is an unordered pair of pip counts, so ``3-5`` and ``5-3`` are the same
+value; which half faces where belongs to a placement, not to the tile.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import TypeAlias
+
+Pip: TypeAlias = int
+
+class End(str, Enum):
+    """Where a tile joins the layout; the values are the MGN end letters."""
+
+    L = "L"
+    R = "R"
+    U = "U"
+    D = "D"
+
+
+_TILE_RE = re.compile(r"^(\d{1,2})-(\d{1,2})$")
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Tile:
+    """A domino, normalised so that ``lo <= hi``."""
+
+    lo: Pip
+    hi: Pip
+
+    def __post_init__(self) -> None:
+        if self.lo > self.hi:
+            lo, hi = self.hi, self.lo
+            object.__setattr__(self, "lo", lo)
+            object.__setattr__(self, "hi", hi)
+
+    @classmethod
+    def of(cls, a: Pip, b: Pip) -> Tile:
+        return cls(min(a, b), max(a, b))
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Parse ``A-B``; raises ValueError so callers choose the diagnostic."""
+        m = _TILE_RE.match(text)
+        if m is None:
+            raise ValueError(f"not a tile: {text!r}")
+        return cls.of(int(m.group(1)), int(m.group(2)))
+
+    @property
+    def is_double(self) -> bool:
+        return self.lo == self.hi
+
+    @property
+    def pips(self) -> int:
+        return self.lo + self.hi
+
+    def has(self, pip: Pip) -> bool:
+        return self.lo == pip or self.hi == pip
+
+    def other(self, pip: Pip) -> Pip:
+        """The half that faces out when the ``pip`` half joins an end."""
+        return self.hi if self.lo == pip else self.lo
+
+    def index(self) -> int:
+        """A dense index (0-based) for bit masks: 0-0, 0-1, 1-1, 0-2, ..."""
+        return self.hi * (self.hi + 1) // 2 + self.lo
+
+    def __str__(self) -> str:
+        return f"{self.lo}-{self.hi}"
+
+
+def full_set(max_pip: Pip) -> tuple[Tile, ...]:
+    """Every tile of a double-``max_pip`` set, in index order."""
+    return tuple(Tile(lo, hi) for hi in range(max_pip + 1) for lo in range(hi + 1))
+
+
+def tile_from_index(index: int) -> Tile:
+    hi = 0
+    while (hi + 1) * (hi + 2) // 2 <= index:
+        hi += 1
+    return Tile(index - hi * (hi + 1) // 2, hi)

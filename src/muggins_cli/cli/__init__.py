@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from muggins_cli.cli.app import app
 
+# isort: split
 # Command modules, imported for their registration on ``app``.
 # (one line per module; keep the order of ``muggins --help``)
+from muggins_cli.cli import check_cmd as _check_cmd  # noqa: F401
+from muggins_cli.cli import rules_cmd as _rules_cmd  # noqa: F401
 
 
 def main() -> None:

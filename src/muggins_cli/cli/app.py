@@ -16,3 +16,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+
+@app.callback()
+def _root() -> None:
+    """Check, analyse and solve recorded matches of the domino game Muggins."""

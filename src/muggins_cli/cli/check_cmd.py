@@ -28,7 +28,7 @@ class FailOn(str, Enum):
 
 
 def use_colour(stream: object) -> bool:
-    return (hasattr(stream, "isatty") and stream.isatty()  # type: ignore[union-attr]
+    return (hasattr(stream, "isatty") and stream.isatty()
             and "NO_COLOR" not in os.environ)
 
 

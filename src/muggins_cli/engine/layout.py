@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from muggins_cli.rules.model import Rules, SpinnerCount
-from muggins_cli.tiles import End, Pip, Tile
-
+from muggins_cli.tiles import End as End
+from muggins_cli.tiles import Pip, Tile
 
 ENDS: tuple[End, ...] = (End.L, End.R, End.U, End.D)
 _INDEX = {End.L: 0, End.R: 1, End.U: 2, End.D: 3}
@@ -173,7 +173,8 @@ def place(rules: Rules, layout: Layout, tile: Tile, end: End) -> Layout:
         return _become_spinner(layout, tile, end)
     arms = list(layout.arms)
     arms[i] = arms[i].extended(pip, outer)
-    return Layout(layout.root, layout.left, layout.right, layout.spinner, (arms[0], arms[1], arms[2], arms[3]))
+    return Layout(layout.root, layout.left, layout.right, layout.spinner,
+                  (arms[0], arms[1], arms[2], arms[3]))
 
 
 def _become_spinner(layout: Layout, double: Tile, end: End) -> Layout:
@@ -193,8 +194,5 @@ def _become_spinner(layout: Layout, double: Tile, end: End) -> Layout:
     walk.extend(far.tiles)
     line = Arm(tuple(walk))
     d = double.lo
-    if end is End.R:
-        arms = (line, Arm(), Arm(), Arm())
-    else:
-        arms = (Arm(), line, Arm(), Arm())
+    arms = (line, Arm(), Arm(), Arm()) if end is End.R else (Arm(), line, Arm(), Arm())
     return Layout(root=double, left=d, right=d, spinner=True, arms=arms)

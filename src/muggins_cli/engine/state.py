@@ -10,7 +10,7 @@ uses the same layout functions directly.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from muggins_cli.engine.layout import EMPTY, End, Layout, count, ends_for, lead, place
@@ -94,7 +94,7 @@ def drawable(rules: Rules, state: RoundState) -> int:
     return max(0, len(state.stock) - rules.stock_reserve)
 
 
-def placements(rules: Rules, layout: Layout, tiles: Sequence[Tile] | frozenset[Tile]) -> list[Place]:
+def placements(rules: Rules, layout: Layout, tiles: Iterable[Tile]) -> list[Place]:
     """Every legal placement of the given tiles: one per tile and open end."""
     if not layout.started:
         return [Place(t) for t in sorted(tiles)]

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TypeAlias
 
-from muggins_cli.tiles import End, Tile
+from muggins_cli.tiles import End as End
+from muggins_cli.tiles import Tile
 
 
 class Severity(str, Enum):

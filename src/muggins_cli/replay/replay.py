@@ -33,7 +33,6 @@ from muggins_cli.notation.model import (
     ScoreLine,
     Severity,
     StockLine,
-    TileTok,
     Turn,
 )
 from muggins_cli.rules.model import Rules
@@ -140,6 +139,8 @@ class _Round:
         self.unverified: set[str] = set()
         self.settled = False
         self.revealed: set[int] = set()
+        self.turn_lines = 0  # every turn line, closing passes included (NOTATION.md 7)
+        self.voids: list[tuple[int, frozenset[int]]] = []  # (seat, pips shown lacking)
 
 
 class Replayer:
@@ -528,6 +529,9 @@ class Replayer:
         drawn_fit: Tile | None = None
         layout_before = rnd.layout
         n_draws = len(t.draws)
+        if rnd.layout.started and (t.draws or isinstance(t.action, Pass)):
+            # Drawing or passing shows the seat held nothing matching these pips.
+            rnd.voids.append((seat, frozenset(open_ends(rules, rnd.layout).values())))
         # 1. Draws, one tile at a time.
         for d in t.draws:
             tile = d.tile.tile if d.tile is not None else None

@@ -30,6 +30,6 @@ def resolver_for(record: str | None) -> Callable[[str], Rules]:
             raise RulesError(
                 f"the rules file {spec!r} is outside the record's folder; "
                 "a record may only name rules files beside it or below it")
-        return load_rules(str(target))
+        return load_rules(spec, base_dir=base)
 
     return resolve

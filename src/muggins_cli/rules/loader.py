@@ -1,0 +1,473 @@
+"""Rules presets and rules files: YAML in, a validated :class:`Rules` out.
+
+This is the only module of the rules layer that touches YAML and JSON Schema;
+the engine imports :mod:`muggins_cli.rules.model` and never this, so a match
+can be replayed without either library once its ``Rules`` value exists.
+
+A rules file is checked in four steps, each failing with one line that names
+the file, the field and (when the YAML has it) the line:
+
+1. YAML syntax, a single document that is a mapping, no field given twice;
+2. the JSON Schema ``schemas/rules.schema.json`` (field names, types, enums,
+   ranges), so a typo'd field is reported instead of silently ignored;
+3. merging onto the preset named by ``base`` (default ``pagat``);
+4. checks a schema cannot express: every allowed player count has a hand
+   size and a target, and every deal fits in the set.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+import os
+from collections.abc import Callable, Mapping
+from functools import cache, lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, NoReturn, TypeAlias
+
+import jsonschema
+import yaml
+
+from muggins_cli.errors import RulesError
+from muggins_cli.rules.model import RoundEnd, Rules, ScoreValue, Spinner, SpinnerCount
+
+DEFAULT_PRESET = "pagat"
+
+# Fields whose YAML value is a mapping from a player count to a number. They
+# are merged with the base entry by entry, and their keys are checked as
+# strings because YAML gives ints while JSON Schema only names string keys.
+_BY_PLAYERS = ("hand_size", "target")
+
+_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
+
+# Where each field or entry of a YAML document starts: path -> (key line,
+# value line), 1-based. Paths are strings all the way down ("players", "2")
+# so a jsonschema error path can be looked up after ``str()``.
+_Path: TypeAlias = tuple[str, ...]
+_Marks: TypeAlias = dict[_Path, tuple[int, int]]
+
+
+# --------------------------------------------------------------------------
+# Public API
+
+
+@lru_cache(maxsize=1)
+def _preset_names() -> tuple[str, ...]:
+    folder = resources.files("muggins_cli.rules").joinpath("presets")
+    return tuple(
+        sorted(p.name.removesuffix(".yaml") for p in folder.iterdir() if p.name.endswith(".yaml"))
+    )
+
+
+def preset_names() -> list[str]:
+    """The presets that ship with the package, sorted (a fresh list each call)."""
+    return list(_preset_names())
+
+
+@cache
+def load_preset(name: str) -> Rules:
+    """A shipped preset; cached because every match of a corpus asks for one.
+
+    The returned value is shared between callers: do not mutate its
+    ``hand_size`` or ``target`` dicts.
+    """
+    if name not in _preset_names():
+        raise RulesError(f"unknown rules preset {name!r}{_preset_hint(name)}")
+    text = (
+        resources.files("muggins_cli.rules")
+        .joinpath("presets", f"{name}.yaml")
+        .read_text(encoding="utf-8")
+    )
+    where = f"rules preset {name}"
+    data, marks = _parse_yaml(text, where)
+    return _resolve(data, marks, where, default_name=name, preset=True)
+
+
+def load_rules(spec: str, base_dir: Path | None = None) -> Rules:
+    """A preset by name, or else a YAML rules file.
+
+    A relative path is resolved against ``base_dir`` (a record's folder, so a
+    ``[Rules "my.yaml"]`` tag means the file beside the record), or the
+    current directory. A preset name wins over a file of the same name; write
+    ``./spinner`` to mean the file. Files are cached on (path, mtime, size),
+    so an edited file is read again and an unchanged one is parsed once.
+    """
+    if spec in _preset_names():
+        return load_preset(spec)
+    if not spec.strip():
+        raise RulesError(f"rules: no preset or file named; presets are {_preset_list()}")
+    path = Path(spec)
+    if not path.is_absolute():
+        path = (base_dir if base_dir is not None else Path.cwd()) / path
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        if _looks_like_path(spec):
+            raise RulesError(f"rules file {spec}: no such file") from None
+        raise RulesError(
+            f"unknown rules {spec!r}: no such preset{_preset_hint(spec)} or file"
+        ) from None
+    except OSError as exc:
+        raise RulesError(f"rules file {spec}: cannot read: {exc.strerror}") from None
+    if path.is_dir():
+        raise RulesError(f"rules file {spec}: is a directory, not a YAML file")
+    return _load_file(str(path.resolve()), spec, stat.st_mtime_ns, stat.st_size)
+
+
+def rules_from_mapping(data: object, source: str) -> Rules:
+    """Rules from an already-parsed mapping (a user's file without line info).
+
+    ``source`` is the file name shown in error messages ("rules file
+    SOURCE: ..."); its stem names the rules when the mapping has no ``name``.
+    Omitted fields come from the preset named by ``base`` (default pagat).
+    """
+    return _resolve(data, {}, f"rules file {source}", default_name=Path(source).stem)
+
+
+def rules_to_mapping(rules: Rules) -> dict[str, Any]:
+    """Every field as plain YAML/JSON values, in the order of RULES.md."""
+    out: dict[str, Any] = {}
+    for name in _FIELDS:
+        value = getattr(rules, name)
+        if isinstance(value, (Spinner, SpinnerCount, ScoreValue, RoundEnd)):
+            value = value.value
+        elif isinstance(value, tuple):
+            value = list(value)
+        elif isinstance(value, dict):
+            value = {int(k): int(v) for k, v in sorted(value.items())}
+        out[name] = value
+    return out
+
+
+def rules_to_yaml(rules: Rules) -> str:
+    """The rules in full, so a user can save, edit and load them again."""
+    header = (
+        f"# Muggins rules {rules.name!r}, every field resolved (RULES.md explains each).\n"
+        '# Save it, edit it and use it as [Rules "FILE.yaml"] or `muggins rules FILE.yaml`.\n'
+    )
+    body = yaml.safe_dump(
+        rules_to_mapping(rules), sort_keys=False, default_flow_style=None, allow_unicode=True
+    )
+    return header + body
+
+
+# --------------------------------------------------------------------------
+# Files and YAML
+
+
+@lru_cache(maxsize=256)
+def _load_file(path: str, display: str, mtime_ns: int, size: int) -> Rules:
+    # mtime_ns and size are only part of the cache key.
+    where = f"rules file {display}"
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise RulesError(f"{where}: not UTF-8 text") from None
+    except OSError as exc:
+        raise RulesError(f"{where}: cannot read: {exc.strerror}") from None
+    data, marks = _parse_yaml(text, where)
+    return _resolve(data, marks, where, default_name=Path(display).stem)
+
+
+def _parse_yaml(text: str, where: str) -> tuple[object, _Marks]:
+    """The document plus the line of every key, which ``safe_load`` forgets.
+
+    The node tree is walked before it is constructed because construction
+    flattens ``<<`` merges in place, which would look like duplicate keys.
+    """
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            _fail(where, None, "the file is empty; expected a mapping of rules fields")
+        marks: _Marks = {}
+        _collect_marks(loader, node, (), marks, where)
+        data: object = loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        problem = exc.problem or exc.context or "cannot be read"
+        _fail(where, line, f"invalid YAML: {problem}")
+    except yaml.YAMLError as exc:
+        _fail(where, None, f"YAML error: {exc}")
+    finally:
+        loader.dispose()
+    return data, marks
+
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+def _collect_marks(
+    loader: yaml.SafeLoader, node: yaml.Node, path: _Path, marks: _Marks, where: str
+) -> None:
+    # Keys are constructed one by one (``2`` -> "2", ``yes`` -> "True") so a
+    # path matches the key that ``safe_load`` will produce.
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE_TAG:
+                continue  # a complex key (construction reports it) or a ``<<`` merge
+            key = str(loader.construct_object(key_node, deep=True))
+            child = (*path, key)
+            line = key_node.start_mark.line + 1
+            if child in marks:
+                first = marks[child][0]
+                _fail(where, line, f"field {_show(child)!r} given twice (first on line {first})")
+            marks[child] = (line, value_node.start_mark.line + 1)
+            _collect_marks(loader, value_node, child, marks, where)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            line = item.start_mark.line + 1
+            marks[(*path, str(index))] = (line, line)
+            _collect_marks(loader, item, (*path, str(index)), marks, where)
+
+
+# --------------------------------------------------------------------------
+# Validation and resolution
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.protocols.Validator:
+    text = (
+        resources.files("muggins_cli")
+        .joinpath("schemas", "rules.schema.json")
+        .read_text(encoding="utf-8")
+    )
+    schema = json.loads(text)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def _resolve(
+    data: object, marks: _Marks, where: str, *, default_name: str, preset: bool = False
+) -> Rules:
+    # 1. A mapping, with string keys as JSON Schema expects.
+    if not isinstance(data, Mapping):
+        _fail(where, None, f"expected a mapping of rules fields, got {_describe(data)}")
+    doc: dict[str, Any] = {str(k): v for k, v in data.items()}
+    for name in _BY_PLAYERS:
+        if isinstance(doc.get(name), Mapping):
+            doc[name] = {str(k): v for k, v in doc[name].items()}
+
+    # 2. The schema; the problem nearest the top of the file is reported.
+    problems = [p for e in _validator().iter_errors(doc) for p in _explain(e, marks)]
+    if problems:
+        line, message = min(problems, key=lambda p: (p[0] is None, p[0] or 0))
+        _fail(where, line, message)
+
+    # 3. Merge onto the base preset; presets themselves must be complete.
+    if preset:
+        missing = [f for f in _FIELDS if f not in doc]
+        if missing or "base" in doc:
+            _fail(where, None, f"a preset gives every field and no base (missing: {missing})")
+        merged: dict[str, Any] = dict(doc)
+    else:
+        merged = rules_to_mapping(load_preset(doc.pop("base", DEFAULT_PRESET)))
+        merged["name"] = default_name
+        for name, value in doc.items():
+            merged[name] = {**merged[name], **value} if name in _BY_PLAYERS else value
+    for name in _BY_PLAYERS:
+        merged[name] = {int(k): int(v) for k, v in merged[name].items()}
+
+    # 4. What the schema cannot say.
+    players = tuple(sorted(int(p) for p in merged["players"]))
+    max_pip = int(merged["max_pip"])
+    reserve = int(merged["stock_reserve"])
+    tiles = (max_pip + 1) * (max_pip + 2) // 2
+    for name in _BY_PLAYERS:
+        for count in players:
+            if count not in merged[name]:
+                line = _line(marks, (name,), key=True) or _line(marks, ("players",), key=True)
+                shown = ", ".join(map(str, players))
+                _fail(
+                    where,
+                    line,
+                    f"field {name!r} has no entry for {count} players (players: {shown})",
+                )
+    for count in players:
+        size = merged["hand_size"][count]
+        needed = count * size + reserve
+        if needed > tiles:
+            line = (
+                _line(marks, ("hand_size", str(count)))
+                or _line(marks, ("hand_size",), key=True)
+                or _line(marks, ("players",), key=True)
+                or _line(marks, ("stock_reserve",), key=True)
+                or _line(marks, ("max_pip",), key=True)
+            )
+            spent = f"{count} players x {size} tiles" + (
+                f" + {reserve} in reserve" if reserve else ""
+            )
+            _fail(
+                where,
+                line,
+                f"field 'hand_size.{count}': {spent} = {needed}, more than the "
+                f"{tiles} tiles of the double-{max_pip} set",
+            )
+
+    return Rules(
+        name=str(merged["name"]),
+        max_pip=max_pip,
+        players=players,
+        hand_size={c: merged["hand_size"][c] for c in players},
+        stock_reserve=reserve,
+        spinner=Spinner(merged["spinner"]),
+        spinner_sides_first=bool(merged["spinner_sides_first"]),
+        spinner_count=SpinnerCount(merged["spinner_count"]),
+        modulus=int(merged["modulus"]),
+        score_value=ScoreValue(merged["score_value"]),
+        must_play=bool(merged["must_play"]),
+        round_end=RoundEnd(merged["round_end"]),
+        round_to=int(merged["round_to"]),
+        bonus_divisor=int(merged["bonus_divisor"]),
+        target={c: merged["target"][c] for c in players},
+        muggins=bool(merged["muggins"]),
+    )
+
+
+_TYPE_WORDS = {
+    "integer": "an integer",
+    "boolean": "true or false",
+    "string": "a string",
+    "array": "a list",
+    "object": "a mapping",
+}
+
+
+def _explain(error: jsonschema.ValidationError, marks: _Marks) -> list[tuple[int | None, str]]:
+    """jsonschema's error as a sentence a rules author can act on, with its line."""
+    path: _Path = tuple(str(p) for p in error.absolute_path)
+    field = _show(tuple(error.absolute_path))
+    value = error.instance
+    schema = error.schema if isinstance(error.schema, Mapping) else {}
+    kind = error.validator
+    line = _line(marks, path)
+
+    if kind == "additionalProperties" and isinstance(value, Mapping):
+        known = list(schema.get("properties", {}))
+        out: list[tuple[int | None, str]] = []
+        for key in value:
+            if key not in known:
+                close = difflib.get_close_matches(str(key), known, n=1)
+                hint = (
+                    f"did you mean {close[0]!r}?"
+                    if close
+                    else "`muggins rules pagat` shows every field"
+                )
+                out.append(
+                    (
+                        _line(marks, (*path, str(key)), key=True),
+                        f"unknown field {str(key)!r} ({hint})",
+                    )
+                )
+        return out
+    if "propertyNames" in error.relative_schema_path:
+        return [
+            (
+                _line(marks, (*path, str(value)), key=True),
+                f"field {field!r} has key {_describe(value)}, which is not a number of "
+                "players from 2 to 8",
+            )
+        ]
+    if kind == "type":
+        wanted = _TYPE_WORDS.get(str(error.validator_value), str(error.validator_value))
+        return [(line, f"field {field!r} must be {wanted}, got {_describe(value)}")]
+    if kind == "enum":
+        options = [str(o) for o in schema.get("enum", [])]
+        close = difflib.get_close_matches(value, options, n=1) if isinstance(value, str) else []
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        return [
+            (
+                line,
+                f"field {field!r} must be one of {', '.join(options)}, "
+                f"got {_describe(value)}{hint}",
+            )
+        ]
+    if kind in ("minimum", "maximum"):
+        low, high = schema.get("minimum"), schema.get("maximum")
+        if low is not None and high is not None:
+            bound = f"from {low} to {high}"
+        else:
+            bound = f"at least {low}" if low is not None else f"at most {high}"
+        return [(line, f"field {field!r} must be {bound}, got {_describe(value)}")]
+    if kind == "minItems":
+        return [(line, f"field {field!r} must list at least one number of players")]
+    if kind == "uniqueItems":
+        return [(line, f"field {field!r} lists the same number twice")]
+    if kind in ("pattern", "minLength", "maxLength"):
+        return [
+            (
+                line,
+                f"field {field!r} must be 1 to 64 characters with no space at either "
+                f"end, got {_describe(value)}",
+            )
+        ]
+    return [(line, f"field {field!r}: {error.message}")]
+
+
+# --------------------------------------------------------------------------
+# Small helpers
+
+
+def _fail(where: str, line: int | None, message: str) -> NoReturn:
+    raise RulesError(f"{where}: line {line}: {message}" if line else f"{where}: {message}")
+
+
+def _line(marks: _Marks, path: _Path, *, key: bool = False) -> int | None:
+    """The line of ``path``, or of its nearest ancestor the YAML has."""
+    while path:
+        if path in marks:
+            key_line, value_line = marks[path]
+            return key_line if key else value_line
+        path = path[:-1]
+        key = True
+    return None
+
+
+def _show(path: tuple[object, ...]) -> str:
+    """A field path as a user would write it: ``target.2``, ``players[1]``."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _describe(value: object) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    return type(value).__name__
+
+
+def _looks_like_path(spec: str) -> bool:
+    return os.sep in spec or "/" in spec or spec.endswith((".yaml", ".yml"))
+
+
+def _preset_list() -> str:
+    return ", ".join(_preset_names())
+
+
+def _preset_hint(name: str) -> str:
+    close = difflib.get_close_matches(name, _preset_names(), n=1)
+    if close:
+        return f" (did you mean {close[0]!r}?)"
+    return f" (presets are {_preset_list()})"
+
+
+def _cache_clear() -> None:
+    """Forget every loaded preset and file (tests that rewrite files use it)."""
+    for cached in (_preset_names, load_preset, _load_file, _validator):
+        clear: Callable[[], None] = cached.cache_clear
+        clear()

@@ -87,7 +87,7 @@ class MatchReplay:
     events: list[TurnEvent] = field(default_factory=list)
 
 
-class _Hand:
+class HandView:
     """A hand as far as the record shows it: known tiles plus a count.
 
     ``unknown`` counts tiles whose faces the record never showed (no deal
@@ -109,7 +109,7 @@ class _Hand:
         return self.unknown == 0
 
 
-class _Round:
+class RoundProgress:
     """The state of the round being replayed."""
 
     def __init__(self, number: int, line: int, players: int) -> None:
@@ -121,7 +121,7 @@ class _Round:
         self.deals: dict[int, DealLine] = {}
         self.stock_line: StockLine | None = None
         self.started = False  # a turn has been played
-        self.hands: list[_Hand] = [_Hand() for _ in range(players)]
+        self.hands: list[HandView] = [HandView() for _ in range(players)]
         self.stock: list[Tile] | None = None  # known order, next first
         self.stock_pool: set[Tile] | None = None  # known contents, order unknown
         self.stock_count = 0
@@ -132,7 +132,7 @@ class _Round:
         self.ended = False
         self.went_out: int | None = None
         self.blocked = False
-        self.end_hands: list[_Hand] | None = None
+        self.end_hands: list[HandView] | None = None
         self.closing_passes: set[int] = set()
         self.consecutive_passes = 0
         self.skipping = False  # the record stopped making sense in this round
@@ -151,7 +151,12 @@ class Replayer:
         match: Match,
         resolve_rules: RulesResolver,
         collect_events: bool = False,
+        watch: Callable[[Replayer, BodyLine | None], bool] | None = None,
     ) -> None:
+        """``watch`` is called before each body line (and with None at the
+        end) once the header is read; returning False stops the replay. It
+        lets position look-ups and displays see the state between lines."""
+        self.watch = watch
         self.match = match
         self.resolve_rules = resolve_rules
         self.collect = collect_events
@@ -165,8 +170,8 @@ class Replayer:
         self.winner: int | None = None
         self.rounds = 0
         self.turns = 0
-        self.round: _Round | None = None
-        self.prev_round: _Round | None = None
+        self.round: RoundProgress | None = None
+        self.prev_round: RoundProgress | None = None
         self.pending: tuple[int, int, Turn] | None = None  # (placer, unclaimed rest, turn)
         self.scores_uncertain = False
         self.after_end_reported = False
@@ -193,10 +198,17 @@ class Replayer:
         header_ok = self._header()
         rules_tag = self.match.tag("Rules")
         if header_ok:
+            stopped = False
             for item in self.match.body:
+                if self.watch is not None and not self.watch(self, item):
+                    stopped = True
+                    break
                 self._line(item)
-            self._finish_round_end()
-            self._check_result()
+            if not stopped:
+                if self.watch is not None:
+                    self.watch(self, None)
+                self._finish_round_end()
+                self._check_result()
         else:
             self.rounds = sum(isinstance(b, RoundLine) for b in self.match.body)
         summary = MatchSummary(
@@ -316,9 +328,9 @@ class Replayer:
                        f"expected round {expected}, got round {item.number}")
         self.rounds += 1
         self.prev_round = rnd
-        self.round = _Round(expected, item.line, len(self.players))
+        self.round = RoundProgress(expected, item.line, len(self.players))
 
-    def _hidden_block_possible(self, rnd: _Round) -> bool:
+    def _hidden_block_possible(self, rnd: RoundProgress) -> bool:
         """A round kept without hands may have been blocked without the
         closing passes being written; we cannot tell, so we say so."""
         return rnd.started and rnd.stock_count == 0 and not all(
@@ -349,7 +361,7 @@ class Replayer:
                        f"{self.players[expected]} went out last round and leads round "
                        f"{rnd.number}, not {item.player}")
 
-    def _round_or_none(self, item: BodyLine) -> _Round | None:
+    def _round_or_none(self, item: BodyLine) -> RoundProgress | None:
         rnd = self.round
         if rnd is None or rnd.skipping:
             return None
@@ -401,7 +413,7 @@ class Replayer:
             return
         rnd.stock_line = item
 
-    def _start_play(self, rnd: _Round, turn: Turn) -> bool:
+    def _start_play(self, rnd: RoundProgress, turn: Turn) -> bool:
         """Set up hands and stock when the first turn arrives; False to skip."""
         assert self.rules is not None
         rules = self.rules
@@ -420,19 +432,19 @@ class Replayer:
             dealt: set[Tile] = set()
             for seat, d in rnd.deals.items():
                 tiles = {tok.tile for tok in d.tiles if tok.tile in every}
-                rnd.hands[seat] = _Hand(tiles)
+                rnd.hands[seat] = HandView(tiles)
                 dealt |= tiles
             pool = every - dealt
             rnd.stock_pool = set(pool)
         else:
-            rnd.hands = [_Hand((), size) for _ in range(n)]
+            rnd.hands = [HandView((), size) for _ in range(n)]
             pool = set()
         rnd.stock_count = len(every) - n * size
         if rnd.stock_line is not None:
             self._check_stock(rnd, rnd.stock_line, pool if rnd.deals else None, every)
         return True
 
-    def _check_stock(self, rnd: _Round, item: StockLine, pool: set[Tile] | None,
+    def _check_stock(self, rnd: RoundProgress, item: StockLine, pool: set[Tile] | None,
                      every: set[Tile]) -> None:
         tiles = [tok.tile for tok in item.tiles]
         seen: set[Tile] = set()
@@ -474,6 +486,7 @@ class Replayer:
         if rnd.skipping:
             return
         seat = self.seat[t.player]
+        rnd.turn_lines += 1
         if rnd.ended:
             if self._closing_pass(rnd, t, seat):
                 return
@@ -482,8 +495,10 @@ class Replayer:
             self.error(t.line, t.column, "after-round-end",
                        f"{t.player} plays after round {rnd.number} ended ({how})")
             return
-        if not rnd.started:
-            if not self._start_play(rnd, t):
+        if rnd.turns == 0:
+            if not rnd.started and not self._start_play(rnd, t):
+                return
+            if rnd.skipping:
                 return
             self._check_leader(rnd, t, seat)
         elif seat != rnd.to_move:
@@ -494,7 +509,7 @@ class Replayer:
         self.turns += 1
         self._play(rnd, t, seat)
 
-    def _check_leader(self, rnd: _Round, t: Turn, seat: int) -> None:
+    def _check_leader(self, rnd: RoundProgress, t: Turn, seat: int) -> None:
         expected = self._expected_leader()
         if rnd.lead_seat is not None:
             if seat != rnd.lead_seat and not (rnd.lead_wrong and seat == expected):
@@ -511,7 +526,7 @@ class Replayer:
                        f"{self.players[expected]} went out last round and leads round "
                        f"{rnd.number}, not {t.player}")
 
-    def _closing_pass(self, rnd: _Round, t: Turn, seat: int) -> bool:
+    def _closing_pass(self, rnd: RoundProgress, t: Turn, seat: int) -> bool:
         """Bare passes after a block, in seat order, at most one each."""
         if not (rnd.blocked and not t.draws and isinstance(t.action, Pass)):
             return False
@@ -521,7 +536,7 @@ class Replayer:
         rnd.to_move = (seat + 1) % len(self.players)
         return True
 
-    def _play(self, rnd: _Round, t: Turn, seat: int) -> None:
+    def _play(self, rnd: RoundProgress, t: Turn, seat: int) -> None:
         assert self.rules is not None
         rules = self.rules
         hand = rnd.hands[seat]
@@ -576,7 +591,7 @@ class Replayer:
         ends = open_ends(self.rules, lay)
         return ", ".join(f"{e.value} ({ends[e]})" for e in ends_for(self.rules, lay, tile))
 
-    def _take_from_stock(self, rnd: _Round, line: int, column: int, name: str,
+    def _take_from_stock(self, rnd: RoundProgress, line: int, column: int, name: str,
                          tile: Tile | None) -> Tile | None:
         """Remove a drawn tile from what is known of the stock; an illegal
         draw is reported and taken as done."""
@@ -606,7 +621,7 @@ class Replayer:
         rnd.seen.add(tile)
         return tile
 
-    def _pass(self, rnd: _Round, t: Turn, seat: int, hand: _Hand, drawn_fit: Tile | None,
+    def _pass(self, rnd: RoundProgress, t: Turn, seat: int, hand: HandView, drawn_fit: Tile | None,
               layout_before: Layout, n_draws: int) -> None:
         assert self.rules is not None
         rules = self.rules
@@ -641,7 +656,7 @@ class Replayer:
             self._end_blocked(rnd, t.line, t.column,
                               inferred=not all(h.complete for h in rnd.hands))
 
-    def _blocked(self, rnd: _Round) -> bool:
+    def _blocked(self, rnd: RoundProgress) -> bool:
         assert self.rules is not None
         if rnd.stock_count - self.rules.stock_reserve > 0 or not rnd.layout.started:
             return False
@@ -649,7 +664,7 @@ class Replayer:
             return False
         return not any(ends_for(self.rules, rnd.layout, x) for h in rnd.hands for x in h.known)
 
-    def _place(self, rnd: _Round, t: Turn, p: Placement, seat: int, hand: _Hand,
+    def _place(self, rnd: RoundProgress, t: Turn, p: Placement, seat: int, hand: HandView,
                drawn_fit: Tile | None, layout_before: Layout, n_draws: int) -> None:
         assert self.rules is not None
         rules = self.rules
@@ -738,7 +753,7 @@ class Replayer:
         assert self.rules is not None
         return f" (the open ends add up to {count(self.rules, layout)})"
 
-    def _whereabouts(self, rnd: _Round, tile: Tile) -> str:
+    def _whereabouts(self, rnd: RoundProgress, tile: Tile) -> str:
         if tile in rnd.layout.tiles():
             return " (it is already on the table)"
         for i, h in enumerate(rnd.hands):
@@ -748,7 +763,7 @@ class Replayer:
             return " (it is in the stock)"
         return ""
 
-    def _choose_end(self, rnd: _Round, p: Placement, name: str) -> End | None:
+    def _choose_end(self, rnd: RoundProgress, p: Placement, name: str) -> End | None:
         assert self.rules is not None
         rules = self.rules
         tile = p.tile.tile
@@ -780,7 +795,7 @@ class Replayer:
                        + "; write the end, e.g. " + f"{p.tile}{fitting[0].value}")
         return fitting[0]
 
-    def _end_blocked(self, rnd: _Round, line: int, column: int, inferred: bool) -> None:
+    def _end_blocked(self, rnd: RoundProgress, line: int, column: int, inferred: bool) -> None:
         rnd.ended = True
         rnd.blocked = True
         rnd.end_hands = rnd.hands
@@ -790,7 +805,7 @@ class Replayer:
                             f"round {rnd.number} is taken as blocked; with hidden hands "
                             "that nobody could play is not checked")
 
-    def _event(self, rnd: _Round, t: Turn, seat: int, hand: _Hand, move: Place | None,
+    def _event(self, rnd: RoundProgress, t: Turn, seat: int, hand: HandView, move: Place | None,
                layout_before: Layout, n_draws: int, drawn_fit: Tile | None, points: int,
                placed_tile: Tile | None = None) -> None:
         if not self.collect:

@@ -1,0 +1,157 @@
+"""Positions in a record: ``R.T`` (NOTATION.md 7) as engine state.
+
+The solver and the turn-by-turn display start from a position; this module
+replays a match up to it and hands over only what the record shows: a hand
+the record hides stays ``None``, never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from muggins_cli.engine.layout import Layout
+from muggins_cli.engine.state import RoundState
+from muggins_cli.errors import InputError
+from muggins_cli.notation.model import BodyLine, Match, RoundLine, Turn
+from muggins_cli.replay.replay import Replayer, RulesResolver
+from muggins_cli.rules.model import Rules
+from muggins_cli.tiles import Tile, full_set
+
+_AT_RE = re.compile(r"^\s*(\d+)\.(\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class Position:
+    """The moment before turn ``turn`` of round ``round`` (1-based)."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    round: int
+    turn: int
+    hands: tuple[frozenset[Tile] | None, ...]
+    hand_sizes: tuple[int, ...]
+    stock: tuple[Tile, ...] | None
+    stock_count: int
+    layout: Layout
+    to_move: int
+    drawn: Tile | None
+    scores: tuple[int, ...]
+    target: int
+    unseen: frozenset[Tile]
+    voids: tuple[tuple[int, frozenset[int]], ...]
+    round_over: bool
+    match_over: bool
+
+    @property
+    def perfect(self) -> bool:
+        """Every hand and the stock order are known."""
+        return all(h is not None for h in self.hands) and self.stock is not None
+
+    def state(self) -> RoundState:
+        """The engine state; only when every hand and the stock order are known."""
+        if not self.perfect:
+            raise InputError(
+                f"position {self.round}.{self.turn}: the record does not show every hand "
+                "and the stock order (it needs deal lines and a stock line)")
+        hands = tuple(h if h is not None else frozenset() for h in self.hands)
+        assert self.stock is not None
+        return RoundState(hands, self.stock, self.layout, self.to_move, self.drawn,
+                          over=self.round_over)
+
+
+def parse_at(at: str) -> tuple[int, int]:
+    m = _AT_RE.match(at)
+    if m is None or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+        raise InputError(f"--at {at!r}: expected R.T, a round and a turn number such as 2.5")
+    return int(m.group(1)), int(m.group(2))
+
+
+def snapshot(rep: Replayer) -> Position:
+    """The current state of a replay as a Position (before its next line)."""
+    rnd = rep.round
+    rules = rep.rules
+    assert rnd is not None and rules is not None
+    hands = tuple(frozenset(h.known) if h.complete else None for h in rnd.hands)
+    mover = rnd.to_move
+    on_table = set(rnd.layout.tiles())
+    mine = hands[mover] or frozenset()
+    unseen = frozenset(set(full_set(rules.max_pip)) - on_table - mine)
+    return Position(
+        rules=rules,
+        players=tuple(rep.players),
+        round=rnd.number,
+        turn=rnd.turn_lines + 1,
+        hands=hands,
+        hand_sizes=tuple(h.size for h in rnd.hands),
+        stock=tuple(rnd.stock) if rnd.stock is not None else None,
+        stock_count=rnd.stock_count,
+        layout=rnd.layout,
+        to_move=mover,
+        drawn=None,
+        scores=tuple(rep.scores),
+        target=rep.target,
+        unseen=unseen,
+        voids=tuple(rnd.voids),
+        round_over=rnd.ended,
+        match_over=rep.winner is not None,
+    )
+
+
+def _leader_of(rep: Replayer, item: Turn) -> None:
+    """Before a round's first turn the replay has not yet dealt the hands;
+    let it set them up so that the opening position shows them."""
+    rnd = rep.round
+    if rnd is not None and not rnd.started and not rnd.skipping:
+        if rep._start_play(rnd, item):
+            rnd.to_move = rep.seat[item.player]
+
+
+def position_at(match: Match, resolve: RulesResolver, at: str) -> Position:
+    """Replay ``match`` up to ``R.T``; raises InputError when it has no such
+    position or the record stops making sense before it."""
+    want_round, want_turn = parse_at(at)
+    found: list[Position] = []
+
+    def watch(rep: Replayer, item: BodyLine | None) -> bool:
+        rnd = rep.round
+        if rnd is None or rnd.number != want_round or rnd.skipping:
+            return True
+        at_end = item is None or isinstance(item, RoundLine)
+        if isinstance(item, Turn) or at_end:
+            if rnd.turn_lines + 1 == want_turn:
+                if isinstance(item, Turn):
+                    _leader_of(rep, item)
+                found.append(snapshot(rep))
+                return False
+        return True
+
+    rep = Replayer(match, resolve, watch=watch)
+    result = rep.run()
+    if found:
+        return found[0]
+    errors = [d for d in result.diagnostics if d.severity.value == "error"]
+    hint = f" (the record has errors first, e.g. line {errors[0].line}: {errors[0].message})" \
+        if errors else ""
+    raise InputError(f"the match has no position {want_round}.{want_turn}{hint}")
+
+
+def positions(match: Match, resolve: RulesResolver) -> Iterator[tuple[Position, BodyLine | None]]:
+    """Every position before a turn line, and each round's end, in order,
+    with the line that follows it (None at the very end)."""
+    out: list[tuple[Position, BodyLine | None]] = []
+
+    def watch(rep: Replayer, item: BodyLine | None) -> bool:
+        rnd = rep.round
+        if rnd is None or rnd.skipping:
+            return True
+        if isinstance(item, Turn) and not rnd.ended:
+            _leader_of(rep, item)
+            out.append((snapshot(rep), item))
+        elif (item is None or isinstance(item, RoundLine)) and rnd.started:
+            out.append((snapshot(rep), item))
+        return True
+
+    Replayer(match, resolve, watch=watch).run()
+    yield from out

@@ -303,13 +303,18 @@ class Replayer:
             if self.round is not None and self.round.ended:
                 self._reveal(item)
         elif isinstance(item, RoundLine | Turn | MugginsCall):
-            winner = self.players[self.winner] if self.winner is not None else "?"
-            what = "round" if isinstance(item, RoundLine) else "play"
-            self.error(item.line, item.column, "after-match-end",
-                       f"{what} after {winner} reached the target of {self.target}; "
-                       "the match was over")
             if isinstance(item, RoundLine):
                 self.round = None
+            # One finding for the first line past the end: the rest of the
+            # record follows from it and would only repeat it.
+            if self.after_end_reported:
+                return
+            self.after_end_reported = True
+            winner = self.players[self.winner] if self.winner is not None else "?"
+            what = "a new round" if isinstance(item, RoundLine) else "a play"
+            self.error(item.line, item.column, "after-match-end",
+                       f"{what} after {winner} reached the target of {self.target}; "
+                       "the match was over (later lines are not checked)")
 
     # -- round structure ----------------------------------------------------
 
@@ -827,7 +832,10 @@ class Replayer:
             return
         deltas = [0] * len(self.scores)
         deltas[seat] = points
-        self.winner = reached(self.scores, deltas, self.target)
+        if not self.scores_uncertain:
+            # With totals unknown (a settlement needed hidden hands) whether
+            # this reached the target is unknown too; the record goes on.
+            self.winner = reached(self.scores, deltas, self.target)
         self.scores[seat] += points
 
     def _muggins(self, call: MugginsCall) -> None:
@@ -871,6 +879,7 @@ class Replayer:
         assert self.rules is not None
         rnd.settled = True
         hands = rnd.end_hands or rnd.hands
+        self._deduce_last_hand(rnd, hands)
         if not all(h.complete for h in hands):
             self.unverified(rnd.line, 1, "settlement",
                             f"round {rnd.number}: the hands left at the end are not all in "
@@ -882,6 +891,25 @@ class Replayer:
         deltas = settle(self.rules, pips, rnd.went_out)
         self.winner = reached(self.scores, deltas, self.target)
         self.scores = [s + d for s, d in zip(self.scores, deltas)]
+
+    def _deduce_last_hand(self, rnd: RoundProgress, hands: list[HandView]) -> None:
+        """With every other hand known and no unknown tile left in the stock,
+        the one hidden hand is whatever is not accounted for."""
+        assert self.rules is not None
+        hidden = [h for h in hands if not h.complete]
+        if len(hidden) != 1:
+            return
+        stock_known = rnd.stock is not None or rnd.stock_count == 0
+        if not stock_known:
+            return
+        accounted = set(rnd.layout.tiles()) | set(rnd.stock or ())
+        for h in hands:
+            accounted |= h.known
+        rest = set(full_set(self.rules.max_pip)) - accounted
+        (hand,) = hidden
+        if len(rest) == hand.unknown:
+            hand.known |= rest
+            hand.unknown = 0
 
     def _reveal(self, item: RevealLine) -> None:
         rnd = self.round
@@ -939,6 +967,13 @@ class Replayer:
 
     def _check_result(self) -> None:
         tag = self.match.tag_line("Result")
+        if self.scores_uncertain and self.winner is None and tag is not None \
+                and tag.value.strip() in self.seat:
+            self.unverified(tag.line, tag.column, "result",
+                            f"the totals depend on hidden hands, so that {tag.value.strip()} "
+                            "won is taken from the Result tag, not recomputed")
+            self.winner = self.seat[tag.value.strip()]
+            return
         winner = self.players[self.winner] if self.winner is not None else None
         rnd = self.round
         if tag is not None:
@@ -957,6 +992,12 @@ class Replayer:
                 self.error(tag.line, tag.column, "result-mismatch",
                            f"Result names {value}, who is not a player")
                 return
+        if winner is None and self.scores_uncertain:
+            line = tag.line if tag is not None else self.match.line
+            self.unverified(line, 1, "result",
+                            "the totals depend on hidden hands, so whether anyone reached "
+                            f"{self.target} is not known")
+            return
         if winner is None:
             inside = rnd is not None and not rnd.ended and not rnd.skipping
             where = tag if tag is not None else None

@@ -167,8 +167,8 @@ def test_every_error_code_has_a_case() -> None:
 def test_illegal_draw_message_names_the_fitting_tile() -> None:
     text = edit(PAGAT, "Budi: 0-3R\n", "Budi: d0-4 0-3R\n")
     (match,) = parse_text(text)
-    d = [d for d in replay_match(match, resolver_for(None)).diagnostics
-         if d.code == "illegal-draw"][0]
+    d = next(d for d in replay_match(match, resolver_for(None)).diagnostics
+         if d.code == "illegal-draw")
     assert d.column == 7
     assert d.message == "Budi drew 0-4 while holding 0-3, which fits R (0)"
 

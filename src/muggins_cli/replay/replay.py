@@ -175,6 +175,7 @@ class Replayer:
         self.pending: tuple[int, int, Turn] | None = None  # (placer, unclaimed rest, turn)
         self.scores_uncertain = False
         self.after_end_reported = False
+        self.deduced: dict[int, dict[int, set[Tile]]] = {}
 
     # -- diagnostics --------------------------------------------------------
 
@@ -198,6 +199,9 @@ class Replayer:
         header_ok = self._header()
         rules_tag = self.match.tag("Rules")
         if header_ok:
+            assert self.rules is not None
+            self.deduced = deduce_hands(self.match.body, self.seat,
+                                        self.rules.hand_size_for(len(self.players)))
             stopped = False
             for item in self.match.body:
                 if self.watch is not None and not self.watch(self, item):
@@ -442,8 +446,14 @@ class Replayer:
             pool = every - dealt
             rnd.stock_pool = set(pool)
         else:
-            rnd.hands = [HandView((), size) for _ in range(n)]
+            deduced = self.deduced.get(rnd.number, {})
+            rnd.hands = [HandView(deduced[i]) if i in deduced else HandView((), size)
+                         for i in range(n)]
+            for h in deduced.values():
+                rnd.seen |= h
             pool = set()
+            if len(deduced) == n:
+                rnd.stock_pool = every - set().union(*deduced.values())
         rnd.stock_count = len(every) - n * size
         if rnd.stock_line is not None:
             self._check_stock(rnd, rnd.stock_line, pool if rnd.deals else None, every)
@@ -918,6 +928,10 @@ class Replayer:
             return
         seat = self.seat[item.player]
         shown = [tok.tile for tok in item.tiles]
+        if not rnd.ended and self._hidden_block_possible(rnd):
+            # Hands shown while the stock is exhausted: the round was blocked,
+            # which hidden hands did not let the replay see at the time.
+            self._end_blocked(rnd, item.line, item.column, inferred=True)
         if not rnd.ended:
             self.error(item.line, item.column, "reveal-mismatch",
                        f"reveal before round {rnd.number} ended")
@@ -1007,6 +1021,66 @@ class Replayer:
                        if inside and rnd is not None else "the record ends")
                       + f" before anyone reached {self.target}; write [Result \"*\"] "
                       "for an unfinished match")
+
+
+def deduce_hands(body: Iterable[BodyLine], seat: dict[str, int],
+                 hand_size: int) -> dict[int, dict[int, set[Tile]]]:
+    """Opening hands that a record without deals still gives away.
+
+    A hand's end is known when its holder revealed it or went out (as many
+    placements as tiles dealt and drawn); with every draw's face written,
+    the opening hand is then the end hand plus what was placed minus what was
+    drawn. Found per round and seat, so the replay can check those hands as
+    if they had been dealt (NOTATION.md 6: deduced and checked).
+    """
+    out: dict[int, dict[int, set[Tile]]] = {}
+    rounds: list[tuple[bool, dict[int, list[Tile]], dict[int, list[Tile]],
+                       dict[int, int], dict[int, list[Tile]]]] = []
+    for item in body:
+        if isinstance(item, RoundLine):
+            rounds.append((False, {}, {}, {}, {}))
+        elif not rounds or item.__class__ not in (DealLine, Turn, RevealLine):
+            continue
+        elif isinstance(item, DealLine):
+            rounds[-1] = (True, *rounds[-1][1:])
+        elif isinstance(item, Turn):
+            _, placed, drawn, hidden, _ = rounds[-1]
+            s = seat.get(item.player)
+            if s is None:
+                continue
+            for d in item.draws:
+                if d.tile is None:
+                    hidden[s] = hidden.get(s, 0) + 1
+                else:
+                    drawn.setdefault(s, []).append(d.tile.tile)
+            if isinstance(item.action, Placement):
+                placed.setdefault(s, []).append(item.action.tile.tile)
+        elif isinstance(item, RevealLine) and item.player in seat:
+            rounds[-1][4][seat[item.player]] = [t.tile for t in item.tiles]
+    for number, (dealt, placed, drawn, hidden, revealed) in enumerate(rounds, 1):
+        if dealt:
+            continue
+        found: dict[int, set[Tile]] = {}
+        for s in set(seat.values()):
+            if hidden.get(s):
+                continue
+            mine, got = placed.get(s, []), drawn.get(s, [])
+            end = revealed.get(s)
+            if end is None and hand_size + len(got) != len(mine):
+                continue
+            start = list(end or []) + mine
+            for t in got:
+                if t in start:
+                    start.remove(t)
+                else:
+                    break
+            else:
+                if len(start) == hand_size and len(set(start)) == hand_size:
+                    found[s] = set(start)
+        tiles = [t for h in found.values() for t in h]
+        if len(tiles) == len(set(tiles)) and found:
+            out[number] = found
+    return out
 
 
 def replay_match(match: Match, resolve_rules: RulesResolver,

@@ -40,7 +40,18 @@ class Tile:
 
     @classmethod
     def of(cls, a: Pip, b: Pip) -> Tile:
-        return cls(min(a, b), max(a, b))
+        """The interned tile with halves ``a`` and ``b`` (in either order).
+
+        Replays ask for the same few dozen tiles millions of times; handing
+        out one object per tile saves building and hashing a new one.
+        """
+        try:
+            return _INTERNED[a, b]
+        except KeyError:
+            tile = cls(min(a, b), max(a, b))
+            if len(_INTERNED) < 4096:
+                _INTERNED[a, b] = tile
+            return tile
 
     @classmethod
     def parse(cls, text: str) -> Tile:
@@ -71,6 +82,9 @@ class Tile:
 
     def __str__(self) -> str:
         return f"{self.lo}-{self.hi}"
+
+
+_INTERNED: dict[tuple[int, int], Tile] = {}
 
 
 def full_set(max_pip: Pip) -> tuple[Tile, ...]:

@@ -12,7 +12,7 @@ Everything here is a pure function of ``(rules, layout)``; nothing knows text.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from muggins_cli.rules.model import Rules, SpinnerCount
 from muggins_cli.tiles import End as End
@@ -67,6 +67,9 @@ class Layout:
     right: Pip = 0
     spinner: bool = False
     arms: tuple[Arm, Arm, Arm, Arm] = _EMPTY_ARMS
+    # open_ends per spinner_sides_first: asked several times per placement.
+    memo: dict[bool, dict[End, Pip]] = field(
+        default_factory=dict, compare=False, repr=False, hash=False)
 
     @property
     def started(self) -> bool:
@@ -99,6 +102,9 @@ def open_ends(rules: Rules, layout: Layout) -> dict[End, Pip]:
     Order is L, R, U, D; U and D exist only on a spinner and, under
     ``spinner_sides_first``, only once L and R both hold a tile.
     """
+    memo = layout.memo.get(rules.spinner_sides_first)
+    if memo is not None:
+        return memo
     if layout.root is None:
         return {}
     arms = layout.arms
@@ -111,6 +117,7 @@ def open_ends(rules: Rules, layout: Layout) -> dict[End, Pip]:
         d = layout.left
         ends[End.U] = arms[2].open if arms[2].tiles else d
         ends[End.D] = arms[3].open if arms[3].tiles else d
+    layout.memo[rules.spinner_sides_first] = ends
     return ends
 
 

@@ -580,8 +580,9 @@ class Replayer:
                                f"{fit[0]}, which fits {self._where(fit[0])}")
                 elif not hand.complete:
                     self.unverified(d.line, d.column, "draw",
-                                    f"{name}'s hand is not in the record, so whether they "
-                                    "could play instead of drawing is not checked")
+                                    f"round {rnd.number}: hands are not in the record, so "
+                                    "whether a player could play instead of drawing is not "
+                                    f"checked (first: {name} here)")
             if rnd.stock_count - rules.stock_reserve <= 0:
                 self.error(d.line, d.column, "illegal-draw",
                            f"{name} drew from an empty stock")
@@ -660,8 +661,9 @@ class Replayer:
                            + self._where(fit[0]))
             elif not hand.complete:
                 self.unverified(action.line, action.column, "pass",
-                                f"{name}'s hand is not in the record, so whether they "
-                                "could play instead of passing is not checked")
+                                f"round {rnd.number}: hands are not in the record, so "
+                                "whether a player could play instead of passing is not "
+                                f"checked (first: {name} here)")
         self._event(rnd, t, seat, hand, None, layout_before, n_draws, None, 0)
         rnd.to_move = (seat + 1) % len(self.players)
         rnd.consecutive_passes += 1
@@ -710,8 +712,9 @@ class Replayer:
                 rnd.skipping = True
                 return
             self.unverified(p.line, p.column, "in-hand",
-                            f"{name}'s hand is not in the record, so whether they held "
-                            "the tiles they placed is not checked")
+                            f"round {rnd.number}: hands are not in the record, so whether "
+                            f"players held the tiles they placed is not checked (first: "
+                            f"{name}'s {p.tile} here)")
             hand.unknown -= 1
             if rnd.stock_pool is not None:
                 rnd.stock_pool.discard(tile)

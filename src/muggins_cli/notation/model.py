@@ -50,10 +50,11 @@ class TileTok:
     b: int
     line: int = field(compare=False)
     column: int = field(compare=False)
+    # The normalised tile, kept because the replay asks for it at every step.
+    tile: Tile = field(init=False, compare=False, repr=False)
 
-    @property
-    def tile(self) -> Tile:
-        return Tile.of(self.a, self.b)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tile", Tile.of(self.a, self.b))
 
     def __str__(self) -> str:
         return f"{self.a}-{self.b}"
@@ -234,13 +235,14 @@ class Match:
 
 KEYWORDS: frozenset[str] = frozenset({"round", "lead", "deal", "stock", "reveal", "score"})
 
-_BLANKS_RE = re.compile(r"[ \t]+")
+_BLANKS_RE = re.compile(r"[ \t\r]+")
 
 
 def normalise_name(text: str) -> str:
-    """One spelling per player: trimmed, inner runs of spaces or tabs made one
-    space, so ``Putu  Ayu`` in a tag and ``Putu Ayu:`` in a turn agree."""
-    return _BLANKS_RE.sub(" ", text.strip(" \t"))
+    """One spelling per player: trimmed, inner runs of spaces or tabs (or a
+    stray carriage return) made one space, so ``Putu  Ayu`` in a tag and
+    ``Putu Ayu:`` in a turn agree."""
+    return _BLANKS_RE.sub(" ", text.strip(" \t\r"))
 
 
 def split_players(value: str) -> tuple[str, ...]:

@@ -1042,7 +1042,7 @@ def deduce_hands(body: Iterable[BodyLine], seat: dict[str, int],
     for item in body:
         if isinstance(item, RoundLine):
             rounds.append((False, {}, {}, {}, {}))
-        elif not rounds or item.__class__ not in (DealLine, Turn, RevealLine):
+        elif not rounds or rounds[-1][0] or item.__class__ not in (DealLine, Turn, RevealLine):
             continue
         elif isinstance(item, DealLine):
             rounds[-1] = (True, *rounds[-1][1:])

@@ -12,6 +12,7 @@ from muggins_cli.cli.app import app
 # Command modules, imported for their registration on ``app``.
 # (one line per module; keep the order of ``muggins --help``)
 from muggins_cli.cli import check_cmd as _check_cmd  # noqa: F401
+from muggins_cli.cli import fmt as _fmt  # noqa: F401
 from muggins_cli.cli import rules_cmd as _rules_cmd  # noqa: F401
 
 

@@ -1,0 +1,909 @@
+"""Reading MGN text (NOTATION.md 1-5) into :class:`Match` records.
+
+The parser knows the grammar and nothing of the rules: whether a tile fits, a
+pip is in the set or a round number comes next is the replay's business. It
+never raises on text. Every problem becomes a :class:`Diagnostic` on the
+match, the line that holds it is left out of the body (never half kept), and
+reading goes on with the next line, so one run reports every problem.
+
+Records are read one physical line at a time and each match is handed out as
+soon as the next one begins, so a file of any size is read in bounded memory
+(:func:`iter_matches`). Files go through :func:`open_record`, the one place
+that decides whether bytes are MGN text at all (:class:`UnreadableError`).
+
+Lines and annotations:
+
+- ``#`` starts a comment to the end of the line, except inside a tag value or
+  an annotation.
+- ``{...}`` is an annotation wherever it appears outside a tag value. It is
+  attached to the last body line read before it closes (the line it sits on
+  when text precedes it there), or to the match when the match has no body
+  line yet. The text after a ``}`` that closes a multi-line annotation is
+  read as a new line.
+- Annotations and comments are replaced by blanks before a line is read, so
+  every column reported is the column in the physical line (a tab is one).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from typing import BinaryIO, TypeAlias
+
+from muggins_cli.errors import InputError
+from muggins_cli.notation.model import (
+    KEYWORDS,
+    Annotation,
+    BodyLine,
+    Claim,
+    DealLine,
+    Diagnostic,
+    Draw,
+    End,
+    LeadLine,
+    Match,
+    MugginsCall,
+    Pass,
+    Placement,
+    RevealLine,
+    RoundLine,
+    ScoreEntry,
+    ScoreLine,
+    StockLine,
+    Tag,
+    TileTok,
+    Turn,
+    normalise_name,
+    split_players,
+)
+
+__all__ = [
+    "UnreadableError",
+    "iter_matches",
+    "open_record",
+    "parse_text",
+    "read_matches",
+    "read_record_text",
+]
+
+# A line without these characters holds no tag, annotation or comment: it is
+# read without scanning it character by character.
+_SPECIAL_RE = re.compile(r"[{}#\[]")
+# Inside a tag line, where a quoted value hides '{', '#' and ']'.
+_TAG_STOP_RE = re.compile(r'["\]{#]')
+_TAG_STRING_RE = re.compile(r'(?:[^"\\]|\\.)*', re.DOTALL)
+_TAG_RE = re.compile(r'\[[ \t\r]*([A-Za-z0-9_]+)[ \t\r]*"((?:[^"\\]|\\["\\])*)"[ \t\r]*\]')
+_TAG_NAME_RE = re.compile(r"[A-Za-z0-9_]+")
+_TAG_VALUE_RE = re.compile(r'(?:[^"\\]|\\["\\])*')
+_UNESCAPE_RE = re.compile(r'\\(["\\])')
+_BLANK_RE = re.compile(r"[ \t\r]*")
+_WORD_RE = re.compile(r"[^ \t\r]*")
+# Spaces and tabs separate words (NOTATION.md 1). A carriage return counts as
+# one too: at the end of a line it is part of the line end and gone, so a name
+# or word could not keep it there, and must not keep it anywhere else.
+_BLANKS = " \t\r"
+
+_TILE_RE = re.compile(r"([0-9]{1,2})-([0-9]{1,2})")
+_PLACEMENT_RE = re.compile(r"([0-9]{1,2})-([0-9]{1,2})([LRUD]?)(!!|!\?|\?!|\?\?|!|\?)?")
+_CLAIM_RE = re.compile(r"\+([0-9]{1,9})")
+_QUICK_TURN_RE = re.compile(
+    r"[ \t\r]*([0-9]{1,2})-([0-9]{1,2})([LRUD]?)(!!|!\?|\?!|\?\?|!|\?)?"
+    r"(?:[ \t\r]+\+([0-9]{1,9}))?[ \t\r]*"
+)
+_COUNT_RE = re.compile(r"[0-9]{1,9}")
+_POINTS_RE = re.compile(r"-?[0-9]{1,9}")
+
+_ENDS: dict[str, End] = {"L": End.L, "R": End.R, "U": End.U, "D": End.D}
+_NAME_FORBIDDEN = frozenset(":,#{}[]")
+
+Token: TypeAlias = tuple[str, int]
+"""A word of a line and its 1-based column."""
+
+
+class UnreadableError(InputError):
+    """A record that cannot be read as MGN text: missing, a folder, binary
+    (a NUL byte) or not UTF-8. NOTATION.md reports it as code ``unreadable``
+    on line 0, so :meth:`diagnostic` gives that form to callers that report
+    per file instead of stopping."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"cannot read {path}: {reason}")
+
+    def diagnostic(self) -> Diagnostic:
+        return Diagnostic.error(0, 0, "unreadable", f"cannot read this file: {self.reason}")
+
+
+# ---------------------------------------------------------------------------
+# Files
+
+
+def open_record(path: str | os.PathLike[str]) -> Iterator[str]:
+    """The lines of a record file, decoded as UTF-8 (line ends kept).
+
+    Opening happens now, so a missing file or a folder raises
+    :class:`UnreadableError` at the call. The lines are read lazily, and a NUL
+    byte or bytes that are not UTF-8 raise :class:`UnreadableError` when the
+    iteration reaches them: a caller that reports per file should then drop
+    what it already took from that file. ``-`` reads standard input.
+    """
+    name = os.fspath(path)
+    if name == "-":
+        return _decoded_lines("<stdin>", _stdin_bytes(), close=False)
+    try:
+        stream = open(name, "rb")  # noqa: SIM115 - closed by _decoded_lines
+    except OSError as exc:
+        raise UnreadableError(name, exc.strerror or str(exc)) from None
+    return _decoded_lines(name, stream, close=True)
+
+
+def read_record_text(path: str | os.PathLike[str]) -> str:
+    """The whole text of a record file, with the same checks as
+    :func:`open_record`; for callers that need the text itself (``fmt``)."""
+    return "".join(open_record(path))
+
+
+def read_matches(path: str | os.PathLike[str]) -> Iterator[Match]:
+    """The matches of a record file, one at a time (see :func:`open_record`
+    for when :class:`UnreadableError` is raised)."""
+    return iter_matches(open_record(path))
+
+
+def _stdin_bytes() -> BinaryIO:
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # a replaced sys.stdin without bytes underneath
+        raise UnreadableError("<stdin>", "standard input is not a byte stream")
+    stream: BinaryIO = buffer
+    return stream
+
+
+def _decoded_lines(name: str, stream: BinaryIO, *, close: bool) -> Iterator[str]:
+    try:
+        for number, raw in enumerate(stream, 1):
+            if b"\0" in raw:
+                raise UnreadableError(name, f"binary data (a NUL byte on line {number})")
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise UnreadableError(
+                    name, f"not UTF-8 text (line {number}, byte {exc.start + 1})"
+                ) from None
+            yield text
+    except OSError as exc:
+        raise UnreadableError(name, exc.strerror or str(exc)) from None
+    finally:
+        if close:
+            stream.close()
+
+
+# ---------------------------------------------------------------------------
+# Text
+
+
+def parse_text(text: str) -> list[Match]:
+    """Every match of a whole text (LF or CRLF line ends)."""
+    return list(iter_matches(text.split("\n")))
+
+
+def iter_matches(lines: Iterable[str]) -> Iterator[Match]:
+    """Yield each match as soon as it is complete: when the next match's
+    first tag line arrives, or at the end of the input.
+
+    ``lines`` may keep their ``\\n`` or ``\\r\\n`` ends; a UTF-8 byte order
+    mark at the start of the first line is skipped. Never raises on text.
+    """
+    parser = _Parser()
+    for number, line in enumerate(lines, 1):
+        if number == 1 and line.startswith("\ufeff"):
+            line = line[1:]
+        done = parser.feed(number, line.rstrip("\r\n"))
+        if done is not None:
+            yield done
+    last = parser.finish()
+    if last is not None:
+        yield last
+
+
+# ---------------------------------------------------------------------------
+# The parser
+
+_Handler: TypeAlias = Callable[[int, str, list[Token], tuple[Annotation, ...]], "BodyLine | None"]
+
+
+def _tokens(text: str, offset: int) -> list[Token]:
+    """The words of ``text`` with their columns, ``text`` starting at the
+    0-based ``offset`` of its physical line. Only spaces, tabs and stray CRs
+    separate words (NOTATION.md 1), hence no ``str.split()``, which would
+    also split on other Unicode blanks a name may hold."""
+    out: list[Token] = []
+    column = offset + 1
+    if "\t" in text:
+        text = text.replace("\t", " ")
+    if "\r" in text:
+        text = text.replace("\r", " ")
+    for word in text.split(" "):
+        if word:
+            out.append((word, column))
+        column += len(word) + 1
+    return out
+
+
+def _end_column(content: str) -> int:
+    """Where a missing token would have been: just past the last one."""
+    return len(content.rstrip(_BLANKS)) + 1
+
+
+def _tag_span_end(text: str, start: int) -> int:
+    """Where the tag opened by the '[' at ``start`` ends: after its ']', or
+    at a '{' or '#' outside its quoted value, or at the end of the line."""
+    pos = start + 1
+    size = len(text)
+    while True:
+        stop = _TAG_STOP_RE.search(text, pos)
+        if stop is None:
+            return size
+        char = stop.group()
+        if char == '"':
+            pos = _TAG_STRING_RE.match(text, stop.end()).end()  # type: ignore[union-attr]
+            if pos >= size:
+                return size
+            pos += 1  # the closing quote
+            continue
+        if char == "]":
+            return stop.end()
+        return stop.start()
+
+
+def _players_problems(value: str) -> list[str]:
+    """What is wrong with a Players value (NOTATION.md 2), one entry each."""
+    problems: list[str] = []
+    seen: set[str] = set()
+    for name in split_players(value):
+        if not name:
+            problems.append("Players holds an empty name")
+            continue
+        bad = sorted(_NAME_FORBIDDEN.intersection(name))
+        if bad:
+            problems.append(
+                f"player name '{name}' holds '{bad[0]}'; names may not hold : , # {{ }} [ ]"
+            )
+        elif name in KEYWORDS:
+            problems.append(f"player name '{name}' is a keyword of MGN")
+        elif name in seen:
+            problems.append(f"player '{name}' is named twice in Players")
+        seen.add(name)
+    return problems
+
+
+def _looks_like_tile(word: str) -> bool:
+    return _TILE_RE.fullmatch(word) is not None
+
+
+class _Parser:
+    """The state of one pass over a text: the match being built and an
+    annotation that is still open at the end of a line."""
+
+    def __init__(self) -> None:
+        self._done: Match | None = None
+        # An annotation not closed on the line that opened it.
+        self._open_at: tuple[int, int] | None = None
+        self._open_chunks: list[str] = []
+        # The match being read.
+        self._active = False
+        self._line = 0
+        self._column = 1
+        self._tags: list[Tag] = []
+        self._body: list[BodyLine] = []
+        self._notes: list[Annotation] = []
+        self._diags: list[Diagnostic] = []
+        self._in_body = False
+        # Player names of the match (None: unknown, names are guessed).
+        self._players: dict[str, str] | None = None
+        self._name_words: list[tuple[list[str], str]] = []
+        self._keyword: dict[str, _Handler] = {
+            "round": self._round,
+            "lead": self._lead,
+            "deal": self._deal,
+            "stock": self._stock,
+            "reveal": self._reveal,
+            "score": self._score,
+        }
+
+    # -- the main loop ----------------------------------------------------
+
+    def feed(self, number: int, text: str) -> Match | None:
+        """Read one physical line; return the match it completed, if any."""
+        self._done = None
+        start = 0
+        # 1. Inside a multi-line annotation: everything up to '}' is its text.
+        if self._open_at is not None:
+            close = text.find("}")
+            if close < 0:
+                self._open_chunks.append(text)
+                return None
+            self._open_chunks.append(text[:close])
+            line, column = self._open_at
+            self._open_at = None
+            self._attach(Annotation("\n".join(self._open_chunks), line, column))
+            self._open_chunks = []
+            start = close + 1
+        # 2. Fast path: no tag, annotation or comment on the line.
+        if start == 0 and _SPECIAL_RE.search(text) is None:
+            self._logical(number, text, -1, (), None)
+            return self._done
+        # 3. Blank out annotations and the comment, then read what is left.
+        self._scan(number, text, start)
+        return self._done
+
+    def finish(self) -> Match | None:
+        """End of input: close the last match."""
+        self._done = None
+        if self._open_at is not None:
+            line, column = self._open_at
+            self._open_at = None
+            self._open_chunks = []
+            if not self._active:
+                self._start_match(line, column)
+            self._syntax(line, column, "annotation '{' is never closed by '}'")
+        if self._active:
+            self._end_match()
+        return self._done
+
+    def _scan(self, number: int, text: str, start: int) -> None:
+        """Split a line into its content (annotations and comment blanked,
+        columns kept), the annotations before and after the content, and a
+        stray '}'; then read the content."""
+        size = len(text)
+        parts: list[str] = [" " * start]
+        before: list[Annotation] = []
+        after: list[Annotation] = []
+        has_content = False
+        tag_end = -1
+        error: tuple[int, str] | None = None
+        pos = start
+        while pos < size:
+            found = _SPECIAL_RE.search(text, pos)
+            stop = size if found is None else found.start()
+            chunk = text[pos:stop]
+            parts.append(chunk)
+            if not has_content and chunk.strip(_BLANKS):
+                has_content = True
+            if found is None:
+                break
+            char = text[stop]
+            if char == "#":
+                break
+            if char == "{":
+                close = text.find("}", stop + 1)
+                if close < 0:
+                    # 3a. An annotation that goes on below: kept open.
+                    self._open_at = (number, stop + 1)
+                    self._open_chunks = [text[stop + 1 :]]
+                    break
+                note = Annotation(text[stop + 1 : close], number, stop + 1)
+                (after if has_content else before).append(note)
+                parts.append(" " * (close + 1 - stop))
+                pos = close + 1
+            elif char == "[" and not has_content:
+                # 3b. A tag: its quoted value may hold '{', '#' and ']'.
+                end = _tag_span_end(text, stop)
+                parts.append(text[stop:end])
+                has_content = True
+                tag_end = end
+                pos = end
+            else:
+                if char == "}" and error is None:
+                    error = (stop + 1, "'}' without an opening '{'")
+                parts.append(char)
+                has_content = True
+                pos = stop + 1
+        for note in before:
+            self._attach(note)
+        self._logical(number, "".join(parts), tag_end, tuple(after), error)
+
+    def _logical(
+        self,
+        number: int,
+        content: str,
+        tag_end: int,
+        notes: tuple[Annotation, ...],
+        error: tuple[int, str] | None,
+    ) -> None:
+        """Read one line's content: a tag, a body line, or nothing."""
+        stripped = content.lstrip(_BLANKS)
+        if not stripped:
+            for note in notes:
+                self._attach(note)
+            return
+        column = len(content) - len(stripped) + 1
+        # 4. A tag line starts a new match after a body (or at the top).
+        if stripped[0] == "[":
+            if not self._active or self._in_body:
+                if self._active:
+                    self._end_match()
+                self._start_match(number, column)
+            if error is not None:
+                self._syntax(number, error[0], error[1])
+            else:
+                end = tag_end if tag_end >= 0 else len(content)
+                tag = self._tag(number, content, column - 1, end)
+                if tag is not None:
+                    self._tags.append(tag)
+            for note in notes:
+                self._attach(note)
+            return
+        # 5. A body line; the first one settles the players of the match.
+        if not self._active:
+            self._start_match(number, column)
+        if not self._in_body:
+            self._in_body = True
+            self._settle_players()
+        record: BodyLine | None = None
+        if error is not None:
+            self._syntax(number, error[0], error[1])
+        else:
+            record = self._body_line(number, content, stripped, column, notes)
+        if record is not None:
+            self._body.append(record)
+        else:
+            for note in notes:
+                self._attach(note)
+
+    # -- matches ----------------------------------------------------------
+
+    def _start_match(self, number: int, column: int) -> None:
+        self._active = True
+        self._line = number
+        self._column = column
+        self._tags = []
+        self._body = []
+        self._notes = []
+        self._diags = []
+        self._in_body = False
+        self._players = None
+        self._name_words = []
+
+    def _end_match(self) -> None:
+        if not self._in_body:
+            self._settle_players()
+        self._diags.sort(key=lambda d: (d.line, d.column))
+        self._done = Match(
+            tags=tuple(self._tags),
+            body=tuple(self._body),
+            line=self._line,
+            notes=tuple(self._notes),
+            diagnostics=tuple(self._diags),
+        )
+        self._active = False
+
+    def _attach(self, note: Annotation) -> None:
+        """An annotation belongs to the last body line, else to the match."""
+        if not self._active:
+            self._start_match(note.line, note.column)
+        if self._body:
+            last = self._body[-1]
+            self._body[-1] = dataclasses.replace(last, notes=(*last.notes, note))
+        else:
+            self._notes.append(note)
+
+    def _settle_players(self) -> None:
+        """Check the Players tag once the header is complete; with no valid
+        one, names are guessed from each line instead of checked."""
+        players: Tag | None = None
+        for tag in self._tags:
+            if tag.name != "Players":
+                continue
+            if players is None:
+                players = tag
+            else:
+                self._diag(tag.line, tag.column, "bad-header", "a second Players tag")
+        if players is None:
+            self._diag(self._line, self._column, "bad-header", "the match has no Players tag")
+            return
+        problems = _players_problems(players.value)
+        for problem in problems:
+            self._diag(players.line, players.column, "bad-header", problem)
+        if problems:
+            return
+        names = split_players(players.value)
+        self._players = {name: name for name in names}
+        words = [(name.split(" "), name) for name in names]
+        self._name_words = sorted(words, key=lambda item: -len(item[0]))
+
+    def _diag(self, line: int, column: int, code: str, message: str) -> None:
+        self._diags.append(Diagnostic.error(line, column, code, message))
+
+    def _syntax(self, line: int, column: int, message: str) -> None:
+        self._diags.append(Diagnostic.error(line, column, "syntax", message))
+
+    # -- tags -------------------------------------------------------------
+
+    def _tag(self, number: int, content: str, start: int, end: int) -> Tag | None:
+        span = content[start:end]
+        found = _TAG_RE.fullmatch(span)
+        if found is None:
+            column, message = _tag_problem(span)
+            self._syntax(number, start + column, message)
+            return None
+        rest = content[end:]
+        extra = rest.lstrip(_BLANKS)
+        if extra:
+            column = end + len(rest) - len(extra) + 1
+            word = _tokens(extra, 0)[0][0]
+            self._syntax(number, column, f"unexpected '{word}' after the tag; one tag per line")
+            return None
+        value = _UNESCAPE_RE.sub(r"\1", found.group(2))
+        return Tag(found.group(1), value, number, start + 1)
+
+    # -- body lines -------------------------------------------------------
+
+    def _body_line(
+        self,
+        number: int,
+        content: str,
+        stripped: str,
+        column: int,
+        notes: tuple[Annotation, ...],
+    ) -> BodyLine | None:
+        colon = content.find(":")
+        first = _WORD_RE.match(stripped).group()  # type: ignore[union-attr]
+        handler = self._keyword.get(first)
+        if colon >= 0 and (handler is None or self._is_player(content[:colon])):
+            return self._turn(number, content, colon, notes)
+        tokens = _tokens(content, 0)
+        if handler is None:
+            name = self._name_prefix(tokens, 0)
+            if name is not None:
+                after = tokens[len(name[0])] if len(name[0]) < len(tokens) else None
+                where = after[1] if after else _end_column(content)
+                self._syntax(number, where, f"expected ':' after the player name '{name[1]}'")
+            else:
+                self._syntax(
+                    number,
+                    column,
+                    "expected a keyword (round, lead, deal, stock, reveal, score) or a turn"
+                    f" 'NAME: ...', got '{first}'",
+                )
+            return None
+        return handler(number, content, tokens, notes)
+
+    def _is_player(self, raw: str) -> bool:
+        return self._players is not None and normalise_name(raw) in self._players
+
+    def _name_prefix(self, tokens: list[Token], start: int) -> tuple[list[str], str] | None:
+        """The longest player name whose words begin ``tokens[start:]``."""
+        words = [word for word, _ in tokens[start:]]
+        for name_words, name in self._name_words:
+            if words[: len(name_words)] == name_words:
+                return name_words, name
+        return None
+
+    def _player_then(
+        self, number: int, content: str, tokens: list[Token]
+    ) -> tuple[str, int, int] | None:
+        """The player named after a keyword: (name, its column, index of the
+        next token); the longest name of Players wins, and without Players
+        the name is every word up to the first tile."""
+        keyword = tokens[0][0]
+        if len(tokens) == 1:
+            self._syntax(number, _end_column(content), f"expected a player name after '{keyword}'")
+            return None
+        column = tokens[1][1]
+        if self._players is not None:
+            prefix = self._name_prefix(tokens, 1)
+            if prefix is not None:
+                return prefix[1], column, 1 + len(prefix[0])
+        index = 1
+        while index < len(tokens) and not _looks_like_tile(tokens[index][0]):
+            index += 1
+        if index == 1:
+            self._syntax(
+                number, column, f"expected a player name after '{keyword}', got '{tokens[1][0]}'"
+            )
+            return None
+        name = " ".join(word for word, _ in tokens[1:index])
+        if self._players is not None:
+            self._unknown(number, column, name)
+            return None
+        return name, column, index
+
+    def _unknown(self, number: int, column: int, name: str) -> None:
+        known = ", ".join(self._players or ())
+        self._diag(number, column, "unknown-player", f"'{name}' is not in Players ({known})")
+
+    def _tiles(
+        self, number: int, tokens: list[Token], start: int, after: str
+    ) -> tuple[TileTok, ...] | None:
+        tiles: list[TileTok] = []
+        for word, column in tokens[start:]:
+            found = _TILE_RE.fullmatch(word)
+            if found is None:
+                self._syntax(
+                    number, column, f"expected a tile like 3-5 after '{after}', got '{word}'"
+                )
+                return None
+            tiles.append(TileTok(int(found.group(1)), int(found.group(2)), number, column))
+        return tuple(tiles)
+
+    def _round(
+        self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
+    ) -> BodyLine | None:
+        if len(tokens) < 2:
+            self._syntax(number, _end_column(content), "expected a round number after 'round'")
+            return None
+        word, column = tokens[1]
+        if _COUNT_RE.fullmatch(word) is None:
+            self._syntax(number, column, f"expected a round number after 'round', got '{word}'")
+            return None
+        if len(tokens) > 2:
+            extra, where = tokens[2]
+            self._syntax(number, where, f"unexpected '{extra}' after 'round {word}'")
+            return None
+        return RoundLine(int(word), number, tokens[0][1], notes)
+
+    def _lead(
+        self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
+    ) -> BodyLine | None:
+        player = self._player_then(number, content, tokens)
+        if player is None:
+            return None
+        name, column, index = player
+        if index < len(tokens):
+            extra, where = tokens[index]
+            self._syntax(number, where, f"unexpected '{extra}' after 'lead {name}'")
+            return None
+        return LeadLine(name, number, tokens[0][1], column, notes)
+
+    def _deal(
+        self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
+    ) -> BodyLine | None:
+        player = self._player_then(number, content, tokens)
+        if player is None:
+            return None
+        name, column, index = player
+        tiles = self._tiles(number, tokens, index, f"deal {name}")
+        if tiles is None:
+            return None
+        return DealLine(name, tiles, number, tokens[0][1], column, notes)
+
+    def _reveal(
+        self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
+    ) -> BodyLine | None:
+        player = self._player_then(number, content, tokens)
+        if player is None:
+            return None
+        name, column, index = player
+        tiles = self._tiles(number, tokens, index, f"reveal {name}")
+        if tiles is None:
+            return None
+        return RevealLine(name, tiles, number, tokens[0][1], column, notes)
+
+    def _stock(
+        self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
+    ) -> BodyLine | None:
+        tiles = self._tiles(number, tokens, 1, "stock")
+        if tiles is None:
+            return None
+        return StockLine(tiles, number, tokens[0][1], notes)
+
+    def _score(
+        self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
+    ) -> BodyLine | None:
+        keyword_at = tokens[0][1] - 1
+        offset = keyword_at + len("score")
+        if len(tokens) == 1:
+            self._syntax(
+                number, _end_column(content), "expected 'NAME N, NAME N ...' after 'score'"
+            )
+            return None
+        entries: list[ScoreEntry] = []
+        previous = "score"
+        for part in content[offset:].split(","):
+            words = _tokens(part, offset)
+            offset += len(part) + 1
+            if not words:
+                self._syntax(number, offset, f"expected 'NAME N' after '{previous}'")
+                return None
+            *name_words, (points, points_at) = words
+            if not name_words:
+                self._syntax(
+                    number, points_at, f"expected a player name before '{points}' in 'score'"
+                )
+                return None
+            name = " ".join(word for word, _ in name_words)
+            name_at = name_words[0][1]
+            if _POINTS_RE.fullmatch(points) is None:
+                self._syntax(
+                    number,
+                    points_at,
+                    f"expected a number after '{name}' in 'score', got '{points}'",
+                )
+                return None
+            known = self._players is None or name in self._players
+            if not known:
+                for (word, _), (following, following_at) in itertools.pairwise(name_words):
+                    if _POINTS_RE.fullmatch(word) is not None:
+                        self._syntax(
+                            number,
+                            following_at,
+                            f"expected ',' between score entries, got '{following}'",
+                        )
+                        return None
+                self._unknown(number, name_at, name)
+                return None
+            entries.append(ScoreEntry(name, int(points), number, name_at))
+            previous = f"{name} {points},"
+        return ScoreLine(tuple(entries), number, tokens[0][1], notes)
+
+    def _turn(
+        self, number: int, content: str, colon: int, notes: tuple[Annotation, ...]
+    ) -> BodyLine | None:
+        raw = content[:colon]
+        players = self._players
+        name: str | None = players.get(raw) if players is not None else None
+        name_at = 1
+        if name is None:
+            text = raw.lstrip(_BLANKS)
+            name_at = len(raw) - len(text) + 1
+            text = normalise_name(text)
+            if not text:
+                self._syntax(number, colon + 1, "expected a player name before ':'")
+                return None
+            if players is None:
+                name = text
+            else:
+                name = players.get(text)
+                if name is None:
+                    self._unknown(number, name_at, text)
+                    return None
+        # The common turn, a placement without draws: one regex, no words.
+        quick = _QUICK_TURN_RE.fullmatch(content, colon + 1)
+        if quick is not None:
+            a, b, end, glyph, points = quick.groups()
+            at = quick.start(1) + 1
+            placement = Placement(
+                TileTok(int(a), int(b), number, at), _ENDS[end] if end else None, glyph, number, at
+            )
+            claim_ = None if points is None else Claim(int(points), number, quick.start(5))
+            return Turn(name, (), placement, claim_, number, name_at, notes)
+        words = _tokens(content[colon + 1 :], colon + 1)
+        if not words:
+            self._syntax(
+                number,
+                _end_column(content),
+                f"expected draws, a placement or 'pass' after '{name}:'",
+            )
+            return None
+        # A muggins call: NAME: muggins +N
+        if words[0][0] == "muggins":
+            return self._muggins(number, content, name, name_at, words, notes)
+        # Draws, then a placement or pass, then a claim after a placement.
+        draws: list[Draw] = []
+        count = len(words)
+        index = 0
+        while index < count and words[index][0][0] == "d":
+            word, column = words[index]
+            if word == "d??":
+                draws.append(Draw(None, number, column))
+            else:
+                tile = _TILE_RE.fullmatch(word, 1)
+                if tile is None:
+                    self._syntax(
+                        number, column, f"expected a tile like 3-5 or ?? after 'd', got '{word}'"
+                    )
+                    return None
+                tok = TileTok(int(tile.group(1)), int(tile.group(2)), number, column + 1)
+                draws.append(Draw(tok, number, column))
+            index += 1
+        if index == count:
+            self._syntax(
+                number,
+                _end_column(content),
+                "expected a placement like 3-5R or 'pass' after the draws",
+            )
+            return None
+        word, column = words[index]
+        action: Placement | Pass
+        claim: Claim | None = None
+        if word == "pass":
+            action = Pass(number, column)
+            if index + 1 < count:
+                extra, where = words[index + 1]
+                self._syntax(number, where, f"unexpected '{extra}' after 'pass'")
+                return None
+        else:
+            placed = _PLACEMENT_RE.fullmatch(word)
+            if placed is None:
+                self._syntax(
+                    number,
+                    column,
+                    f"expected a placement like 3-5R, 'pass' or a draw like d3-5, got '{word}'",
+                )
+                return None
+            a, b, end, glyph = placed.groups()
+            action = Placement(
+                TileTok(int(a), int(b), number, column),
+                _ENDS[end] if end else None,
+                glyph,
+                number,
+                column,
+            )
+            if index + 1 < count:
+                extra, where = words[index + 1]
+                points = _CLAIM_RE.fullmatch(extra)
+                if points is None:
+                    if extra[0] == "d":
+                        message = f"draws come before the placement, got '{extra}' after '{word}'"
+                    elif extra[0] == "+":
+                        message = f"expected the points claimed, like +10, got '{extra}'"
+                    else:
+                        message = f"expected a claim like +10 after '{word}', got '{extra}'"
+                    self._syntax(number, where, message)
+                    return None
+                claim = Claim(int(points.group(1)), number, where)
+                if index + 2 < count:
+                    extra, where = words[index + 2]
+                    self._syntax(number, where, f"unexpected '{extra}' after the claim")
+                    return None
+        return Turn(name, tuple(draws), action, claim, number, name_at, notes)
+
+    def _muggins(
+        self,
+        number: int,
+        content: str,
+        name: str,
+        name_at: int,
+        words: list[Token],
+        notes: tuple[Annotation, ...],
+    ) -> BodyLine | None:
+        if len(words) < 2:
+            self._syntax(
+                number, _end_column(content), "expected the points taken, like +5, after 'muggins'"
+            )
+            return None
+        word, column = words[1]
+        points = _CLAIM_RE.fullmatch(word)
+        if points is None:
+            self._syntax(
+                number, column, f"expected the points taken, like +5, after 'muggins', got '{word}'"
+            )
+            return None
+        if len(words) > 2:
+            extra, where = words[2]
+            self._syntax(number, where, f"unexpected '{extra}' after 'muggins {word}'")
+            return None
+        return MugginsCall(name, int(points.group(1)), number, name_at, column, notes)
+
+
+def _tag_problem(span: str) -> tuple[int, str]:
+    """Why a tag does not match ``[Name "value"]``: (0-based offset in the
+    span + 1, message); only called once the fast whole-tag match failed."""
+    pos = _BLANK_RE.match(span, 1).end()  # type: ignore[union-attr]
+    name = _TAG_NAME_RE.match(span, pos)
+    if name is None:
+        got = _shown(span, pos)
+        return pos + 1, f"expected a tag name (letters, digits, _) after '[', got {got}"
+    pos = _BLANK_RE.match(span, name.end()).end()  # type: ignore[union-attr]
+    if not span.startswith('"', pos):
+        got = _shown(span, pos)
+        return pos + 1, f"expected '\"' to open the value of tag {name.group()}, got {got}"
+    opening = pos
+    pos = _TAG_VALUE_RE.match(span, pos + 1).end()  # type: ignore[union-attr]
+    if pos >= len(span):
+        return opening + 1, f"the value of tag {name.group()} is not closed by '\"'"
+    if span[pos] == "\\":
+        return pos + 1, 'only \\" and \\\\ may follow a backslash in a tag value'
+    pos = _BLANK_RE.match(span, pos + 1).end()  # type: ignore[union-attr]
+    return pos + 1, f"expected ']' after the value of tag {name.group()}, got {_shown(span, pos)}"
+
+
+def _shown(text: str, pos: int) -> str:
+    if pos >= len(text):
+        return "end of line"
+    word = _WORD_RE.match(text, pos).group()  # type: ignore[union-attr]
+    return f"'{word}'"

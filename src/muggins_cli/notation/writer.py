@@ -1,0 +1,151 @@
+"""Writing records back as canonical MGN text.
+
+One spelling per record, so that ``muggins fmt`` output can be diffed and
+checked in CI: tags in a fixed order, single spaces, LF line ends, a blank
+line after the tags and before each round after the first. Annotations are
+kept (they are the analyser's output); comments are not in the record, so
+they are gone. Reading the text back gives the same record, tags in the
+canonical order (:func:`canonical_tag_order`)::
+
+    parse_text(write_match(m)) == [with_canonical_tags(m)]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+
+from muggins_cli.notation.model import (
+    Annotation,
+    BodyLine,
+    DealLine,
+    Draw,
+    LeadLine,
+    Match,
+    MugginsCall,
+    Pass,
+    Placement,
+    RevealLine,
+    RoundLine,
+    ScoreLine,
+    StockLine,
+    Tag,
+    TileTok,
+    Turn,
+)
+
+__all__ = [
+    "TAG_ORDER",
+    "canonical_tag_order",
+    "format_line",
+    "with_canonical_tags",
+    "write_match",
+    "write_matches",
+]
+
+TAG_ORDER: tuple[str, ...] = ("Event", "Site", "Date", "Players", "Rules", "Target", "Result")
+_RANK = {name: rank for rank, name in enumerate(TAG_ORDER)}
+
+
+def canonical_tag_order(tags: Iterable[Tag]) -> tuple[Tag, ...]:
+    """The tags of :data:`TAG_ORDER` first, in that order, then the others
+    as they were written (a stable sort keeps repeated names in order)."""
+    return tuple(sorted(tags, key=lambda tag: _RANK.get(tag.name, len(TAG_ORDER))))
+
+
+def with_canonical_tags(match: Match) -> Match:
+    """``match`` as it reads back after writing: only the tag order moves."""
+    return dataclasses.replace(match, tags=canonical_tag_order(match.tags))
+
+
+def write_matches(matches: Iterable[Match]) -> str:
+    """Matches one after another, a blank line between two; ``""`` for none."""
+    return "\n".join(write_match(match) for match in matches)
+
+
+def write_match(match: Match) -> str:
+    """One match in canonical form, ending with a newline.
+
+    Raises ValueError for a record that MGN cannot spell (an annotation
+    holding ``}``, a tag value or name holding a line break): such a record
+    was not read from text, and writing it would change its meaning.
+    """
+    out: list[str] = [_tag_line(tag) for tag in canonical_tag_order(match.tags)]
+    out.extend(_annotation(note) for note in match.notes)
+    if out and match.body:
+        out.append("")
+    for index, record in enumerate(match.body):
+        if index and isinstance(record, RoundLine):
+            out.append("")
+        line = format_line(record)
+        own_lines: list[str] = []
+        for note in record.notes:
+            text = _annotation(note)
+            # A multi-line note, and every note after one, goes on its own
+            # line: it still follows this body line, so it reads back here.
+            if own_lines or "\n" in note.text:
+                own_lines.append(text)
+            else:
+                line = f"{line} {text}"
+        out.append(line)
+        out.extend(own_lines)
+    return "\n".join(out) + "\n"
+
+
+def format_line(record: BodyLine) -> str:
+    """A body line without its annotations (also what the replay quotes)."""
+    if isinstance(record, Turn):
+        steps = [_draw(draw) for draw in record.draws]
+        action = record.action
+        if isinstance(action, Pass):
+            steps.append("pass")
+        else:
+            steps.append(_placement(action))
+        if record.claim is not None:
+            steps.append(f"+{record.claim.points}")
+        return f"{record.player}: {' '.join(steps)}"
+    if isinstance(record, DealLine):
+        return _with_tiles(f"deal {record.player}", record.tiles)
+    if isinstance(record, RoundLine):
+        return f"round {record.number}"
+    if isinstance(record, ScoreLine):
+        entries = ", ".join(f"{entry.player} {entry.points}" for entry in record.entries)
+        return f"score {entries}"
+    if isinstance(record, RevealLine):
+        return _with_tiles(f"reveal {record.player}", record.tiles)
+    if isinstance(record, StockLine):
+        return _with_tiles("stock", record.tiles)
+    if isinstance(record, LeadLine):
+        return f"lead {record.player}"
+    if isinstance(record, MugginsCall):
+        return f"{record.player}: muggins +{record.points}"
+    raise TypeError(f"not a body line: {record!r}")
+
+
+def _with_tiles(head: str, tiles: tuple[TileTok, ...]) -> str:
+    if not tiles:
+        return head
+    return f"{head} {' '.join(f'{tile.a}-{tile.b}' for tile in tiles)}"
+
+
+def _draw(draw: Draw) -> str:
+    return "d??" if draw.tile is None else f"d{draw.tile.a}-{draw.tile.b}"
+
+
+def _placement(placement: Placement) -> str:
+    end = "" if placement.end is None else placement.end.value
+    glyph = placement.glyph or ""
+    return f"{placement.tile.a}-{placement.tile.b}{end}{glyph}"
+
+
+def _tag_line(tag: Tag) -> str:
+    if "\n" in tag.value:
+        raise ValueError(f"tag {tag.name} holds a line break, which MGN cannot write")
+    value = tag.value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{tag.name} "{value}"]'
+
+
+def _annotation(note: Annotation) -> str:
+    if "}" in note.text:
+        raise ValueError(f"annotation holds '}}', which MGN cannot write: {note.text!r}")
+    return f"{{{note.text}}}"

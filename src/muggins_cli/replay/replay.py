@@ -12,6 +12,7 @@ record may name).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -139,6 +140,7 @@ class RoundProgress:
         self.unverified: set[str] = set()
         self.settled = False
         self.revealed: set[int] = set()
+        self.last_turn_line = 0
         self.turn_lines = 0  # every turn line, closing passes included (NOTATION.md 7)
         self.voids: list[tuple[int, frozenset[int]]] = []  # (seat, pips shown lacking)
 
@@ -176,6 +178,10 @@ class Replayer:
         self.scores_uncertain = False
         self.after_end_reported = False
         self.deduced: dict[int, dict[int, set[Tile]]] = {}
+        # Lines the parser could not read: a turn may be missing there, so the
+        # next one is not blamed for being out of turn.
+        self.dropped = sorted({d.line for d in match.diagnostics
+                               if d.severity is Severity.ERROR})
 
     # -- diagnostics --------------------------------------------------------
 
@@ -516,13 +522,18 @@ class Replayer:
             if rnd.skipping:
                 return
             self._check_leader(rnd, t, seat)
-        elif seat != rnd.to_move:
+        elif seat != rnd.to_move and not self._dropped_since(rnd.last_turn_line, t.line):
             self.error(t.line, t.column, "out-of-turn",
                        f"it is {self.players[rnd.to_move]}'s turn, not {t.player}'s")
         rnd.to_move = seat
+        rnd.last_turn_line = t.line
         rnd.turns += 1
         self.turns += 1
         self._play(rnd, t, seat)
+
+    def _dropped_since(self, after: int, before: int) -> bool:
+        i = bisect.bisect_right(self.dropped, after)
+        return i < len(self.dropped) and self.dropped[i] < before
 
     def _check_leader(self, rnd: RoundProgress, t: Turn, seat: int) -> None:
         expected = self._expected_leader()

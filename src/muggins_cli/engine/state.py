@@ -156,7 +156,8 @@ def apply(rules: Rules, state: RoundState, move: Move) -> tuple[RoundState, int]
 
 def _is_reoriented_lead(state: RoundState, move: Move) -> bool:
     return (isinstance(move, Place) and move.end is None and not state.layout.started
-            and move.tile in state.hands[state.to_move])
+            and move.tile in state.hands[state.to_move]
+            and (move.left is None or move.tile.has(move.left)))
 
 
 def _with_hand(

@@ -14,6 +14,7 @@ from muggins_cli.cli.app import app
 from muggins_cli.cli import check_cmd as _check_cmd  # noqa: F401
 from muggins_cli.cli import fmt as _fmt  # noqa: F401
 from muggins_cli.cli import rules_cmd as _rules_cmd  # noqa: F401
+from muggins_cli.cli import solve_cmd as _solve_cmd  # noqa: F401
 
 
 def main() -> None:

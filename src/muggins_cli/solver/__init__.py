@@ -1,0 +1,16 @@
+"""The solver: play positions out exactly, with the stock unknown, or from
+the mover's view alone (issue 6). Standard library only.
+
+The public surface is :func:`solve` and its result types; the searches
+(:mod:`.perfect`, :mod:`.expect`, :mod:`.maxn`) work on bit masks and
+interned layouts (:mod:`.layouts`) and never see an engine object.
+"""
+
+from muggins_cli.solver.api import HiddenDraw, MoveValue, SolveResult, SolverMove, solve
+from muggins_cli.solver.common import MATCH_WIN, Mode, Objective
+from muggins_cli.solver.knowledge import Knowledge, Sampler, Void
+
+__all__ = [
+    "MATCH_WIN", "HiddenDraw", "Knowledge", "Mode", "MoveValue", "Objective", "Sampler",
+    "SolveResult", "SolverMove", "Void", "solve",
+]

@@ -1,0 +1,724 @@
+"""``solve``: every legal move of a position with its value.
+
+The answer is shaped like a double-dummy solver's: each legal move (in the
+engine's ``legal_moves`` order) with its value and the principal variation
+that follows it, the best move, and how far the answer can be trusted.
+
+Values (points objective):
+
+- Two players: the mover's points minus the opponent's, from this position
+  to the end of the round, the round-end settlement included, every score
+  taken as claimed (muggins rules: as if each player claims in full). A
+  credit that takes a player to the target ends the match there: nothing
+  after it counts, no settlement.
+- Three or four players: max-n; the value is the mover's own result (own
+  points from here to the round end, settlement included). Ties are broken
+  as :mod:`muggins_cli.solver.maxn` says: equal own results -> the move whose
+  best opponent does worst -> the opponents' results read clockwise, smallest
+  first; among equal vectors the first move in ``legal_moves`` order.
+- ``objective="match"``: reaching the target first wins the match whatever
+  the points: ``MATCH_WIN`` is added for the winner (and taken from the other
+  side: for two players the value is the difference plus or minus it).
+
+Modes:
+
+- ``perfect``: hands and stock order known; exact.
+- ``expect``: hands known, stock order unknown: expectimax, each draw uniform
+  over the tiles still in the stock. Exact while it fits in half the budget;
+  otherwise the average over ``samples`` random stock orders solved as
+  ``perfect`` (``exact`` is then False and ``method`` says so).
+- ``sample``: only a :class:`Knowledge` (the mover's view). The unseen tiles
+  are dealt ``samples`` times consistently with the draws and passes seen,
+  each deal solved as ``perfect``, and each move's values averaged. Seeded.
+
+Budgets: ``time_limit`` (seconds) and ``node_limit``. When one runs out, or
+on Ctrl-C (``KeyboardInterrupt``), ``solve`` returns what it has: the moves
+whose values were finished (the others have ``value=None``), ``exact`` False
+and ``stopped`` naming the reason.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from muggins_cli.engine.state import Draw, Pass, Place, RoundState, legal_moves
+from muggins_cli.errors import InputError
+from muggins_cli.rules.model import Rules
+from muggins_cli.solver.common import (
+    MATCH_WIN,
+    Budget,
+    BudgetExhausted,
+    Mode,
+    Objective,
+    Settler,
+    pip_counter,
+    settle_bonus_max,
+)
+from muggins_cli.solver.expect import Expect2
+from muggins_cli.solver.knowledge import Knowledge, Sampler
+from muggins_cli.solver.layouts import LayoutTable, table_for
+from muggins_cli.solver.maxn import MaxN, Vec, preference
+from muggins_cli.solver.perfect import BIG, Perfect2
+from muggins_cli.tiles import Tile
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenDraw:
+    """A draw whose tile the mover cannot know (``expect``/``sample``): MGN ``d??``."""
+
+    def __str__(self) -> str:
+        return "d??"
+
+
+SolverMove = Place | Draw | Pass | HiddenDraw
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One legal move, its value for the mover and what follows it.
+
+    ``results`` is the whole result vector by seat under max-n (three or
+    four players), None otherwise. ``pv`` starts with the move itself; in
+    ``expect`` it stops at the first draw (its tile is unknown), in
+    ``sample`` it is the move alone (every deal goes on differently).
+    """
+
+    move: SolverMove
+    value: float | None
+    pv: list[SolverMove]
+    results: tuple[float, ...] | None = None
+
+
+@dataclass
+class SolveResult:
+    """The answer of :func:`solve` (see the module docstring)."""
+
+    mode: Mode
+    objective: Objective
+    to_move: int
+    moves: list[MoveValue]
+    best: SolverMove | None
+    value: float | None
+    exact: bool
+    nodes: int
+    seconds: float
+    method: str
+    samples: int = 0
+    stopped: str | None = None
+    interrupted: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+class _Node(NamedTuple):
+    """A position inside the solver: hand masks by seat, the real (oriented)
+    layout id, the stock (a position in ``order`` or a mask of tiles), the
+    seat to move, distances to the target by seat, and a drawn tile that
+    must be placed at once (-1 for none)."""
+
+    hands: tuple[int, ...]
+    lid: int
+    stock: int
+    seat: int
+    dists: tuple[int, ...]
+    drawn: int
+
+
+class _End(NamedTuple):
+    """A move that ends the round or the match: points by seat (the move's
+    own score included) and the seat that reached the target, if any."""
+
+    points: tuple[int, ...]
+    winner: int | None
+
+
+class _Ctx:
+    """Legal moves and their effects on :class:`_Node`, exactly as the
+    engine's ``legal_moves``/``apply`` (tests check the two against each
+    other), but on masks and interned layouts so the root and the principal
+    variations cost microseconds per step."""
+
+    def __init__(
+        self, rules: Rules, table: LayoutTable, players: int, order: Sequence[int] | None,
+        objective: Objective,
+    ) -> None:
+        self.rules = rules
+        self.table = table
+        self.n = players
+        self.order = tuple(order) if order is not None else None
+        self.lim = max(0, len(self.order) - rules.stock_reserve) if self.order is not None else 0
+        self.settler = Settler(rules, objective)
+        self.match = objective is Objective.MATCH
+        self.pips = pip_counter(table)
+
+    def drawable(self, stock: int) -> int:
+        if self.order is None:
+            return max(0, stock.bit_count() - self.rules.stock_reserve)
+        return max(0, self.lim - stock)
+
+    def legal(self, node: _Node) -> list[SolverMove]:
+        t = self.table
+        if node.drawn >= 0:
+            tile = t.by_index[node.drawn]
+            return [Place(tile, end) for end, _, _ in t.real_moves(node.lid, node.drawn)]
+        me = node.hands[node.seat]
+        fit = me & t.fitmask[node.lid]
+        moves: list[SolverMove] = []
+        for ti in t.legal_order:
+            if fit >> ti & 1:
+                tile = t.by_index[ti]
+                moves.extend(Place(tile, end) for end, _, _ in t.real_moves(node.lid, ti))
+        if self.drawable(node.stock) and node.lid != t.empty and (
+            not moves or not self.rules.must_play
+        ):
+            if self.order is None:
+                moves.append(HiddenDraw())
+            else:
+                moves.append(Draw(t.by_index[self.order[node.stock]]))
+        elif not moves:
+            moves.append(Pass())
+        return moves
+
+    def _settle(self, hands: Sequence[int], went_out: int | None, dists: Sequence[int],
+                pts: int, seat: int) -> _End:
+        d = self.settler.deltas([self.pips(h) for h in hands], went_out)
+        points = tuple(x + (pts if i == seat else 0) for i, x in enumerate(d))
+        winner = next((i for i, x in enumerate(d) if x > 0 and x >= dists[i]), None)
+        return _End(points, winner)
+
+    def step(self, node: _Node, move: SolverMove) -> tuple[int, _Node | _End]:
+        """Apply a known move: its points and the next node, or how it ends."""
+        t = self.table
+        hands, seat, n = node.hands, node.seat, self.n
+        me = hands[seat]
+        if isinstance(move, Place):
+            ti = move.tile.index()
+            nid, pts = next((i, p) for e, i, p in t.real_moves(node.lid, ti) if e == move.end)
+            rest = me & ~(1 << ti)
+            if pts >= node.dists[seat]:
+                return pts, _End(tuple(pts if i == seat else 0 for i in range(n)), seat)
+            new_hands = (*hands[:seat], rest, *hands[seat + 1:])
+            dists = (*node.dists[:seat], node.dists[seat] - pts, *node.dists[seat + 1:])
+            if not rest:
+                return pts, self._settle(new_hands, seat, dists, pts, seat)
+            if not self.drawable(node.stock) and not any(
+                h & t.fitmask[nid] for h in new_hands
+            ):
+                return pts, self._settle(new_hands, None, dists, pts, seat)
+            return pts, _Node(new_hands, nid, node.stock, (seat + 1) % n, dists, -1)
+        if isinstance(move, Draw):
+            assert self.order is not None
+            ti = self.order[node.stock]
+            new_hands = (*hands[:seat], me | 1 << ti, *hands[seat + 1:])
+            fits = t.fitmask[node.lid] >> ti & 1
+            return 0, _Node(new_hands, node.lid, node.stock + 1, seat, node.dists,
+                            ti if fits else -1)
+        if isinstance(move, Pass):
+            fm = t.fitmask[node.lid]
+            if not self.drawable(node.stock) and not any(h & fm for h in hands):
+                return 0, self._settle(hands, None, node.dists, 0, seat)
+            return 0, node._replace(seat=(seat + 1) % n)
+        raise ValueError(f"{move} has no known outcome")
+
+    def end_value2(self, end: _End, seat: int) -> int:
+        """A round end from ``seat``'s side in a two-player game."""
+        v = end.points[seat] - end.points[1 - seat]
+        if self.match and end.winner is not None:
+            v += MATCH_WIN if end.winner == seat else -MATCH_WIN
+        return v
+
+    def end_vec(self, end: _End) -> Vec:
+        if self.match and end.winner is not None:
+            return tuple(float(p + (MATCH_WIN if i == end.winner else -MATCH_WIN))
+                         for i, p in enumerate(end.points))
+        return tuple(float(p) for p in end.points)
+
+
+# ----------------------------------------------------------------------
+# Conversion
+
+
+def _mask(tiles: frozenset[Tile] | Sequence[Tile]) -> int:
+    m = 0
+    for t in tiles:
+        m |= 1 << t.index()
+    return m
+
+
+def _live(table: LayoutTable, rules: Rules, node: _Node, drawable: int) -> bool:
+    """Whether some seat could reach the target before this round ends; if
+    not, the table keys leave the scores out (more positions share)."""
+    bonus = settle_bonus_max(rules, table)
+    return any(
+        d <= table.max_place * (h.bit_count() + drawable) + bonus
+        for d, h in zip(node.dists, node.hands)
+    )
+
+
+def _root(
+    rules: Rules, table: LayoutTable, state: RoundState, scores: Sequence[int], target: int,
+    chance: bool,
+) -> tuple[_Node, tuple[int, ...] | None]:
+    if state.over:
+        raise InputError("the round is over: there is nothing to solve")
+    n = state.players
+    if len(scores) != n:
+        raise InputError(f"{len(scores)} scores for {n} players")
+    dists = tuple(target - s for s in scores)
+    if min(dists) <= 0:
+        raise InputError("the match is over: a score has reached the target")
+    order = None if chance else tuple(t.index() for t in state.stock)
+    stock = _mask(state.stock) if chance else 0
+    drawn = state.drawn.index() if state.drawn is not None else -1
+    node = _Node(tuple(_mask(h) for h in state.hands), table.from_layout(state.layout), stock,
+                 state.to_move, dists, drawn)
+    return node, order
+
+
+# ----------------------------------------------------------------------
+# Two players, perfect information
+
+
+def _mtd(f: Callable[[int, int], int], guess: int) -> int:
+    """MTD(f): the exact value by null-window tests, which with a table
+    costs about half of one full-window search (measured on pagat rounds)."""
+    lo, hi = -BIG, BIG
+    g = guess
+    while lo < hi:
+        beta = g if g > lo else lo + 1
+        v = f(beta - 1, beta)
+        if v < beta:
+            hi = v
+        else:
+            lo = v
+        g = v
+    return lo
+
+
+class _Perfect2Root:
+    def __init__(self, ctx: _Ctx, search: Perfect2) -> None:
+        self.ctx = ctx
+        self.s = search
+
+    def node_value(self, node: _Node, alpha: int, beta: int) -> int:
+        if node.drawn >= 0:
+            best = -BIG
+            for m in self.ctx.legal(node):
+                v = self.move_value(node, m, alpha, beta)
+                if v > best:
+                    best = v
+                    alpha = max(alpha, v)
+                    if v >= beta:
+                        break
+            return best
+        me, op = node.hands[node.seat], node.hands[1 - node.seat]
+        dme, dop = node.dists[node.seat], node.dists[1 - node.seat]
+        return self.s.nega(me, op, self.ctx.table.canon[node.lid], node.stock, dme, dop,
+                           alpha, beta)
+
+    def move_value(self, node: _Node, move: SolverMove, alpha: int, beta: int) -> int:
+        if isinstance(move, Draw) and self.ctx.rules.must_play:
+            # The whole run of draws is one step of the search.
+            me, op = node.hands[node.seat], node.hands[1 - node.seat]
+            return self.s.no_fit(me, op, self.ctx.table.canon[node.lid], node.stock,
+                                 node.dists[node.seat], node.dists[1 - node.seat], alpha, beta)
+        pts, nxt = self.ctx.step(node, move)
+        if isinstance(nxt, _End):
+            return self.ctx.end_value2(nxt, node.seat)
+        if nxt.seat == node.seat:
+            return pts + self.node_value(nxt, alpha - pts, beta - pts)
+        return pts - self.node_value(nxt, pts - beta, pts - alpha)
+
+    def pv(self, node: _Node, move: SolverMove, value: int, limit: int = 200) -> list[SolverMove]:
+        """The move, then at each step the first legal move that keeps the
+        value (found by null-window tests, which the table mostly answers)."""
+        line: list[SolverMove] = [move]
+        while len(line) < limit:
+            pts, nxt = self.ctx.step(node, move)
+            if isinstance(nxt, _End):
+                break
+            value = value - pts if nxt.seat == node.seat else pts - value
+            node = nxt
+            moves = self.ctx.legal(node)
+            move = moves[0]
+            if len(moves) > 1:
+                for m in moves:
+                    if self.move_value(node, m, value - 1, value) >= value:
+                        move = m
+                        break
+            line.append(move)
+        return line
+
+
+# ----------------------------------------------------------------------
+# Public API
+
+
+def solve(
+    rules: Rules,
+    position: RoundState | Knowledge,
+    *,
+    scores: Sequence[int] | None = None,
+    target: int | None = None,
+    mode: Mode | str = Mode.PERFECT,
+    objective: Objective | str = Objective.POINTS,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    seed: int = 0,
+    samples: int = 32,
+    pv: bool = True,
+) -> SolveResult:
+    """Value every legal move of ``position`` for the player to move.
+
+    ``position`` is an engine :class:`RoundState` (``perfect``: its stock
+    order is used; ``expect``: only its stock's contents; ``sample``: only
+    what the mover sees, through :meth:`Knowledge.from_state`) or a
+    :class:`Knowledge` (``sample`` only). ``scores`` (default zeros) and
+    ``target`` (default the rules' target) place the round in its match;
+    a :class:`Knowledge` carries its own. ``pv=False`` skips the principal
+    variations (the benchmark's sampled modes do not need them).
+    """
+    mode = Mode(mode)
+    objective = Objective(objective)
+    budget = Budget(time_limit, node_limit)
+    if isinstance(position, Knowledge):
+        if mode is not Mode.SAMPLE:
+            raise InputError(
+                f"mode {mode.value} needs every hand; a Knowledge has only the mover's")
+        know = position
+    else:
+        n = position.players
+        sc = tuple(scores) if scores is not None else (0,) * n
+        tg = target if target is not None else rules.target_for(n)
+        if mode is Mode.SAMPLE:
+            know = Knowledge.from_state(rules, position, sc, tg)
+        elif mode is Mode.PERFECT:
+            return _solve_perfect(rules, position, sc, tg, objective, budget, pv)
+        else:
+            return _solve_expect(rules, position, sc, tg, objective, budget, seed, samples, pv)
+    return _solve_sample(rules, know, objective, budget, seed, samples)
+
+
+def _finish(
+    mode: Mode, objective: Objective, seat: int, values: list[tuple[SolverMove, float | None,
+    list[SolverMove], Vec | None]], exact: bool, nodes: int, budget: Budget, method: str,
+    *, samples: int = 0, stopped: str | None = None,
+) -> SolveResult:
+    moves = [MoveValue(m, v, p, r) for m, v, p, r in values]
+    best: SolverMove | None = None
+    best_value: float | None = None
+    best_key: tuple[float, ...] | None = None
+    for mv in moves:
+        if mv.value is None:
+            continue
+        key: tuple[float, ...] = (mv.value,)
+        if mv.results is not None:
+            own, worst, rest = preference(mv.results, seat)
+            key = (own, worst, *rest)
+        if best_key is None or key > best_key:
+            best, best_value, best_key = mv.move, mv.value, key
+    complete = all(mv.value is not None for mv in moves)
+    notes = []
+    if stopped is not None and complete and exact:
+        notes.append("every value is exact; the budget ran out while writing the principal "
+                     "variations, which may stop short")
+    return SolveResult(
+        mode=mode, objective=objective, to_move=seat, moves=moves, best=best,
+        value=best_value, exact=exact and complete, nodes=nodes,
+        seconds=budget.elapsed(), method=method, samples=samples, stopped=stopped,
+        interrupted=stopped == "interrupt", notes=notes,
+    )
+
+
+def _solve_perfect(
+    rules: Rules, state: RoundState, scores: Sequence[int], target: int, objective: Objective,
+    budget: Budget, want_pv: bool,
+) -> SolveResult:
+    table = table_for(rules)
+    node, order = _root(rules, table, state, scores, target, chance=False)
+    assert order is not None
+    ctx = _Ctx(rules, table, state.players, order, objective)
+    live = _live(table, rules, node, ctx.drawable(0))
+    moves: list[SolverMove] = list(legal_moves(rules, state))
+    values: list[tuple[SolverMove, float | None, list[SolverMove], Vec | None]] = [
+        (m, None, [m], None) for m in moves]
+    stopped: str | None = None
+    if state.players == 2:
+        search = Perfect2(rules, table, order, objective, budget, live)
+        root = _Perfect2Root(ctx, search)
+        nodes = search.node_count
+        guess = 0
+        try:
+            for i, m in enumerate(moves):
+
+                def probe(alpha: int, beta: int, m: SolverMove = m) -> int:
+                    return root.move_value(node, m, alpha, beta)
+
+                v = _mtd(probe, guess)
+                guess = v
+                values[i] = (m, v, [m], None)
+            if want_pv:
+                for i, (m, val, _, _) in enumerate(values):
+                    assert val is not None
+                    values[i] = (m, val, root.pv(node, m, int(val)), None)
+        except BudgetExhausted as exc:
+            stopped = exc.reason
+        except KeyboardInterrupt:
+            stopped = "interrupt"
+        return _finish(Mode.PERFECT, objective, node.seat, values, True, nodes(), budget,
+                       "alpha-beta", stopped=stopped)
+    msearch = MaxN(rules, table, state.players, objective, budget, live, order)
+    mroot = _MaxNRoot(ctx, msearch)
+    try:
+        for i, m in enumerate(moves):
+            vec = mroot.move_vec(node, m)
+            values[i] = (m, vec[node.seat], [m], vec)
+        if want_pv:
+            for i, (m, val, _, vec2) in enumerate(values):
+                values[i] = (m, val, mroot.pv(node, m), vec2)
+    except BudgetExhausted as exc:
+        stopped = exc.reason
+    except KeyboardInterrupt:
+        stopped = "interrupt"
+    return _finish(Mode.PERFECT, objective, node.seat, values, True, msearch.nodes, budget,
+                   "max-n", stopped=stopped)
+
+
+class _MaxNRoot:
+    def __init__(self, ctx: _Ctx, search: MaxN) -> None:
+        self.ctx = ctx
+        self.s = search
+
+    def node_vec(self, node: _Node) -> Vec:
+        if node.drawn >= 0:
+            return max((self.move_vec(node, m) for m in self.ctx.legal(node)),
+                       key=lambda v: preference(v, node.seat))
+        return self.s.value(node.hands, self.ctx.table.canon[node.lid], node.stock, node.seat,
+                            node.dists)
+
+    def move_vec(self, node: _Node, move: SolverMove) -> Vec:
+        if isinstance(move, HiddenDraw) or (isinstance(move, Draw) and self.ctx.rules.must_play):
+            return self.s.draw(node.hands, self.ctx.table.canon[node.lid], node.stock, node.seat,
+                               node.dists, one=not self.ctx.rules.must_play)
+        pts, nxt = self.ctx.step(node, move)
+        if isinstance(nxt, _End):
+            return self.ctx.end_vec(nxt)
+        vec = self.node_vec(nxt)
+        seat = node.seat
+        return (*vec[:seat], vec[seat] + pts, *vec[seat + 1:])
+
+    def pv(self, node: _Node, move: SolverMove, limit: int = 200) -> list[SolverMove]:
+        line: list[SolverMove] = [move]
+        while len(line) < limit and not isinstance(move, HiddenDraw):
+            _, nxt = self.ctx.step(node, move)
+            if isinstance(nxt, _End):
+                break
+            node = nxt
+            moves = self.ctx.legal(node)
+            move = moves[0]
+            best = None
+            for m in moves:
+                p = preference(self.move_vec(node, m), node.seat)
+                if best is None or p > best:
+                    move, best = m, p
+            line.append(move)
+        return line
+
+
+# ----------------------------------------------------------------------
+# Expect
+
+
+class _Expect2Root:
+    def __init__(self, ctx: _Ctx, search: Expect2) -> None:
+        self.ctx = ctx
+        self.s = search
+
+    def move_value(self, node: _Node, move: SolverMove) -> float:
+        t = self.ctx.table
+        me, op = node.hands[node.seat], node.hands[1 - node.seat]
+        dme, dop = node.dists[node.seat], node.dists[1 - node.seat]
+        if isinstance(move, HiddenDraw):
+            return self.s.chance(me, op, t.canon[node.lid], node.stock, dme, dop)
+        pts, nxt = self.ctx.step(node, move)
+        if isinstance(nxt, _End):
+            return self.ctx.end_value2(nxt, node.seat)
+        nme, nop = nxt.hands[nxt.seat], nxt.hands[1 - nxt.seat]
+        v = self.s.nega(nme, nop, t.canon[nxt.lid], nxt.stock, nxt.dists[nxt.seat],
+                        nxt.dists[1 - nxt.seat], -BIG, BIG)
+        return pts + v if nxt.seat == node.seat else pts - v
+
+    def pv(self, node: _Node, move: SolverMove, limit: int = 200) -> list[SolverMove]:
+        """Decisions up to the first draw, whose tile nobody knows yet."""
+        line: list[SolverMove] = [move]
+        while len(line) < limit and not isinstance(move, HiddenDraw):
+            _, nxt = self.ctx.step(node, move)
+            if isinstance(nxt, _End):
+                break
+            node = nxt
+            moves = self.ctx.legal(node)
+            move = moves[0]
+            if len(moves) > 1:
+                vals = [self.move_value(node, m) for m in moves]
+                move = moves[vals.index(max(vals))]
+            line.append(move)
+        return line
+
+
+def _solve_expect(
+    rules: Rules, state: RoundState, scores: Sequence[int], target: int, objective: Objective,
+    budget: Budget, seed: int, samples: int, want_pv: bool,
+) -> SolveResult:
+    table = table_for(rules)
+    node, _ = _root(rules, table, state, scores, target, chance=True)
+    ctx = _Ctx(rules, table, state.players, None, objective)
+    live = _live(table, rules, node, ctx.drawable(node.stock))
+    moves: list[SolverMove] = [
+        HiddenDraw() if isinstance(m, Draw) else m for m in legal_moves(rules, state)]
+    values: list[tuple[SolverMove, float | None, list[SolverMove], Vec | None]] = [
+        (m, None, [m], None) for m in moves]
+    # The exact search gets half of each budget; sampling has the rest.
+    half = Budget(
+        None if budget.deadline is None else (budget.deadline - budget.start) / 2,
+        None if budget.node_limit is None else budget.node_limit // 2,
+    )
+    method = "expectimax" if state.players == 2 else "expecti-max-n"
+    value_of: Callable[[SolverMove], tuple[float, Vec | None]]
+    pv_of: Callable[[SolverMove], list[SolverMove]]
+    if state.players == 2:
+        search = Expect2(rules, table, objective, half, live)
+        root = _Expect2Root(ctx, search)
+        count: Callable[[], int] = search.node_count
+
+        def value_of(m: SolverMove) -> tuple[float, Vec | None]:
+            return root.move_value(node, m), None
+
+        def pv_of(m: SolverMove) -> list[SolverMove]:
+            return root.pv(node, m)
+    else:
+        msearch = MaxN(rules, table, state.players, objective, half, live, None)
+        mroot = _MaxNRoot(ctx, msearch)
+
+        def count() -> int:
+            return msearch.nodes
+
+        def value_of(m: SolverMove) -> tuple[float, Vec | None]:
+            vec = mroot.move_vec(node, m)
+            return vec[node.seat], vec
+
+        def pv_of(m: SolverMove) -> list[SolverMove]:
+            return mroot.pv(node, m)
+
+    try:
+        for i, m in enumerate(moves):
+            v, vec = value_of(m)
+            values[i] = (m, v, [m], vec)
+    except BudgetExhausted:
+        pass  # sample stock orders instead, below
+    except KeyboardInterrupt:
+        return _finish(Mode.EXPECT, objective, node.seat, values, False, count(), budget,
+                       method, stopped="interrupt")
+    else:
+        stopped: str | None = None
+        try:
+            if want_pv:
+                for i, (m, val, _, vec) in enumerate(values):
+                    values[i] = (m, val, pv_of(m), vec)
+        except BudgetExhausted as exc:
+            stopped = exc.reason
+        except KeyboardInterrupt:
+            stopped = "interrupt"
+        return _finish(Mode.EXPECT, objective, node.seat, values, True, count(), budget,
+                       method, stopped=stopped)
+    nodes = count()
+    # Too big to do exactly in the budget: average over sampled stock orders.
+    budget.nodes += nodes
+    rng = random.Random(seed)
+    pool = sorted(state.stock)
+
+    def deal() -> RoundState:
+        order = list(pool)
+        rng.shuffle(order)
+        return RoundState(state.hands, tuple(order), state.layout, state.to_move, state.drawn)
+
+    res = _average(rules, deal, scores, target, objective, budget, samples, Mode.EXPECT,
+                   "sampled stock orders", node.seat, nodes)
+    res.notes.append("exact expectimax did not fit in half the budget")
+    return res
+
+
+# ----------------------------------------------------------------------
+# Sample
+
+
+def _solve_sample(
+    rules: Rules, know: Knowledge, objective: Objective, budget: Budget, seed: int, samples: int,
+) -> SolveResult:
+    if min(know.target - s for s in know.scores) <= 0:
+        raise InputError("the match is over: a score has reached the target")
+    sampler = Sampler(know, random.Random(seed))
+    return _average(rules, sampler.deal, know.scores, know.target, objective, budget, samples,
+                    Mode.SAMPLE, "sampled deals", know.seat, 0)
+
+
+def _average(
+    rules: Rules, deal: Callable[[], RoundState], scores: Sequence[int], target: int,
+    objective: Objective, budget: Budget, samples: int, mode: Mode, method: str, seat: int,
+    nodes: int,
+) -> SolveResult:
+    """Solve ``samples`` perfect-information states from ``deal`` and
+    average each move's value. A draw is reported as ``d??``: its tile is
+    different in every sample."""
+    sums: dict[SolverMove, float] = {}
+    vecs: dict[SolverMove, list[float]] = {}
+    done = 0
+    stopped: str | None = None
+    state = deal()
+    order: list[SolverMove] = [
+        HiddenDraw() if isinstance(m, Draw) else m for m in legal_moves(rules, state)]
+    sums = {m: 0.0 for m in order}
+    try:
+        for k in range(max(1, samples)):
+            if k:
+                state = deal()
+            left = budget.left()
+            sub = _solve_perfect(rules, state, scores, target, objective,
+                                 Budget(left, None if budget.node_limit is None
+                                        else budget.node_limit - budget.nodes), False)
+            nodes += sub.nodes
+            budget.nodes += sub.nodes
+            if sub.stopped is not None:
+                stopped = "interrupt" if sub.stopped == "interrupt" else sub.stopped
+                break
+            for mv in sub.moves:
+                key: SolverMove = HiddenDraw() if isinstance(mv.move, Draw) else mv.move
+                assert mv.value is not None
+                sums[key] += mv.value
+                if mv.results is not None:
+                    acc = vecs.setdefault(key, [0.0] * len(mv.results))
+                    for i, x in enumerate(mv.results):
+                        acc[i] += x
+            done += 1
+            if budget.left() is not None and (budget.left() or 0) <= 0:
+                stopped = "time"
+                break
+            if budget.node_limit is not None and budget.nodes >= budget.node_limit:
+                stopped = "nodes"
+                break
+    except KeyboardInterrupt:
+        stopped = "interrupt"
+    values: list[tuple[SolverMove, float | None, list[SolverMove], Vec | None]] = []
+    for key in order:
+        vec = tuple(x / done for x in vecs[key]) if key in vecs else None
+        values.append((key, sums[key] / done if done else None, [key], vec))
+    res = _finish(mode, objective, seat, values, False, nodes, budget, method, samples=done,
+                  stopped=stopped if done < samples else None)
+    return res
+
+
+__all__ = [
+    "HiddenDraw", "Knowledge", "Mode", "MoveValue", "Objective", "SolveResult", "SolverMove",
+    "solve",
+]

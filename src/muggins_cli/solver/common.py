@@ -1,0 +1,157 @@
+"""Shared pieces of the searches: budgets, settlement, pip sums, target caps.
+
+Kept apart from the searches so that each search module is only its hot
+loop, and so that the semantics that must equal the engine's (settlement,
+"a credit that reaches the target ends the match") live in one place.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from enum import Enum
+
+from muggins_cli.engine.scoring import settle
+from muggins_cli.rules.model import RoundEnd, Rules
+from muggins_cli.solver.layouts import LayoutTable
+
+#: The bonus a player gets for reaching the target under ``objective="match"``:
+#: far above any points a round can score, so winning the match comes first.
+MATCH_WIN = 100_000
+#: A distance to the target that cannot be closed in what is left of a round.
+FAR = 1 << 30
+INF = float("inf")
+
+
+class Objective(str, Enum):
+    POINTS = "points"
+    MATCH = "match"
+
+
+class Mode(str, Enum):
+    PERFECT = "perfect"
+    EXPECT = "expect"
+    SAMPLE = "sample"
+
+
+class BudgetExhausted(Exception):
+    """Raised inside a search when its time or node budget runs out; the
+    caller keeps what it finished and reports the answer as not exact."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Budget:
+    """Time and node limits shared by every search of one ``solve`` call.
+
+    Checked every 1024 nodes (a clock read per node would cost more than the
+    node), so a limit may be passed by up to that many nodes.
+    """
+
+    def __init__(self, time_limit: float | None, node_limit: int | None) -> None:
+        self.start = time.perf_counter()
+        self.deadline = None if time_limit is None else self.start + time_limit
+        self.node_limit = node_limit
+        self.nodes = 0
+
+    def check(self) -> None:
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise BudgetExhausted("nodes")
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise BudgetExhausted("time")
+
+    def left(self) -> float | None:
+        """Seconds left, or None when there is no time limit."""
+        if self.deadline is None:
+            return None
+        return self.deadline - time.perf_counter()
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+
+_PIPS: dict[int, Callable[[int], int]] = {}
+
+
+def pip_counter(table: LayoutTable) -> Callable[[int], int]:
+    """A function from a tile mask to its pip total, by 14-bit chunk tables:
+    settlement needs hand pips at every leaf, and a bit loop there would be
+    the slowest thing in the search. Built once per size of set."""
+    found = _PIPS.get(table.n_tiles)
+    if found is None:
+        found = _PIPS[table.n_tiles] = _pip_counter(table)
+    return found
+
+
+def _pip_counter(table: LayoutTable) -> Callable[[int], int]:
+    tiles = table.by_index
+    chunks: list[list[int]] = []
+    for base in range(0, table.n_tiles, 14):
+        width = min(14, table.n_tiles - base)
+        sums = [0] * (1 << width)
+        for m in range(1, 1 << width):
+            low = m & -m
+            sums[m] = sums[m ^ low] + tiles[base + low.bit_length() - 1].pips
+        chunks.append(sums)
+    if len(chunks) == 2:
+        c0, c1 = chunks
+
+        def two(mask: int) -> int:
+            return c0[mask & 0x3FFF] + c1[mask >> 14]
+
+        return two
+
+    def many(mask: int) -> int:
+        total = 0
+        for sums in chunks:
+            total += sums[mask & 0x3FFF]
+            mask >>= 14
+        return total
+
+    return many
+
+
+def settle_bonus_max(rules: Rules, table: LayoutTable) -> int:
+    """The largest credit a round end can give anyone (0 under deduct-own)."""
+    if rules.round_end is RoundEnd.DEDUCT_OWN:
+        return 0
+    total = sum(t.pips for t in table.tiles)
+    if rules.round_end is RoundEnd.LIGHTEST_BONUS:
+        return rules.round_hand(total) // rules.bonus_divisor
+    return rules.round_hand(total)
+
+
+class Settler:
+    """Round-end results per seat, the engine's ``settle`` memoised by pips.
+
+    ``results(pips, went_out, dists)`` gives what each seat gets from the
+    settlement, with the match-objective bonus: a credit reaching the target
+    ends the match there (the settlement *is* that credit, so the points are
+    unchanged) and under ``match`` its owner gets ``MATCH_WIN`` and everyone
+    else ``-MATCH_WIN``.
+    """
+
+    def __init__(self, rules: Rules, objective: Objective) -> None:
+        self.rules = rules
+        self.match = objective is Objective.MATCH
+        self.cache: dict[tuple[tuple[int, ...], int | None], list[int]] = {}
+
+    def deltas(self, pips: Sequence[int], went_out: int | None) -> list[int]:
+        key = (tuple(pips), went_out)
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = settle(self.rules, pips, went_out)
+        return found
+
+    def results(
+        self, pips: Sequence[int], went_out: int | None, dists: Sequence[int]
+    ) -> list[int]:
+        d = self.deltas(pips, went_out)
+        if not self.match:
+            return d
+        for i, x in enumerate(d):
+            if x > 0 and x >= dists[i]:
+                return [y + (MATCH_WIN if j == i else -MATCH_WIN) for j, y in enumerate(d)]
+        return d

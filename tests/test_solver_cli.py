@@ -1,0 +1,161 @@
+"""``muggins solve`` through the Typer app (CliRunner), on a small record."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from muggins_cli.cli import app, solve_cmd
+from muggins_cli.notation.parser import parse_text, read_record_text
+from muggins_cli.replay.position import Position, position_at
+from muggins_cli.rules.resolve import resolver_for
+from muggins_cli.solver import common as solver_common
+from muggins_cli.solver import solve
+
+runner = CliRunner()
+
+HEAD = """[Players "Siti Rahma, Nyoman"]
+[Rules "pagat"]
+[Result "*"]
+
+round 1
+lead Nyoman
+"""
+DEALS = """deal Siti Rahma 4-6 1-2 0-0 3-0 3-3 5-5 6-1
+deal Nyoman 3-2 3-4 6-6 0-2 5-6 1-1 0-6
+"""
+STOCK = "stock 0-5 0-4 3-5 2-2 4-5 1-4 3-6 2-6 1-3 4-4 1-0 1-5 2-4 5-2\n"
+TURNS = """Nyoman: 3-2
+Siti Rahma: 3-3
+Nyoman: 3-4
+Siti Rahma: 6-4
+Nyoman: 0-2
+Siti Rahma: 1-6
+Nyoman: 6-0 +0
+Siti Rahma: 2-1L
+Nyoman: 5-6
+Siti Rahma: 5-5
+Nyoman: d0-5 5-0
+Siti Rahma: 0-0
+Nyoman: d0-4 4-0
+Siti Rahma: d3-5 d2-2 2-2
+Nyoman: d4-5 4-5
+Siti Rahma: 5-3
+"""
+
+
+def _record(tmp_path: Path, *, deals: bool = True, stock: bool = True) -> str:
+    text = HEAD + (DEALS if deals else "") + (STOCK if stock else "") + TURNS
+    if not deals:
+        for face in ("d0-5", "d0-4", "d3-5", "d2-2", "d4-5"):
+            text = text.replace(face, "d??")
+    path = tmp_path / "club.mgn"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _position(path: str, at: str) -> Position:
+    """The replay's position, independently of the command."""
+    match = parse_text(read_record_text(path))[0]
+    return position_at(match, resolver_for(path), at)
+
+
+def test_json_has_exactly_the_documented_fields(tmp_path: Path) -> None:
+    path = _record(tmp_path)
+    result = runner.invoke(app, ["solve", path, "--at", "1.5", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert set(doc) == {"position", "to_move", "mode", "exact", "moves", "best", "value",
+                        "nodes", "seconds"}
+    assert doc["position"] == "1.5" and doc["to_move"] == "Nyoman" and doc["mode"] == "perfect"
+    assert doc["exact"] is True
+    assert all(set(m) == {"move", "value", "pv"} for m in doc["moves"])
+    pos = _position(path, "1.5")
+    api = solve(pos.rules, pos.state(), scores=pos.scores, target=pos.target)
+    assert [m["move"] for m in doc["moves"]] == [str(m.move) for m in api.moves]
+    assert [m["value"] for m in doc["moves"]] == [m.value for m in api.moves]
+    assert doc["best"] == str(api.best) and doc["value"] == api.value
+    best = next(m for m in doc["moves"] if m["move"] == doc["best"])
+    assert best["pv"][0].startswith(f"Nyoman: {doc['best']}")
+    assert all(line.split(": ")[0] in ("Nyoman", "Siti Rahma") for line in best["pv"])
+
+
+def test_text_output_lists_every_play_and_the_variation(tmp_path: Path) -> None:
+    path = _record(tmp_path)
+    result = runner.invoke(app, ["solve", path, "--at", "1.5"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout.splitlines()
+    assert out[0].startswith("position 1.5: Nyoman to move; mode perfect")
+    assert any(line.startswith("best: ") for line in out)
+    assert "principal variation:" in out
+    assert out[-1].startswith("exact: yes; nodes ")
+    assert result.stderr == ""
+
+
+def test_perfect_without_a_stock_line_is_refused(tmp_path: Path) -> None:
+    path = _record(tmp_path, stock=False)
+    result = runner.invoke(app, ["solve", path, "--at", "1.5"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and "stock order" in result.stderr
+    ok = runner.invoke(app, ["solve", path, "--at", "1.9", "--mode", "expect", "--nodes",
+                             "200000", "--json"])
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.stdout)["mode"] == "expect"
+
+
+def test_modes_need_what_they_read(tmp_path: Path) -> None:
+    path = _record(tmp_path, deals=False, stock=False)
+    for mode in ("expect", "sample"):
+        result = runner.invoke(app, ["solve", path, "--at", "1.5", "--mode", mode])
+        assert result.exit_code == 2, result.output
+        assert len(result.stderr.splitlines()) == 1
+
+
+def test_sample_mode_is_seeded(tmp_path: Path) -> None:
+    path = _record(tmp_path)
+    args = ["solve", path, "--at", "1.6", "--mode", "sample", "--samples", "4", "--json"]
+    a = runner.invoke(app, [*args, "--seed", "3"])
+    b = runner.invoke(app, [*args, "--seed", "3"])
+    assert a.exit_code == 0, a.output
+    da, db = json.loads(a.stdout), json.loads(b.stdout)
+    assert da["moves"] == db["moves"] and da["exact"] is False
+
+
+def test_help_states_the_tie_break() -> None:
+    result = runner.invoke(app, ["solve", "--help"])
+    assert result.exit_code == 0
+    assert "best opponent does worst" in " ".join(result.stdout.split())
+
+
+def test_ctrl_c_prints_the_best_answer_so_far(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _record(tmp_path)
+    calls = {"n": 0}
+
+    def interrupt(self: solver_common.Budget) -> None:
+        calls["n"] += 1
+        if calls["n"] >= 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver_common.Budget, "check", interrupt)
+    result = runner.invoke(app, ["solve", path, "--at", "1.1"])
+    assert result.exit_code == 0, result.output
+    assert "interrupted: best answer so far" in result.stdout
+
+
+def test_voids_carry_the_draws_made_since(tmp_path: Path) -> None:
+    """Each void a draw showed allows as many tiles with its pips as the seat
+    has drawn since; the history shows other seats' draws face down."""
+    path = _record(tmp_path)
+    pos, drawn_since, history = solve_cmd._position(path, "1.16", 1)
+    assert [seat for seat, _ in pos.voids] == [1, 1, 0, 1]
+    assert drawn_since == [2, 1, 0, 0]
+    assert history[-3:] == ["Nyoman: d?? 0-4", "Siti Rahma: d3-5 d2-2 2-2", "Nyoman: d?? 4-5"]
+    result = runner.invoke(app, ["solve", path, "--at", "1.16", "--mode", "sample",
+                                 "--samples", "3"])
+    assert result.exit_code == 0, result.output

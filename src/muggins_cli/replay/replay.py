@@ -675,7 +675,8 @@ class Replayer:
                                 f"round {rnd.number}: hands are not in the record, so "
                                 "whether a player could play instead of passing is not "
                                 f"checked (first: {name} here)")
-        self._event(rnd, t, seat, hand, None, layout_before, n_draws, None, 0)
+        if self.collect:
+            self._event(rnd, t, seat, hand, None, layout_before, n_draws, None, 0)
         rnd.to_move = (seat + 1) % len(self.players)
         rnd.consecutive_passes += 1
         if self._blocked(rnd) or (
@@ -746,8 +747,9 @@ class Replayer:
             move = Place(tile, end)
         rnd.consecutive_passes = 0
         points = rules.score_of(count(rules, rnd.layout))
-        self._event(rnd, t, seat, hand, move, layout_before, n_draws, drawn_fit, points,
-                    placed_tile=tile)
+        if self.collect:
+            self._event(rnd, t, seat, hand, move, layout_before, n_draws, drawn_fit, points,
+                        placed_tile=tile)
         # 3. Claim and credit.
         claim = t.claim
         credit = points
@@ -798,6 +800,8 @@ class Replayer:
         tile = p.tile.tile
         ends = open_ends(rules, rnd.layout)
         fitting = ends_for(rules, rnd.layout, tile)
+        if p.end is not None and p.end in fitting:
+            return p.end  # the common case: nothing to explain
         shown = ", ".join(f"{e.value}={v}" for e, v in ends.items())
         if p.end is not None:
             if p.end not in ends:

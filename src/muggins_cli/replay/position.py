@@ -103,9 +103,8 @@ def _leader_of(rep: Replayer, item: Turn) -> None:
     """Before a round's first turn the replay has not yet dealt the hands;
     let it set them up so that the opening position shows them."""
     rnd = rep.round
-    if rnd is not None and not rnd.started and not rnd.skipping:
-        if rep._start_play(rnd, item):
-            rnd.to_move = rep.seat[item.player]
+    if rnd is not None and not rnd.started and not rnd.skipping and rep._start_play(rnd, item):
+        rnd.to_move = rep.seat[item.player]
 
 
 def position_at(match: Match, resolve: RulesResolver, at: str) -> Position:
@@ -119,12 +118,11 @@ def position_at(match: Match, resolve: RulesResolver, at: str) -> Position:
         if rnd is None or rnd.number != want_round or rnd.skipping:
             return True
         at_end = item is None or isinstance(item, RoundLine)
-        if isinstance(item, Turn) or at_end:
-            if rnd.turn_lines + 1 == want_turn:
-                if isinstance(item, Turn):
-                    _leader_of(rep, item)
-                found.append(snapshot(rep))
-                return False
+        if (isinstance(item, Turn) or at_end) and rnd.turn_lines + 1 == want_turn:
+            if isinstance(item, Turn):
+                _leader_of(rep, item)
+            found.append(snapshot(rep))
+            return False
         return True
 
     rep = Replayer(match, resolve, watch=watch)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from muggins_cli.errors import InputError
-from muggins_cli.notation.model import Diagnostic, Severity
+from muggins_cli.notation.model import Diagnostic, Match, Severity
 from muggins_cli.notation.parser import iter_matches, open_record
 from muggins_cli.replay.replay import MatchReplay, MatchSummary, replay_match
 from muggins_cli.rules.resolve import resolver_for
@@ -77,6 +77,22 @@ def check_file(path: str, *, keep_replays: bool = False, events: bool = False) -
         report.diagnostics[:] = [Diagnostic(0, 0, Severity.ERROR, "unreadable", str(e))]
         report.unreadable = True
     return report
+
+
+def iter_replays(path: str, *, events: bool = False) -> Iterator[tuple[Match, MatchReplay]]:
+    """Each match of one file with its replay, as the file is read, for
+    callers that fold a file into something small (``stats``) instead of
+    keeping a :class:`FileReport`. Raises :class:`InputError` when the file
+    cannot be read, also part-way: the caller should then drop what it took."""
+    resolve = resolver_for(None if path == STDIN else path)
+    for match in iter_matches(open_record(path)):
+        yield match, replay_match(match, resolve, collect_events=events)
+
+
+def unreadable_diagnostic(error: InputError) -> Diagnostic:
+    """The one finding for a file that cannot be read (as :func:`check_file`
+    reports it)."""
+    return Diagnostic(0, 0, Severity.ERROR, "unreadable", str(error))
 
 
 def check_paths(paths: Iterable[str], **kwargs: bool) -> Iterator[FileReport]:

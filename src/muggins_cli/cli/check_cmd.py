@@ -4,27 +4,49 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable, Iterator
 from enum import Enum
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
-from muggins_cli.check import FileReport, check_paths
+from muggins_cli.batch import BatchError, check_many
+from muggins_cli.check import FileReport, expand_paths
 from muggins_cli.cli.app import app
-from muggins_cli.report import table, text
+from muggins_cli.report import github, junit, table, text
 from muggins_cli.report.json_report import Totals, write_json
+
+T = TypeVar("T")
 
 
 class Format(str, Enum):
     text = "text"
     json = "json"
     table = "table"
+    github = "github"
+    junit = "junit"
 
 
 class FailOn(str, Enum):
     error = "error"
     warning = "warning"
     never = "never"
+
+
+# Options shared with the other commands that read many files (stats).
+JobsOption = Annotated[
+    int | None,
+    typer.Option("--jobs", "-j", min=1, show_default="the number of cores",
+                 help="Worker processes to spread the files over; 1 checks them in this "
+                      "process. The output is the same, in the same order."),
+]
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option("--scheduler", metavar="ADDRESS",
+                 help="Run on the Dask cluster at ADDRESS (e.g. tcp://10.0.0.5:8786) "
+                      "instead of local processes; needs muggins-cli[dask], and workers "
+                      "that see the files at the same absolute paths."),
+]
 
 
 def use_colour(stream: object) -> bool:
@@ -43,6 +65,42 @@ def exit_status(totals: Totals, fail_on: FailOn) -> int:
     return 0
 
 
+def with_progress(items: Iterable[T], total: int, *, quiet: bool,
+                  verb: str = "checked") -> Iterator[T]:
+    """``items`` passed through, showing progress on stderr: a bar when
+    stderr is a terminal, one count line at the end otherwise, nothing when
+    ``quiet``."""
+    if quiet:
+        yield from items
+        return
+    done = 0
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("files"), TimeElapsedColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            doing = verb.removesuffix("ed") + "ing"  # checked → checking, read → reading
+            task = bar.add_task(doing, total=total)
+            for item in items:
+                yield item
+                done += 1
+                bar.advance(task)
+    else:
+        for item in items:
+            yield item
+            done += 1
+    sys.stderr.write(f"{verb} {done} file{'' if done == 1 else 's'}\n")
+    sys.stderr.flush()
+
+
 @app.command("check")
 def check(
     paths: Annotated[
@@ -55,7 +113,9 @@ def check(
         Format,
         typer.Option("--format", "-f",
                      help="text: one finding per line (path:line:col: severity code message); "
-                          "json: the report of NOTATION.md 9; table: one row per match."),
+                          "json: the report of NOTATION.md 9; table: one row per match; "
+                          "github: GitHub Actions annotations; junit: JUnit XML, one test "
+                          "case per match."),
     ] = Format.text,
     fail_on: Annotated[
         FailOn,
@@ -63,23 +123,49 @@ def check(
                           "or never."),
     ] = FailOn.error,
     quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Text format: no closing summary line.")
+        bool, typer.Option("--quiet", "-q",
+                           help="No closing summary line (text format) and no progress "
+                                "on stderr.")
     ] = False,
+    jobs: JobsOption = None,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Replay records through the rules engine and report every problem.
 
     Every move is checked for legality, every score and total recomputed, and
     each finding printed with its file, line, column and stable code
-    (NOTATION.md 8). Exit status: 0 no error, 1 at least one error, 2 a file
-    could not be read or the command line is wrong.
+    (NOTATION.md 8). Files are checked in parallel (--jobs) or on a Dask
+    cluster (--scheduler); the output is the same as one process gives.
+    Exit status: 0 no error, 1 at least one error, 2 a file could not be read
+    or the command line is wrong.
 
     Example: muggins check records/ --format table
     """
     totals = Totals()
-    reports = check_paths(paths)
+    files = list(expand_paths(paths))
+    try:
+        reports = with_progress(check_many(files, jobs=jobs, scheduler=scheduler),
+                                len(files), quiet=quiet)
+        write_report(reports, fmt, totals, quiet=quiet)
+    except BatchError as e:
+        typer.echo(f"muggins check: {e}", err=True)
+        raise typer.Exit(2) from None
+    if totals.files == 0:
+        typer.echo("muggins check: no .mgn files found in " + " ".join(paths), err=True)
+        raise typer.Exit(2)
+    raise typer.Exit(exit_status(totals, fail_on))
+
+
+def write_report(reports: Iterable[FileReport], fmt: Format, totals: Totals, *,
+                 quiet: bool = False) -> None:
+    """The reports in ``fmt`` on stdout, as they come (tables at the end)."""
     out = sys.stdout
     if fmt is Format.json:
         write_json(reports, out, totals)
+    elif fmt is Format.github:
+        github.write_github(reports, out, totals)
+    elif fmt is Format.junit:
+        junit.write_junit(reports, out, totals)
     elif fmt is Format.table:
         kept: list[FileReport] = []
         for f in reports:
@@ -96,7 +182,3 @@ def check(
             out.write(text.summary_line(totals.files, totals.matches, totals.errors,
                                         totals.warnings) + "\n")
     out.flush()
-    if totals.files == 0:
-        typer.echo("muggins check: no .mgn files found in " + " ".join(paths), err=True)
-        raise typer.Exit(2)
-    raise typer.Exit(exit_status(totals, fail_on))

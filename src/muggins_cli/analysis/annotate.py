@@ -1,0 +1,182 @@
+"""Writing the analysis back into the record: glyphs and notes on turns.
+
+A turn that missed points gets a note naming the better play
+(``{6-1L would have scored 15}``) and, past the thresholds, the glyph ``?``
+(a mistake) or ``??`` (a blunder) on its placement (NOTATION.md 4).
+
+The record is annotated as a model (:func:`annotate_match`, frozen values
+changed with ``dataclasses.replace``) and written by patching its own text:
+only the placement token and the end of the turn line change, so comments,
+spacing and everything else the user wrote stay as they were. The patched
+text is read back and must give exactly the annotated model; if it ever does
+not, the canonical writer is used instead (which drops comments), and a
+record whose lines the parser could not all read is refused rather than
+written without them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from muggins_cli.analysis.match import MatchAnalysis
+from muggins_cli.analysis.plays import PlayAnalysis
+from muggins_cli.errors import MugginsError
+from muggins_cli.notation.model import Annotation, BodyLine, Match, Placement, Severity, Turn
+from muggins_cli.notation.parser import parse_text
+from muggins_cli.notation.writer import write_matches
+
+MISTAKE, BLUNDER = "?", "??"
+_OURS = frozenset({MISTAKE, BLUNDER})
+_PLACEMENT_RE = re.compile(r"([0-9]{1,2}-[0-9]{1,2}[LRUD]?)(!!|!\?|\?!|\?\?|!|\?)?")
+_CLAIM_RE = re.compile(r"\+[0-9]{1,9}")
+
+
+class AnnotateError(MugginsError):
+    """A record that cannot be written back with its annotations."""
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Points missed from which a play is a mistake (``?``) or a blunder (``??``)."""
+
+    mistake: int = 5
+    blunder: int = 15
+
+    def __post_init__(self) -> None:
+        if self.mistake < 1 or self.blunder < 1:
+            raise AnnotateError("the glyph thresholds must be at least 1 point")
+        if self.blunder < self.mistake:
+            raise AnnotateError(
+                f"the blunder threshold ({self.blunder}) is below the mistake threshold "
+                f"({self.mistake})")
+
+    def glyph(self, missed: int) -> str | None:
+        if missed >= self.blunder:
+            return BLUNDER
+        if missed >= self.mistake:
+            return MISTAKE
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """What to add to the turn on ``line``: a glyph (None: keep the one
+    written) and a note (None: the same note is there already)."""
+
+    line: int
+    glyph: str | None
+    note: str | None
+
+
+def note_text(p: PlayAnalysis) -> str:
+    best = p.best
+    assert best is not None
+    return f"{best.text} would have scored {best.points}"
+
+
+def marks_for(match: Match, analysis: MatchAnalysis, thresholds: Thresholds) -> list[Mark]:
+    """The marks for every turn of ``match`` that missed points.
+
+    A glyph the user wrote (``!``, ``!?``, ...) is kept; ``?`` and ``??``
+    are the analyser's own and are brought up to date. A note already on
+    the turn is not added twice, so annotating twice changes nothing.
+    """
+    turns = {item.line: item for item in match.body if isinstance(item, Turn)}
+    marks: list[Mark] = []
+    for p in analysis.plays:
+        turn = turns.get(p.line)
+        if p.missed <= 0 or turn is None or not isinstance(turn.action, Placement):
+            continue
+        current = turn.action.glyph
+        glyph = thresholds.glyph(p.missed)
+        if glyph == current or (current is not None and current not in _OURS):
+            glyph = None
+        note: str | None = note_text(p)
+        if any(n.text == note for n in turn.notes):
+            note = None
+        if glyph is not None or note is not None:
+            marks.append(Mark(p.line, glyph, note))
+    return marks
+
+
+def annotate_match(match: Match, marks: Sequence[Mark]) -> Match:
+    """``match`` with ``marks`` applied; a new note comes first among the
+    turn's notes, where :func:`patch_text` writes it."""
+    by_line = {m.line: m for m in marks}
+    if not by_line:
+        return match
+    body: list[BodyLine] = []
+    for item in match.body:
+        mark = by_line.get(item.line) if isinstance(item, Turn) else None
+        if mark is not None and isinstance(item, Turn) and isinstance(item.action, Placement):
+            action = item.action
+            if mark.glyph is not None:
+                action = dataclasses.replace(action, glyph=mark.glyph)
+            notes = item.notes
+            if mark.note is not None:
+                notes = (Annotation(mark.note, item.line, 0), *notes)
+            body.append(dataclasses.replace(item, action=action, notes=notes))
+        else:
+            body.append(item)
+    return dataclasses.replace(match, body=tuple(body))
+
+
+def patch_text(text: str, records: Sequence[Match], marks: Sequence[Mark]) -> str:
+    """The record text with ``marks`` written in: the glyph straight after
+    the placement, the note after the turn's last token (before any other
+    note or comment on the line)."""
+    lines = text.split("\n")
+    turns = {item.line: item for m in records for item in m.body if isinstance(item, Turn)}
+    for mark in marks:
+        turn = turns[mark.line]
+        action = turn.action
+        assert isinstance(action, Placement)
+        index = mark.line - 1
+        physical = lines[index]
+        shift = 1 if index == 0 and physical.startswith("\ufeff") else 0
+        at = action.column - 1 + shift
+        found = _PLACEMENT_RE.match(physical, at)
+        if found is None:
+            raise AnnotateError(f"line {mark.line}: the placement is not where the record "
+                                "says it is")
+        token = found.group(1) + (mark.glyph if mark.glyph is not None else found.group(2) or "")
+        patched = physical[:at] + token + physical[found.end():]
+        end = at + len(token)
+        if turn.claim is not None:
+            claim_at = turn.claim.column - 1 + shift + (len(patched) - len(physical))
+            claim = _CLAIM_RE.match(patched, claim_at)
+            if claim is None:
+                raise AnnotateError(f"line {mark.line}: the claim is not where the record "
+                                    "says it is")
+            end = claim.end()
+        if mark.note is not None:
+            patched = patched[:end] + " {" + mark.note + "}" + patched[end:]
+        lines[index] = patched
+    return "\n".join(lines)
+
+
+def annotate_text(text: str, records: Sequence[Match], analyses: Sequence[MatchAnalysis],
+                  thresholds: Thresholds) -> tuple[str, int]:
+    """The annotated text of a whole file and how many turns were marked.
+
+    ``records`` are the matches parsed from ``text``, ``analyses`` their
+    analyses, in step. Raises :class:`AnnotateError` when the result could
+    not be written faithfully.
+    """
+    marks = [mk for m, a in zip(records, analyses) for mk in marks_for(m, a, thresholds)]
+    if not marks:
+        return text, 0
+    expected = [annotate_match(m, marks) for m in records]
+    patched = patch_text(text, records, marks)
+    if parse_text(patched) == expected:
+        return patched, len(marks)
+    if any(d.severity is Severity.ERROR for m in records for d in m.diagnostics):
+        raise AnnotateError("the record has lines that MGN does not allow; fix them first "
+                            "(muggins check shows them), or they would be lost")
+    try:
+        return write_matches(expected), len(marks)
+    except ValueError as e:
+        raise AnnotateError(str(e)) from None

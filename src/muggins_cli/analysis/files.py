@@ -1,0 +1,90 @@
+"""Analysing files: the check's report of each file, plus the analysis.
+
+A file is read once, as text, because ``--annotate`` writes that text back
+with the analysis added. The report is built exactly as
+:func:`muggins_cli.check.check_file` builds it (same parser, same replay,
+same rules resolver, same ``unreadable`` finding), then the analysis
+findings are merged in, in line order; the tests hold the two to the same
+diagnostics over the conformance corpus.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from muggins_cli.analysis.match import MatchAnalysis, analyse_match
+from muggins_cli.batch import Work, relabel_report
+from muggins_cli.check import STDIN, FileReport, unreadable_diagnostic
+from muggins_cli.errors import InputError
+from muggins_cli.notation.model import Match
+from muggins_cli.notation.parser import iter_matches, read_record_text
+from muggins_cli.replay.replay import replay_match
+from muggins_cli.rules.resolve import resolver_for
+
+
+@dataclass
+class FileAnalysis:
+    """``report`` is what ``check`` reports for the file with the analysis
+    findings merged in; ``matches`` and ``records`` run in step with
+    ``report.matches``; ``text`` is None for a file that could not be read."""
+
+    report: FileReport
+    matches: list[MatchAnalysis] = field(default_factory=list)
+    records: list[Match] = field(default_factory=list)
+    text: str | None = None
+
+
+def split_lines(text: str) -> list[str]:
+    """Physical lines as the parser numbers them: split on LF only (a CR
+    before it stays on its line, as when a file is read line by line)."""
+    return text.split("\n")
+
+
+def analyse_text(path: str, text: str) -> FileAnalysis:
+    """Check and analyse the record ``text`` read from ``path``."""
+    report = FileReport(path)
+    out = FileAnalysis(report, text=text)
+    resolve = resolver_for(None if path == STDIN else path)
+    for match in iter_matches(split_lines(text)):
+        replay = replay_match(match, resolve, collect_events=True)
+        analysis = analyse_match(match, replay)
+        report.matches.append(replay.summary)
+        report.diagnostics.extend(
+            sorted([*replay.diagnostics, *analysis.findings], key=lambda d: (d.line, d.column)))
+        out.matches.append(analysis)
+        out.records.append(match)
+    return out
+
+
+def analyse_file(path: str) -> FileAnalysis:
+    """Check and analyse one file, keeping its text and parsed records (for
+    ``--annotate``); never raises for what the file holds."""
+    try:
+        text = read_record_text(path)
+    except InputError as e:
+        report = FileReport(path, unreadable=True)
+        report.diagnostics.append(unreadable_diagnostic(e))
+        return FileAnalysis(report)
+    return analyse_text(path, text)
+
+
+def analyse_file_lean(path: str) -> FileAnalysis:
+    """:func:`analyse_file` without the text and records: what a report
+    needs, and all that a worker process has to send back."""
+    f = analyse_file(path)
+    f.text = None
+    f.records = []
+    return f
+
+
+def relabel_analysis(f: FileAnalysis, real: str, shown: str) -> FileAnalysis:
+    """``f`` computed from the path ``real`` as if read as ``shown``."""
+    if real == shown:
+        return f
+    return replace(f, report=relabel_report(f.report, real, shown))
+
+
+ANALYSE: Work[FileAnalysis] = Work(analyse_file_lean, relabel_analysis)
+"""Analysis for reports, for the batch runners (processes, Dask)."""
+ANALYSE_FOR_ANNOTATION: Work[FileAnalysis] = Work(analyse_file, relabel_analysis)
+"""Analysis that keeps each file's text and records, to write them back."""

@@ -1,0 +1,193 @@
+"""A whole match analysed: every turn's alternatives, the findings they give
+(``missed-score``, ``unclaimed``) and the per-player statistics.
+
+The replay has already decided what is legal and what each placement scored;
+this module only compares, so it needs the replay's events (``TurnEvent``)
+and the record's lines (to name plays as they were written, and to follow
+claims and muggins calls).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from muggins_cli.analysis.plays import PlayAnalysis, analyse_event
+from muggins_cli.notation.model import (
+    Diagnostic,
+    Match,
+    MugginsCall,
+    Pass,
+    Severity,
+    Turn,
+)
+from muggins_cli.replay.replay import MatchReplay, MatchSummary
+from muggins_cli.rules.model import Rules
+
+MISSED_SCORE = "missed-score"
+UNCLAIMED = "unclaimed"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """One player's line of the match statistics (after GNU Backgammon's).
+
+    ``turns`` counts turn lines that the replay played (closing passes after a
+    block change nothing and are not counted); ``analysed`` those whose legal
+    choices the record shows; ``forced`` those with one legal placement or
+    none. ``scored`` is what the player's placements scored on the table
+    (under muggins rules, before claims); ``missed`` the points that better
+    legal placements would have added, over ``missed_plays`` turns.
+    ``illegal`` counts errors on the player's own turn and muggins lines.
+    ``unclaimed`` is None under rules without a muggins call.
+    """
+
+    player: str
+    turns: int = 0
+    analysed: int = 0
+    forced: int = 0
+    scored: int = 0
+    missed: int = 0
+    missed_plays: int = 0
+    illegal: int = 0
+    unclaimed: int | None = None
+
+
+@dataclass
+class MatchAnalysis:
+    summary: MatchSummary
+    rules: Rules | None
+    plays: list[PlayAnalysis] = field(default_factory=list)
+    players: list[PlayerStats] = field(default_factory=list)
+    findings: list[Diagnostic] = field(default_factory=list)
+
+    def play_at(self, line: int) -> PlayAnalysis | None:
+        for p in self.plays:
+            if p.line == line:
+                return p
+        return None
+
+
+def written(turn: Turn) -> str:
+    """The placement as the record writes it, without its glyph; or ``pass``."""
+    action = turn.action
+    if isinstance(action, Pass):
+        return "pass"
+    end = action.end.value if action.end is not None else ""
+    return f"{action.tile}{end}"
+
+
+def missed_message(p: PlayAnalysis) -> str:
+    best = p.best
+    assert best is not None
+    return (f"{p.player} played {p.played} for {p.points}; {best.text} scored {best.points} "
+            f"({p.missed} missed)")
+
+
+def analyse_match(match: Match, replay: MatchReplay) -> MatchAnalysis:
+    """Analyse one replayed match (``replay`` must have been run with
+    ``collect_events=True``)."""
+    out = MatchAnalysis(replay.summary, replay.rules)
+    rules = replay.rules
+    names = replay.summary.players
+    if rules is None or not names:
+        return out
+    turns = {item.line: item for item in match.body if isinstance(item, Turn)}
+    stats = {name: _Counts() for name in names}
+
+    # 1. Every replayed turn against its alternatives.
+    for event in replay.events:
+        name = names[event.seat]
+        turn = turns.get(event.line)
+        played = written(turn) if turn is not None else (
+            "pass" if event.placed is None else str(event.placed))
+        p = analyse_event(rules, event, name, played)
+        out.plays.append(p)
+        c = stats[name]
+        c.turns += 1
+        c.analysed += p.analysed
+        c.forced += p.forced
+        c.scored += p.points if event.placed is not None else 0
+        if p.missed > 0:
+            c.missed += p.missed
+            c.missed_plays += 1
+            out.findings.append(Diagnostic(p.line, p.column, Severity.WARNING, MISSED_SCORE,
+                                           missed_message(p)))
+
+    # 2. Errors on each player's own lines.
+    owner = {item.line: item.player for item in match.body
+             if isinstance(item, Turn | MugginsCall) and item.player in stats}
+    for d in replay.diagnostics:
+        if d.severity is Severity.ERROR and d.line in owner:
+            stats[owner[d.line]].illegal += 1
+
+    # 3. Under muggins rules: points left on the table that nobody called.
+    if rules.muggins:
+        _unclaimed(match, replay, out, stats)
+
+    out.players = [stats[n].freeze(n, rules.muggins) for n in names]
+    out.findings.sort(key=lambda d: (d.line, d.column))
+    return out
+
+
+@dataclass
+class _Counts:
+    turns: int = 0
+    analysed: int = 0
+    forced: int = 0
+    scored: int = 0
+    missed: int = 0
+    missed_plays: int = 0
+    illegal: int = 0
+    unclaimed: int = 0
+    unclaimed_at: list[tuple[int, int, int]] = field(default_factory=list)  # line, col, pts
+
+    def freeze(self, name: str, muggins: bool) -> PlayerStats:
+        return PlayerStats(name, self.turns, self.analysed, self.forced, self.scored,
+                           self.missed, self.missed_plays, self.illegal,
+                           self.unclaimed if muggins else None)
+
+
+def _unclaimed(match: Match, replay: MatchReplay, out: MatchAnalysis,
+               stats: dict[str, _Counts]) -> None:
+    """Follow claims and calls as the replay credits them (NOTATION.md 5):
+    a claim above the real score credits nothing, a call with an error on its
+    line takes nothing, and only the lines right after a turn may call."""
+    points = {e.line: e.points for e in replay.events if e.placed is not None}
+    erred = {d.line for d in replay.diagnostics if d.severity is Severity.ERROR}
+    pending: tuple[Turn, int] | None = None
+
+    def settle_pending() -> None:
+        if pending is None:
+            return
+        turn, rest = pending
+        if rest > 0 and turn.player in stats:
+            c = stats[turn.player]
+            c.unclaimed += rest
+            c.unclaimed_at.append((turn.line, turn.column, rest))
+
+    for item in match.body:
+        if isinstance(item, MugginsCall):
+            if pending is not None and item.line not in erred:
+                turn, rest = pending
+                pending = (turn, rest - item.points)
+            continue
+        settle_pending()
+        pending = None
+        if isinstance(item, Turn) and item.line in points:
+            real = points[item.line]
+            claimed = item.claim.points if item.claim is not None else 0
+            rest = real if claimed > real else real - claimed
+            pending = (item, rest)
+    settle_pending()
+
+    for name, c in stats.items():
+        if not c.unclaimed:
+            continue
+        line, column, _ = c.unclaimed_at[0]
+        n = len(c.unclaimed_at)
+        where = ", ".join(str(ln) for ln, _, _ in c.unclaimed_at[:5])
+        more = ", ..." if n > 5 else ""
+        out.findings.append(Diagnostic(
+            line, column, Severity.INFO, UNCLAIMED,
+            f"{name} left {c.unclaimed} points unclaimed that nobody called "
+            f"({n} play{'s' if n != 1 else ''}: line{'s' if n != 1 else ''} {where}{more})"))

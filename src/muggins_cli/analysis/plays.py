@@ -1,0 +1,122 @@
+"""One turn at a time: the legal placements and what each would have scored.
+
+Everything here is a pure function of the rules, the layout before the turn
+and the tiles the mover was allowed to place (``TurnEvent.choices``); the
+engine does the counting, so the analysis can never disagree with the check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from muggins_cli.engine.layout import Layout, count, lead, open_ends, place
+from muggins_cli.engine.state import Place, placements
+from muggins_cli.replay.replay import TurnEvent
+from muggins_cli.rules.model import Rules
+from muggins_cli.tiles import Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal placement and the points it scores at once.
+
+    ``text`` is the placement in MGN with the joining half first (``6-1L``
+    joins a 6 on the left end), the way a player reads it off the table.
+    """
+
+    place: Place
+    points: int
+    text: str
+
+
+def play_text(rules: Rules, layout: Layout, move: Place) -> str:
+    """``move`` in MGN, the half that joins the end written first."""
+    tile = move.tile
+    if move.end is None:
+        first = tile.hi if move.left is None else move.left
+        return f"{first}-{tile.other(first)}"
+    pip = open_ends(rules, layout)[move.end]
+    return f"{pip}-{tile.other(pip)}{move.end.value}"
+
+
+def options(rules: Rules, layout: Layout, tiles: Iterable[Tile]) -> tuple[Option, ...]:
+    """Every legal placement of ``tiles`` on ``layout`` with its immediate
+    score, in the engine's order (tiles sorted, then ends L, R, U, D)."""
+    out: list[Option] = []
+    for move in placements(rules, layout, tiles):
+        after = (lead(rules, move.tile) if move.end is None
+                 else place(rules, layout, move.tile, move.end))
+        out.append(Option(move, rules.score_of(count(rules, after)),
+                          play_text(rules, layout, move)))
+    return tuple(out)
+
+
+def best_option(opts: Iterable[Option]) -> Option | None:
+    """The highest-scoring option; the first of equals (engine order)."""
+    top: Option | None = None
+    for o in opts:
+        if top is None or o.points > top.points:
+            top = o
+    return top
+
+
+def same_move(a: Place, b: Place) -> bool:
+    """The same tile on the same end (the opening tile's orientation aside)."""
+    return a.tile == b.tile and a.end == b.end
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAnalysis:
+    """A turn as analysed.
+
+    ``options`` is None when the record hides the tiles the mover could
+    place; ``chosen`` is the option the mover took, None for a pass or for a
+    placement that was not among the legal ones (the check reports that).
+    """
+
+    round: int
+    turn: int
+    line: int
+    column: int
+    seat: int
+    player: str
+    played: str
+    points: int
+    options: tuple[Option, ...] | None
+    chosen: Option | None
+
+    @property
+    def analysed(self) -> bool:
+        return self.options is not None
+
+    @property
+    def best(self) -> Option | None:
+        return best_option(self.options) if self.options is not None else None
+
+    @property
+    def forced(self) -> bool:
+        """One legal placement or none: nothing to choose."""
+        return self.options is not None and len(self.options) <= 1
+
+    @property
+    def missed(self) -> int:
+        """Points a better legal placement would have scored on top."""
+        best = self.best
+        if self.chosen is None or best is None:
+            return 0
+        return max(0, best.points - self.points)
+
+
+def analyse_event(rules: Rules, event: TurnEvent, player: str, played: str) -> PlayAnalysis:
+    """The alternatives of one replayed turn. ``played`` is the placement as
+    written in the record (or ``pass``), used only to name it."""
+    opts = None if event.choices is None else options(rules, event.layout, event.choices)
+    chosen: Option | None = None
+    if opts is not None and event.placed is not None:
+        placed = event.placed
+        chosen = next((o for o in opts if same_move(o.place, placed)), None)
+    return PlayAnalysis(
+        round=event.round, turn=event.turn, line=event.line, column=event.column,
+        seat=event.seat, player=player, played=played, points=event.points,
+        options=opts, chosen=chosen)

@@ -1,0 +1,267 @@
+"""``muggins analyze``: the check, plus each turn weighed against its alternatives."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO, Annotated
+
+import typer
+
+from muggins_cli.analysis.annotate import AnnotateError, Thresholds, annotate_text
+from muggins_cli.analysis.files import ANALYSE, ANALYSE_FOR_ANNOTATION, FileAnalysis
+from muggins_cli.batch import BatchError, run
+from muggins_cli.check import STDIN, expand_paths
+from muggins_cli.cli.app import app
+from muggins_cli.cli.check_cmd import (
+    FailOn,
+    Format,
+    JobsOption,
+    SchedulerOption,
+    exit_status,
+    use_colour,
+    with_progress,
+)
+from muggins_cli.report import github, junit, table, text
+from muggins_cli.report.analysis_report import (
+    all_players_table,
+    file_text_blocks,
+    write_analysis_json,
+)
+from muggins_cli.report.json_report import Totals
+
+_NAME = "muggins analyze"
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"{_NAME}: {message}", err=True)
+    return typer.Exit(2)
+
+
+@app.command("analyze")
+def analyze(
+    paths: Annotated[
+        list[str],
+        typer.Argument(help="Record files, folders (every *.mgn below, sorted) or - for stdin.",
+                       show_default=False),
+    ],
+    *,
+    fmt: Annotated[
+        Format,
+        typer.Option("--format", "-f",
+                     help="text: findings, then each match's player statistics; json: the "
+                          "check's report with players_summary and plays added to each "
+                          "match; table: the match table, then one row per player; "
+                          "github, junit: as for check, the analysis findings included."),
+    ] = Format.text,
+    fail_on: Annotated[
+        FailOn,
+        typer.Option(help="What makes the exit status 1: errors (default), warnings too "
+                          "(missed-score is a warning), or never."),
+    ] = FailOn.error,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q",
+                           help="No closing summary line (text format) and no progress "
+                                "on stderr.")
+    ] = False,
+    turns: Annotated[
+        bool, typer.Option("--turns", help="Text and table formats: list every turn with its "
+                                           "legal alternatives and what each scores.")
+    ] = False,
+    annotate: Annotated[
+        bool, typer.Option("--annotate", help="Write the record back with ? / ?? glyphs and "
+                                              "{notes} naming the better play: to standard "
+                                              "output (the report then goes to standard "
+                                              "error) unless -o or --in-place.")
+    ] = False,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", metavar="FILE",
+                     help="With --annotate: write the annotated record to FILE (one input "
+                          "file only). An existing FILE needs --force.",
+                     show_default=False, dir_okay=False),
+    ] = None,
+    in_place: Annotated[
+        bool, typer.Option("--in-place", help="With --annotate: rewrite each record that "
+                                               "gains annotations, atomically.")
+    ] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="With -o: overwrite FILE if it exists.")
+    ] = False,
+    mistake: Annotated[
+        int, typer.Option("--mistake", min=1, metavar="POINTS",
+                          help="With --annotate: a play that missed this many points or more "
+                               "gets the glyph ?.")
+    ] = 5,
+    blunder: Annotated[
+        int, typer.Option("--blunder", min=1, metavar="POINTS",
+                          help="With --annotate: a play that missed this many points or more "
+                               "gets the glyph ??.")
+    ] = 15,
+    jobs: JobsOption = None,
+    scheduler: SchedulerOption = None,
+) -> None:
+    """Check records and weigh every turn against its legal alternatives.
+
+    Everything `muggins check` reports, in the same formats and with the same
+    exit status, plus: a missed-score warning on each turn whose placement
+    scored less than the best legal one ("Ana played 3-4R for 0; 6-1L scored
+    15 (15 missed)"), an unclaimed note per player under muggins rules, and
+    a statistics table per match (turns, forced turns, points scored and
+    missed, illegal actions, unclaimed points). Turns whose choices the
+    record hides (no deal lines) are not weighed.
+
+    \b
+    Examples:
+        muggins analyze records/
+        muggins analyze club.mgn --turns
+        muggins analyze club.mgn --annotate -o club-annotated.mgn
+        muggins analyze club.mgn --annotate --in-place --mistake 10 --blunder 20
+
+    The annotated record keeps everything written in it (comments too); only
+    glyphs and {notes} are added, and `muggins check` reads it as before.
+    """
+    writing = output is not None or in_place
+    if writing and not annotate:
+        raise _fail("-o/--output and --in-place write an annotated record; add --annotate")
+    if force and output is None:
+        raise _fail("--force only goes with -o/--output")
+    if output is not None and in_place:
+        raise _fail("use either -o/--output or --in-place, not both")
+    try:
+        thresholds = Thresholds(mistake, blunder)
+    except AnnotateError as e:
+        raise _fail(str(e)) from None
+    files = list(expand_paths(paths))
+    if not files:
+        raise _fail("no .mgn files found in " + " ".join(paths))
+    if jobs is not None and jobs < 1:
+        raise _fail("--jobs must be at least 1")
+    if output is not None:
+        if len(files) != 1:
+            raise _fail(f"-o/--output takes one record; {len(files)} files were given")
+        if output.exists() and not force:
+            raise _fail(f"{output} exists; add --force to overwrite it")
+        if output.exists() and not output.is_file():
+            raise _fail(f"{output} is not a file")
+    if in_place and STDIN in files:
+        raise _fail("--in-place cannot rewrite standard input; use -o FILE")
+
+    # The annotated record takes standard output when it has no file to go to.
+    to_stdout = annotate and not writing
+    out: IO[str] = sys.stderr if to_stdout else sys.stdout
+    totals = Totals()
+    status = 0
+
+    def annotated(f: FileAnalysis) -> FileAnalysis:
+        nonlocal status
+        if annotate and f.text is not None:
+            status = max(status, _write_annotation(f, thresholds, output, in_place))
+        return f
+
+    work = ANALYSE_FOR_ANNOTATION if annotate else ANALYSE
+    try:
+        results = with_progress(run(work, files, jobs=jobs, scheduler=scheduler), len(files),
+                                quiet=quiet, verb="analysed")
+        _write_report((annotated(f) for f in results), fmt, out, totals, quiet=quiet,
+                      turns=turns)
+    except BatchError as e:
+        raise _fail(str(e)) from None
+    raise typer.Exit(max(status, exit_status(totals, fail_on)))
+
+
+def _write_report(files: Iterable[FileAnalysis], fmt: Format, out: IO[str], totals: Totals,
+                  *, quiet: bool, turns: bool) -> None:
+    """The check's report in ``fmt`` with the analysis findings in it, and
+    the analysis tables where the format has room for them."""
+    if fmt is Format.json:
+        write_analysis_json(files, out, totals)
+    elif fmt is Format.github:
+        github.write_github((f.report for f in files), out, totals)
+    elif fmt is Format.junit:
+        junit.write_junit((f.report for f in files), out, totals)
+    elif fmt is Format.table:
+        kept = list(files)
+        for f in kept:
+            totals.add(f.report)
+        out.write(table.render([f.report for f in kept]) + "\n\n")
+        out.write(all_players_table(kept) + "\n")
+        if turns:
+            for block in (b for f in kept for b in file_text_blocks(f, turns=True)):
+                out.write("\n" + block + "\n")
+    else:
+        colour = use_colour(out)
+        started = after_table = False  # a blank line goes around each table
+        for f in files:
+            totals.add(f.report)
+            for line in text.file_lines(f.report, colour):
+                out.write(("\n" if after_table else "") + line + "\n")
+                started, after_table = True, False
+            for block in file_text_blocks(f, turns):
+                out.write(("\n" if started else "") + block + "\n")
+                started = after_table = True
+        if not quiet:
+            out.write(("\n" if after_table else "")
+                      + text.summary_line(totals.files, totals.matches, totals.errors,
+                                          totals.warnings) + "\n")
+    out.flush()
+
+
+def _write_annotation(f: FileAnalysis, thresholds: Thresholds, output: Path | None,
+                      in_place: bool) -> int:
+    """Write one file's annotated record where it goes; 2 when it cannot be."""
+    assert f.text is not None
+    path = f.report.path
+    try:
+        result, marked = annotate_text(f.text, f.records, f.matches, thresholds)
+    except AnnotateError as e:
+        typer.echo(f"{_NAME}: {path}: not annotated: {e}", err=True)
+        return 2
+    plural = "" if marked == 1 else "s"
+    try:
+        if output is not None:
+            write_atomic(output, result)
+            typer.echo(f"wrote {output} ({marked} turn{plural} annotated)", err=True)
+        elif in_place:
+            if marked:
+                write_atomic(Path(path), result)
+                typer.echo(f"annotated {path} ({marked} turn{plural})", err=True)
+        else:
+            sys.stdout.write(result if result.endswith("\n") or not result else result + "\n")
+            sys.stdout.flush()
+    except OSError as e:
+        target = output if output is not None else path
+        typer.echo(f"{_NAME}: cannot write {target}: {e.strerror or e}", err=True)
+        return 2
+    return 0
+
+
+def write_atomic(path: Path, content: str) -> None:
+    """Write ``content`` to ``path`` all at once: a temporary file in the same
+    folder, then :func:`os.replace`, so a reader never sees half a file and a
+    failure leaves the old file as it was. An existing file keeps its
+    permissions; a symbolic link keeps pointing at it."""
+    target = Path(os.path.realpath(path))
+    if target.exists():
+        mode = stat.S_IMODE(target.stat().st_mode)
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(content.encode("utf-8"))
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temp, mode)
+        os.replace(temp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise

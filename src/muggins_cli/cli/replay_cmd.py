@@ -1,0 +1,171 @@
+"""``muggins replay``: a recorded match, position by position, on the terminal."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Annotated
+
+import typer
+
+from muggins_cli.check import STDIN
+from muggins_cli.cli.app import app
+from muggins_cli.errors import InputError
+from muggins_cli.notation.model import BodyLine, Match, MugginsCall, Severity, Turn
+from muggins_cli.notation.parser import parse_text, read_record_text
+from muggins_cli.notation.writer import format_line
+from muggins_cli.replay.position import Position, parse_at, position_at, positions
+from muggins_cli.replay.replay import replay_match
+from muggins_cli.report.board import position_lines, tally_sheet
+from muggins_cli.rules.resolve import resolver_for
+
+_NAME = "muggins replay"
+
+
+@app.command("replay")
+def replay(
+    path: Annotated[
+        str,
+        typer.Argument(metavar="FILE", help="A record file, or - for stdin.",
+                       show_default=False),
+    ],
+    *,
+    at: Annotated[
+        str | None,
+        typer.Option("--at", metavar="R.T",
+                     help="Show only the position before turn T of round R (2.5: round 2, "
+                          "before its 5th turn line; one past the last turn is the round's "
+                          "end).", show_default=False),
+    ] = None,
+    match_number: Annotated[
+        int,
+        typer.Option("--match", "-m", min=1, metavar="N",
+                     help="Which match of the file (the first is 1)."),
+    ] = 1,
+    tally: Annotated[
+        bool,
+        typer.Option("--tally", help="End with a score sheet in the traditional tally "
+                                     "marks (a stroke per 5 points, the X figure for 50) "
+                                     "beside the raw scores."),
+    ] = False,
+) -> None:
+    """Replay a recorded match turn by turn on the terminal.
+
+    Before every turn: the layout (each arm and its open end, doubles drawn
+    crosswise, a spinner's four sides), each hand (or how many tiles are
+    hidden), the stock, the open-end total and the scores; then the turn as
+    written. Each round ends with the hands left and the scores after the
+    round-end settlement.
+
+    \b
+    Examples:
+        muggins replay club.mgn
+        muggins replay club.mgn --at 2.5          # one position: round 2, turn 5
+        muggins replay club.mgn --match 2 --tally | less
+
+    A record with errors is replayed as far as `muggins check` can follow
+    it; the first error is named on standard error.
+    """
+    try:
+        if at is not None:
+            parse_at(at)
+        lines = _replay_lines(path, at, match_number, tally)
+    except InputError as e:
+        typer.echo(f"{_NAME}: {e}", err=True)
+        raise typer.Exit(2) from None
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[str]:
+    matches = parse_text(read_record_text(path))
+    if not matches:
+        raise InputError(f"{path} holds no match")
+    if number > len(matches):
+        raise InputError(f"{path} holds {len(matches)} match{'es' if len(matches) != 1 else ''}"
+                         f"; there is no match {number}")
+    match = matches[number - 1]
+    resolve = resolver_for(None if path == STDIN else path)
+    result = replay_match(match, resolve)
+    if result.rules is None:
+        first = result.diagnostics[0] if result.diagnostics else None
+        why = f": line {first.line}: {first.message}" if first is not None else ""
+        raise InputError(f"match {number} of {path} cannot be replayed{why}")
+    errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
+    if errors:
+        e = errors[0]
+        typer.echo(f"{_NAME}: note: the record has {len(errors)} error"
+                   f"{'' if len(errors) == 1 else 's'}, the first at line {e.line}: "
+                   f"{e.code} {e.message}", err=True)
+
+    seen = list(positions(match, resolve))
+    final = tuple(result.summary.scores[p] for p in result.summary.players)
+    out = [_header(match, number, result.summary.players, result.rules.name, result.summary.target)]
+    shown = False
+    for i, (pos, item) in enumerate(seen):
+        if at is not None and f"{pos.round}.{pos.turn}" != _normal(at):
+            continue
+        after = _after_round(seen, i, final) if pos.round_over else None
+        out.append("")
+        out.extend(position_lines(pos, after))
+        out.extend(_next_lines(match, item))
+        shown = True
+        if at is not None:
+            if tally:
+                out.append("")
+                out.extend(tally_sheet(pos.players, after if after is not None else pos.scores))
+            return out
+    if at is not None and not shown:
+        position_at(match, resolve, at)  # raises InputError naming why
+        raise InputError(f"the match has no position {at}")
+    if tally:
+        out.append("")
+        out.extend(tally_sheet(result.summary.players, final))
+    return out
+
+
+def _normal(at: str) -> str:
+    r, t = parse_at(at)
+    return f"{r}.{t}"
+
+
+def _header(match: Match, number: int, players: Sequence[str], rules: str,
+            target: int | None) -> str:
+    event = match.tag("Event")
+    title = f"match {number}" + (f", {event}" if event else "")
+    return f"{title}: {', '.join(players)} ({rules} rules, target {target})"
+
+
+def _after_round(seen: Sequence[tuple[Position, BodyLine | None]], i: int,
+                 final: Sequence[int]) -> Sequence[int] | None:
+    """The totals after a round's settlement: the next round's first
+    position shows them (nothing else scores between), or at the very end
+    the replayed final totals. None when neither is known."""
+    pos = seen[i][0]
+    if i + 1 == len(seen):
+        return final
+    nxt = seen[i + 1][0]
+    if nxt.round == pos.round + 1 and nxt.turn == 1:
+        return nxt.scores
+    return None
+
+
+def _next_lines(match: Match, item: BodyLine | None) -> list[str]:
+    """The turn that follows a position, as written, with any muggins calls
+    on it."""
+    if not isinstance(item, Turn):
+        return []
+    out = [f"  played      {_with_notes(item)}"]
+    body = match.body
+    k = next(i for i, b in enumerate(body) if b is item) + 1
+    while k < len(body) and isinstance(body[k], MugginsCall):
+        out.append(f"  then        {_with_notes(body[k])}")
+        k += 1
+    return out
+
+
+def _with_notes(item: BodyLine) -> str:
+    line = format_line(item)
+    for note in item.notes:
+        line += " {" + " ".join(note.text.split()) + "}"
+    return line
+

@@ -1,0 +1,193 @@
+"""``muggins replay``: positions drawn exactly, the tally sheet, and clean
+failures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from muggins_cli.cli import app
+from muggins_cli.engine.layout import lead, place
+from muggins_cli.report.board import draw_layout, tally_marks, tally_sheet
+from muggins_cli.rules.loader import load_preset
+from muggins_cli.tiles import End, Tile
+
+from .test_analysis import PAGAT, SPINNER
+
+AT_1_4 = """\
+match 1, Hand-built: Ana, Budi (pagat rules, target 250)
+
+== 1.4  Budi to move ==
+                .6.
+  L [1|4] [4|6] |-| R
+                '6'
+  open ends   L 1, R 6; total 13
+  hands       Ana   0-0 1-1 2-2 3-4 4-4
+            > Budi  0-2 0-5 1-2 1-3 2-3 5-5
+  stock       14
+  scores      Ana 0, Budi 0 (target 250)
+  played      Budi: 1-3L +15
+"""
+
+SPINNER_AT_1_3 = """\
+match 1: Ana, Budi (spinner rules, target 200)
+
+== 1.3  Ana to move ==
+           U
+          .5.
+  L [0|5] |-| R
+          '5'
+           D
+  open ends   L 0, R 5, U 5, D 5; total 10
+  hands     > Ana   0-0 1-1 1-6 2-3 3-4 4-4
+              Budi  0-3 1-2 1-3 2-2 4-6 6-6
+  stock       14
+  scores      Ana 0, Budi 15 (target 200)
+  played      Ana: 0-0L +5
+  then        Budi: muggins +10
+
+score sheet (a stroke is 5 points, the X figure 50)
+  Ana         0
+  Budi  |||  15
+"""
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.mgn").write_text(PAGAT, encoding="utf-8")
+    (tmp_path / "s.mgn").write_text(SPINNER, encoding="utf-8")
+    return tmp_path
+
+
+def test_help_teaches_with_examples(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["replay", "--help"])
+    assert result.exit_code == 0, result.output
+    assert "muggins replay club.mgn --at 2.5" in result.stdout
+    assert "--tally" in result.stdout and "--match" in result.stdout
+
+
+def test_at_shows_one_position_exactly(runner: CliRunner, here: Path) -> None:
+    result = runner.invoke(app, ["replay", "a.mgn", "--at", "1.4"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == AT_1_4
+    assert result.stderr == ""
+
+
+def test_spinner_position_with_tally(runner: CliRunner, here: Path) -> None:
+    result = runner.invoke(app, ["replay", "s.mgn", "--at", "1.3", "--tally"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == SPINNER_AT_1_3
+    # The record has an error further on: named once, on stderr.
+    assert result.stderr == (
+        "muggins replay: note: the record has 1 error, the first at line 14: "
+        "muggins-invalid Budi calls muggins for 10, but only 5 went unclaimed\n")
+
+
+def test_whole_match_turn_by_turn(runner: CliRunner, here: Path) -> None:
+    result = runner.invoke(app, ["replay", "a.mgn"])
+    assert result.exit_code == 0, result.output
+    titles = [ln for ln in result.stdout.splitlines() if ln.startswith("== ")]
+    assert titles == [
+        "== 1.1  Ana to move ==", "== 1.2  Budi to move ==", "== 1.3  Ana to move ==",
+        "== 1.4  Budi to move ==", "== 1.5  Ana to move ==", "== 1.6  Budi to move ==",
+        "== 1.7  Ana to move ==", "== 1.8  Budi to move ==", "== 1.9  Ana to move =="]
+    assert "  (the table is empty)" in result.stdout
+    assert "  played      Budi: d0-1 d2-4 4-2L" in result.stdout
+
+
+def test_hidden_hands_are_counted(runner: CliRunner, here: Path) -> None:
+    hidden = "\n".join(ln for ln in PAGAT.splitlines()
+                       if not ln.startswith(("deal ", "stock "))) + "\n"
+    (here / "h.mgn").write_text(hidden, encoding="utf-8")
+    result = runner.invoke(app, ["replay", "h.mgn", "--at", "1.2"])
+    assert result.exit_code == 0, result.output
+    assert "            > Budi  7 hidden tiles\n" in result.stdout
+    assert "  hands       Ana   6 hidden tiles\n" in result.stdout
+
+
+def test_round_end_shows_the_settled_scores(runner: CliRunner, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    data = Path(__file__).parent / "data" / "clean-0019.mgn"
+    result = runner.invoke(app, ["replay", str(data), "--at", "1.15"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[2] == "== 1.15  end of round 1: Dewi went out =="
+    assert lines[-2:] == ["  scores      Citra 25, Wayan 30, Dewi 10 (target 100)",
+                          "  after the round  Citra 25, Wayan 30, Dewi 11"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.mgn"], "cannot read missing.mgn: No such file or directory"),
+        (["a.mgn", "--at", "x"], "--at 'x': expected R.T, a round and a turn number such "
+                                 "as 2.5"),
+        (["a.mgn", "--at", "3.1"], "the match has no position 3.1"),
+        (["a.mgn", "--match", "2"], "a.mgn holds 1 match; there is no match 2"),
+    ],
+)
+def test_bad_input_gives_one_line_and_status_2(runner: CliRunner, here: Path,
+                                               args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["replay", *args])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == f"muggins replay: {message}\n"
+
+
+# -- the drawing and the tally ----------------------------------------------
+
+
+def test_spinner_arms_are_drawn_upright() -> None:
+    rules = load_preset("spinner")
+    layout = lead(rules, Tile(5, 5))
+    for tile, end in ((Tile(5, 1), End.L), (Tile(5, 4), End.R), (Tile(5, 3), End.U),
+                      (Tile(3, 3), End.U), (Tile(5, 6), End.D)):
+        layout = place(rules, layout, tile, end)
+    assert draw_layout(rules, layout) == [
+        "         U",
+        "       [3|3]",
+        "        .3.",
+        "        |-|",
+        "        '5'",
+        "        .5.",
+        "L [1|5] |-| [5|4] R",
+        "        '5'",
+        "        .5.",
+        "        |-|",
+        "        '6'",
+        "         D",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("points", "rows"),
+    [
+        (0, ("", "", "")),
+        (-15, ("", "", "")),
+        (5, ("", "|", "")),
+        (13, ("", "|| +3", "")),
+        (45, ("", "||||| ||||", "")),
+        (50, (" x ", "xXx", " x ")),
+        (130, (" x    x ", "xXx  xXx  ||||| |", " x    x ")),
+    ],
+)
+def test_tally_marks(points: int, rows: tuple[str, str, str]) -> None:
+    assert tally_marks(points) == rows
+
+
+def test_tally_sheet_puts_raw_scores_beside_the_marks() -> None:
+    assert tally_sheet(["Ana", "Budi"], [65, -5]) == [
+        "score sheet (a stroke is 5 points, the X figure 50)",
+        "         x",
+        "  Ana   xXx  |||  65",
+        "         x",
+        "  Budi            -5",
+    ]

@@ -1,0 +1,151 @@
+"""``muggins stats`` on a fixed small corpus, exactly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from muggins_cli.cli import app
+from muggins_cli.report.stats import CorpusStats, file_stats
+
+runner = CliRunner()
+
+# Match 1: Ana 6-6 (0), Budi 4-6R (0, where 3-6R would have made 15: 15
+# missed), Ana 4-4R scores 20 but claims 15 (an error); Ana reaches 20 and
+# wins. Match 2: two turns for nothing, and the
+# record ends inside the round with a Result (a warning).
+CLUB = """\
+[Event "Club night"]
+[Players "Ana, Budi"]
+[Rules "pagat"]
+[Target "20"]
+[Result "Ana"]
+
+round 1
+lead Ana
+deal Ana 2-5 4-4 1-6 6-6 1-5 5-6 0-0
+deal Budi 0-1 4-5 2-2 3-5 3-6 1-2 4-6
+stock 1-3 1-1 0-2 0-5 5-5 2-4 1-4 0-6 2-6 0-4 3-3 2-3 3-4 0-3
+Ana: 6-6
+Budi: 4-6R
+Ana: 4-4R +15
+score Ana 20, Budi 0
+
+[Event "Self-play"]
+[Players "Ana, Budi"]
+[Rules "pagat"]
+[Target "20"]
+[Result "Budi"]
+
+round 1
+lead Budi
+deal Ana 4-6 0-0 0-3 2-6 5-5 2-3 1-2
+deal Budi 0-4 0-1 4-4 3-3 1-1 6-6 3-5
+stock 2-5 3-4 0-2 2-2 1-6 4-5 3-6 1-4 5-6 1-5 2-4 1-3 0-5 0-6
+Budi: 6-6
+Ana: 4-6L
+"""
+
+# All threes: Eko leads 6-6 for 12 and reaches the target of 10.
+THREES = """\
+[Event "Self-play"]
+[Players "Chen, Dara, Eko"]
+[Rules "all-threes"]
+[Target "10"]
+[Result "Eko"]
+
+round 1
+lead Eko
+deal Chen 1-2 4-6 3-4 1-1 0-4
+deal Dara 3-3 4-5 3-6 2-4 2-5
+deal Eko 6-6 0-3 0-5 3-5 0-6
+stock 0-2 2-2 0-1 1-3 4-4 0-0 1-5 5-5 5-6 1-6 1-4 2-6 2-3
+Eko: 6-6 +12
+score Chen 0, Dara 0, Eko 12
+"""
+
+TABLE = """\
+corpus
+---------------  ----
+files               3
+unreadable          1
+matches             3
+finished            2
+rounds              3
+turns               6
+players             5
+points per turn  5.33
+missed points      15
+errors              2
+warnings            1
+
+player      matches    wins    turns    points    points/turn    missed
+--------  ---------  ------  -------  --------  -------------  --------
+Ana               2       1        3        20           6.67         0
+Budi              2       0        2         0           0.00        15
+Chen              1       0        0         0           0.00         0
+Dara              1       0        0         0           0.00         0
+Eko               1       1        1        12          12.00         0
+
+diagnostic        count
+--------------  -------
+score-mismatch        1
+unfinished            1
+unreadable            1
+"""
+
+
+@pytest.fixture
+def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "club.mgn").write_text(CLUB, encoding="utf-8")
+    (tmp_path / "threes.mgn").write_text(THREES, encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "broken.mgn").write_bytes(b'[Event "x"]\n\xff\n')
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_stats_table_exactly(corpus: Path, jobs: str) -> None:
+    result = runner.invoke(app, ["stats", ".", "--jobs", jobs])
+    assert result.exit_code == 2  # sub/broken.mgn cannot be read
+    assert result.stdout == TABLE
+    assert result.stderr == "read 3 files\n"
+
+
+def test_stats_json_exactly(corpus: Path) -> None:
+    result = runner.invoke(app, ["stats", "club.mgn", "threes.mgn", "-f", "json", "-q",
+                                 "--top", "2"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    assert json.loads(result.stdout) == {
+        "files": 2, "unreadable": 0, "matches": 3, "finished": 2, "rounds": 3, "turns": 6,
+        "players": 5, "points": 32, "points_per_turn": 5.33, "missed": 15, "errors": 1,
+        "warnings": 1,
+        "by_player": [
+            {"name": "Ana", "matches": 2, "wins": 1, "turns": 3, "points": 20,
+             "points_per_turn": 6.67, "missed": 0},
+            {"name": "Budi", "matches": 2, "wins": 0, "turns": 2, "points": 0,
+             "points_per_turn": 0.0, "missed": 15},
+        ],
+        "diagnostic_codes": [{"code": "score-mismatch", "count": 1},
+                             {"code": "unfinished", "count": 1}],
+    }
+
+
+def test_merging_files_gives_the_whole(corpus: Path) -> None:
+    whole = CorpusStats()
+    for name in ("club.mgn", "threes.mgn", "club.mgn"):
+        whole.merge(file_stats(name))
+    assert (whole.files, whole.matches, whole.points, whole.missed) == (3, 5, 52, 30)
+    assert whole.players["Ana"].matches == 4
+    assert whole.codes["score-mismatch"] == 2
+
+
+def test_no_files_exits_2(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["stats", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "no .mgn files found" in result.stderr

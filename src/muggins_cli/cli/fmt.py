@@ -7,16 +7,13 @@ leaves out the lines it cannot read and writing back would lose them.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import stat
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from muggins_cli.cli.app import app
+from muggins_cli.cli.files import write_atomic
 from muggins_cli.notation.model import Severity
 from muggins_cli.notation.parser import UnreadableError, parse_text, read_record_text
 from muggins_cli.notation.writer import write_matches
@@ -84,7 +81,7 @@ def fmt_command(
         elif in_place and shown != "-":
             if canonical != text:
                 try:
-                    _replace(path, canonical)
+                    write_atomic(path, canonical)
                 except OSError as exc:
                     typer.echo(f"{shown}:0:0: error unwritable {exc.strerror or exc}", err=True)
                     status = max(status, _UNREADABLE)
@@ -107,23 +104,3 @@ def _expand(paths: list[Path]) -> list[Path]:
         else:
             out.append(path)
     return out
-
-
-def _replace(path: Path, text: str) -> None:
-    """Write ``text`` over ``path`` all at once: a temporary file in the same
-    folder, then :func:`os.replace`, so a reader never sees half a file. The
-    file keeps its permissions; a symbolic link keeps pointing at it."""
-    target = Path(os.path.realpath(path))
-    mode = stat.S_IMODE(target.stat().st_mode)
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(text.encode("utf-8"))
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temp, mode)
-        os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise

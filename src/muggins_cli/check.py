@@ -60,10 +60,8 @@ def expand_paths(paths: Iterable[str]) -> Iterator[str]:
 def check_file(path: str, *, keep_replays: bool = False, events: bool = False) -> FileReport:
     """Replay every match of one file; never raises for what the file holds."""
     report = FileReport(path)
-    resolve = resolver_for(None if path == STDIN else path)
     try:
-        for match in iter_matches(open_record(path)):
-            replay = replay_match(match, resolve, collect_events=events)
+        for _, replay in iter_replays(path, events=events):
             report.matches.append(replay.summary)
             report.diagnostics.extend(replay.diagnostics)
             if keep_replays:
@@ -74,7 +72,7 @@ def check_file(path: str, *, keep_replays: bool = False, events: bool = False) -
         # mistaken for a record.
         report.matches.clear()
         report.replays.clear()
-        report.diagnostics[:] = [Diagnostic(0, 0, Severity.ERROR, "unreadable", str(e))]
+        report.diagnostics[:] = [unreadable_diagnostic(e)]
         report.unreadable = True
     return report
 
@@ -84,8 +82,15 @@ def iter_replays(path: str, *, events: bool = False) -> Iterator[tuple[Match, Ma
     callers that fold a file into something small (``stats``) instead of
     keeping a :class:`FileReport`. Raises :class:`InputError` when the file
     cannot be read, also part-way: the caller should then drop what it took."""
+    return replay_lines(open_record(path), path, events=events)
+
+
+def replay_lines(lines: Iterable[str], path: str, *,
+                 events: bool = False) -> Iterator[tuple[Match, MatchReplay]]:
+    """Replay the matches in ``lines``, read from ``path`` (which decides
+    where the record's own rules files may be)."""
     resolve = resolver_for(None if path == STDIN else path)
-    for match in iter_matches(open_record(path)):
+    for match in iter_matches(lines):
         yield match, replay_match(match, resolve, collect_events=events)
 
 

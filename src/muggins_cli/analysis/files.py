@@ -14,12 +14,10 @@ from dataclasses import dataclass, field, replace
 
 from muggins_cli.analysis.match import MatchAnalysis, analyse_match
 from muggins_cli.batch import Work, relabel_report
-from muggins_cli.check import STDIN, FileReport, unreadable_diagnostic
+from muggins_cli.check import FileReport, replay_lines, unreadable_diagnostic
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Match
-from muggins_cli.notation.parser import iter_matches, read_record_text
-from muggins_cli.replay.replay import replay_match
-from muggins_cli.rules.resolve import resolver_for
+from muggins_cli.notation.parser import read_record_text
 
 
 @dataclass
@@ -44,9 +42,7 @@ def analyse_text(path: str, text: str) -> FileAnalysis:
     """Check and analyse the record ``text`` read from ``path``."""
     report = FileReport(path)
     out = FileAnalysis(report, text=text)
-    resolve = resolver_for(None if path == STDIN else path)
-    for match in iter_matches(split_lines(text)):
-        replay = replay_match(match, resolve, collect_events=True)
+    for match, replay in replay_lines(split_lines(text), path, events=True):
         analysis = analyse_match(match, replay)
         report.matches.append(replay.summary)
         report.diagnostics.extend(

@@ -3,18 +3,25 @@
 The records carry deals and the stock order, so every move in them can be
 checked; ``muggins check`` must accept each one with no error, which makes
 self-play the widest test of the engine, the writer and the replay together.
+
+The driver is the one place that holds every hand and the stock: a
+:class:`~muggins_cli.play.strategies.SeenStrategy` gets only the mover's view
+(:mod:`muggins_cli.play.seen`), with the draws and passes the table saw. A
+``dealer`` may stand in for the shuffle, so that two matches see the same
+deals in the same round order (the arena's duplicate format).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from muggins_cli.engine.scoring import reached, settle
 from muggins_cli.engine.state import Draw, Pass, Place, apply, deal, legal_moves, new_round
 from muggins_cli.notation import model as m
-from muggins_cli.play.strategies import Strategy
+from muggins_cli.play.seen import TableWatch, real_move, seen_of
+from muggins_cli.play.strategies import SeenStrategy, Strategy
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile
 
@@ -22,6 +29,20 @@ from muggins_cli.tiles import Tile
 def _tok(t: Tile, left: int | None = None) -> m.TileTok:
     a = t.lo if left is None else left
     return m.TileTok(a, t.other(a), 0, 0)
+
+
+@dataclass(frozen=True)
+class RoundDeal:
+    """One round's shuffle: the hands by seat, the stock in draw order, and
+    the lot (the seat that leads if this round needs a lot)."""
+
+    hands: tuple[tuple[Tile, ...], ...]
+    stock: tuple[Tile, ...]
+    lot: int
+
+
+#: Gives round N's deal (N from 1), in place of shuffling with the match's rng.
+Dealer = Callable[[int], RoundDeal]
 
 
 @dataclass
@@ -35,16 +56,24 @@ class MatchOutcome:
 def play_match(
     rules: Rules,
     names: Sequence[str],
-    strategies: Sequence[Strategy],
+    strategies: Sequence[Strategy | SeenStrategy],
     rng: random.Random,
     *,
     rules_tag: str | None = None,
     target: int | None = None,
     event: str = "Self-play",
     max_rounds: int = 200,
+    dealer: Dealer | None = None,
 ) -> MatchOutcome:
-    """Play one match to the target and return it as a record."""
+    """Play one match to the target and return it as a record.
+
+    ``rng`` draws the lots and shuffles (unless ``dealer`` gives them) and
+    is passed to the strategies. A strategy with ``choose_seen`` is given
+    the mover's view only.
+    """
     n = len(names)
+    seen_seats = [isinstance(s, SeenStrategy) for s in strategies]
+    watch = TableWatch(rules)
     goal = target if target is not None else rules.target_for(n)
     scores = [0] * n
     body: list[m.BodyLine] = []
@@ -54,19 +83,32 @@ def play_match(
     while winner is None and rounds < max_rounds:
         rounds += 1
         body.append(m.RoundLine(rounds, 0, 0))
+        dealt = dealer(rounds) if dealer is not None else None
         if leader is None:
-            leader = rng.randrange(n)
+            leader = dealt.lot if dealt is not None else rng.randrange(n)
             body.append(m.LeadLine(names[leader], 0, 0, 0))
-        hands, stock = deal(rules, n, rng)
+        if dealt is not None:
+            hands, stock = [list(h) for h in dealt.hands], list(dealt.stock)
+        else:
+            hands, stock = deal(rules, n, rng)
         for i in range(n):
             body.append(m.DealLine(names[i], tuple(_tok(t) for t in hands[i]), 0, 0, 0))
         body.append(m.StockLine(tuple(_tok(t) for t in stock), 0, 0))
         state = new_round(hands, stock, leader)
+        watch.start_round()
         draws: list[m.Draw] = []
         while not state.over:
             seat = state.to_move
             moves = legal_moves(rules, state)
-            move = strategies[seat].choose(rules, state, moves, rng)
+            strategy = strategies[seat]
+            if seen_seats[seat]:
+                assert isinstance(strategy, SeenStrategy)
+                seen = seen_of(state, moves, scores, goal, watch.voids())
+                move = real_move(moves, strategy.choose_seen(rules, seen, rng))
+            else:
+                assert not isinstance(strategy, SeenStrategy)
+                move = strategy.choose(rules, state, moves, rng)
+            watch.observe(state, move)
             state, points = apply(rules, state, move)
             if isinstance(move, Draw):
                 draws.append(m.Draw(_tok(move.tile), 0, 0))

@@ -1,0 +1,243 @@
+"""``muggins selfplay``: complete matches played by strategies, as MGN."""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from enum import Enum
+from pathlib import Path
+from typing import IO, Annotated, TypeVar
+
+import typer
+
+from muggins_cli.cli.app import app
+from muggins_cli.errors import InputError, MugginsError
+from muggins_cli.notation import model as m
+from muggins_cli.notation.writer import write_match
+from muggins_cli.play.selfplay import play_match
+from muggins_cli.play.strategies import STRATEGY_NAMES, AnyStrategy, make_strategy
+from muggins_cli.rules.loader import load_rules, preset_names
+from muggins_cli.rules.model import Rules
+
+_NAME = "muggins selfplay"
+#: Player names by seat when --names is not given.
+DEFAULT_NAMES = ("Ana", "Budi", "Citra", "Dana")
+
+T = TypeVar("T")
+
+
+class ObjectiveOpt(str, Enum):
+    match = "match"
+    points = "points"
+
+
+# Options shared with ``muggins arena``: the solver strategy's budget.
+SamplesOption = Annotated[
+    int, typer.Option("--samples", min=1, metavar="K",
+                      help="Deals of the unseen tiles the solver solves and averages per move.")]
+NodesOption = Annotated[
+    int | None, typer.Option("--nodes", min=1, metavar="N",
+                             help="Cap on search nodes per move; reproducible, unlike --move-time.",
+                             show_default=False)]
+MoveTimeOption = Annotated[
+    float | None, typer.Option("--move-time", min=0.0, metavar="S",
+                               help="Cap on seconds per move; results then depend on the "
+                                    "machine.", show_default=False)]
+ObjectiveOption = Annotated[
+    ObjectiveOpt, typer.Option("--objective",
+                               help="match: reaching the target first counts above any points; "
+                                    "points: points to the round's end.")]
+SearchLeadOption = Annotated[
+    bool, typer.Option("--search-lead",
+                       help="The solver searches a round's opening tile too (about three "
+                            "times slower; by default it leads greedily).")]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")]
+
+
+@app.command("selfplay")
+def selfplay(
+    *,
+    rules_spec: Annotated[
+        str, typer.Option("--rules", "-r", metavar="NAME|FILE",
+                          help="A rules preset (pagat, spinner, all-threes) or a rules YAML file "
+                               "in the output's folder or below it.")
+    ] = "pagat",
+    players: Annotated[int, typer.Option("--players", "-n", min=2, help="Seats at the table.")] = 2,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: the same command writes the "
+                                                            "same bytes.")] = 0,
+    matches: Annotated[int, typer.Option("--matches", "-k", min=1, help="Matches to play.")] = 1,
+    strategy: Annotated[
+        str, typer.Option("--strategy", metavar="A,B[,C,D]",
+                          help="A strategy per seat, in seating order (one name: every seat). "
+                               f"Strategies: {', '.join(STRATEGY_NAMES)}.")
+    ] = "greedy",
+    names: Annotated[
+        str | None, typer.Option("--names", metavar="NAME,NAME[,...]",
+                                 help=f"Player names by seat (default {', '.join(DEFAULT_NAMES)}).",
+                                 show_default=False)
+    ] = None,
+    target: Annotated[
+        int | None, typer.Option("--target", min=1, metavar="N",
+                                 help="Score that ends a match (default: the rules' target).",
+                                 show_default=False)
+    ] = None,
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", metavar="FILE",
+                                 help="Write the records here instead of stdout.",
+                                 show_default=False)
+    ] = None,
+    samples: SamplesOption = 8,
+    nodes: NodesOption = None,
+    move_time: MoveTimeOption = None,
+    objective: ObjectiveOption = ObjectiveOpt.match,
+    search_lead: SearchLeadOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """Play complete matches between strategies and write them as MGN records,
+    with every deal and the stock order, so `muggins check` can verify every
+    move in them.
+
+    Strategies: random (any legal move), greedy (the highest immediate score,
+    ties to the heaviest tile), solver (the solver's sample mode on what the
+    player sees: own hand, layout, hand sizes, stock count, draws and passes).
+    Match k of a run is played from the seed and k alone.
+
+    Exit status: 0, or 2 when the command line or the rules are wrong.
+
+    \b
+    Examples:
+        muggins selfplay --players 3 --strategy greedy,random,greedy --matches 5 -o games.mgn
+        muggins selfplay --rules spinner --strategy solver,greedy --seed 7 | muggins check -
+    """
+    try:
+        rules = load_rules(rules_spec)
+        seats = seat_names(players, names, rules)
+        kinds = strategy_list(strategy, players)
+        tag = rules_tag(rules_spec, output)
+        for kind in kinds:  # refuse a bad name before any output
+            make_strategy(kind)
+    except MugginsError as e:
+        typer.echo(f"{_NAME}: {e}", err=True)
+        raise typer.Exit(2) from None
+
+    def one(k: int) -> m.Match:
+        strategies: list[AnyStrategy] = [
+            make_strategy(x, samples=samples, node_limit=nodes, time_limit=move_time,
+                          objective=objective.value, search_lead=search_lead)
+            for x in kinds]
+        rng = random.Random(f"selfplay:{seed}:{k}")
+        out = play_match(rules, seats, strategies, rng, rules_tag=tag, target=target)
+        extra = m.Tag("Strategies", ", ".join(kinds), 0, 0)
+        return replace(out.record, tags=(*out.record.tags, extra))
+
+    sink: IO[str] = sys.stdout
+    try:
+        if output is not None:
+            sink = open(output, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+    except OSError as e:
+        typer.echo(f"{_NAME}: cannot write {output}: {e.strerror}", err=True)
+        raise typer.Exit(2) from None
+    try:
+        for k in with_progress(range(matches), matches, quiet=quiet, noun="match",
+                               verb="played"):
+            sink.write(("\n" if k else "") + write_match(one(k)))
+            sink.flush()
+    except KeyboardInterrupt:
+        typer.echo(f"{_NAME}: interrupted", err=True)
+        raise typer.Exit(130) from None
+    finally:
+        if sink is not sys.stdout:
+            sink.close()
+
+
+def strategy_list(spec: str, players: int) -> list[str]:
+    """The strategy of each seat: one name for all, or one per seat."""
+    kinds = [x.strip() for x in spec.split(",")]
+    for k in kinds:
+        if k not in STRATEGY_NAMES:
+            raise InputError(f"unknown strategy {k!r}; choose from {', '.join(STRATEGY_NAMES)}")
+    if len(kinds) == 1:
+        return kinds * players
+    if len(kinds) != players:
+        raise InputError(f"--strategy names {len(kinds)} strategies for {players} players "
+                         "(give one for every seat, or one for all)")
+    return kinds
+
+
+def seat_names(players: int, names: str | None, rules: Rules) -> list[str]:
+    if players not in rules.players:
+        allowed = ", ".join(str(p) for p in rules.players)
+        raise InputError(f"the rules {rules.name} allow {allowed} players, not {players}")
+    if names is None:
+        if players > len(DEFAULT_NAMES):
+            return [f"P{i + 1}" for i in range(players)]
+        return list(DEFAULT_NAMES[:players])
+    out = [x.strip() for x in names.split(",")]
+    if len(out) != players:
+        raise InputError(f"--names gives {len(out)} names for {players} players")
+    bad = set(":#{}[]\t\n")
+    keywords = {"round", "lead", "deal", "stock", "reveal", "score"}
+    for x in out:
+        if not x or bad & set(x) or x in keywords:
+            raise InputError(f"{x!r} cannot be a player name in MGN (not empty, "
+                             "none of : , # { } [ ], not a keyword such as round)")
+    if len(set(out)) != len(out):
+        raise InputError("--names repeats a name")
+    return out
+
+
+def rules_tag(spec: str, output: str | None) -> str:
+    """The Rules tag that names ``spec`` from the record: a preset by name,
+    a file by its path relative to the output's folder (the current one for
+    stdout), which must not leave it."""
+    if spec in preset_names():
+        return spec
+    base = Path(os.path.dirname(os.path.abspath(output))) if output else Path.cwd()
+    rel = os.path.relpath(os.path.abspath(spec), base)
+    if rel.startswith(os.pardir) or os.path.isabs(rel):
+        raise InputError(f"the rules file {spec} is outside the output's folder; a record "
+                         "can only name rules files beside it or below it")
+    return Path(rel).as_posix()
+
+
+def with_progress(items: Iterable[T], total: int, *, quiet: bool, noun: str,
+                  verb: str) -> Iterator[T]:
+    """``items`` passed through, with a bar on stderr when it is a terminal
+    and one count line at the end (nothing when ``quiet``)."""
+    if quiet:
+        yield from items
+        return
+    done = 0
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn(noun + "es" if noun.endswith("ch") else noun + "s"),
+                      TimeElapsedColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("playing", total=total)
+            for item in items:
+                yield item
+                done += 1
+                bar.advance(task)
+    else:
+        for item in items:
+            yield item
+            done += 1
+    plural = "" if done == 1 else ("es" if noun.endswith("ch") else "s")
+    sys.stderr.write(f"{verb} {done} {noun}{plural}\n")
+    sys.stderr.flush()
+
+
+__all__ = ["selfplay", "strategy_list", "with_progress"]

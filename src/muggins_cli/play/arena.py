@@ -1,0 +1,260 @@
+"""Two strategies against each other, in duplicate format.
+
+Every deal is played twice with the seats swapped, to take the luck of the
+deal out: match ``k`` draws its rounds' shuffles (and the lots that choose a
+leader) from its own seeded stream, in round order, and keeps them, so both
+legs see round N's deal, whoever won the round before. In the first leg
+seat ``i`` is played by A when ``i`` is even and by B when odd; in the second
+leg the other way round, so each strategy sits behind the same hands once.
+
+Every pair is a pure function of (settings, seed, pair number), so pairs
+can be played in any order or in other processes and give the same result.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field, replace
+
+from muggins_cli.engine.state import deal
+from muggins_cli.notation import model as m
+from muggins_cli.play.selfplay import RoundDeal, play_match
+from muggins_cli.play.strategies import make_strategy
+from muggins_cli.rules.model import Rules
+
+#: The normal quantile for a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion of ``wins`` in ``n``
+    (``(0.0, 1.0)`` when ``n`` is 0)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class DealSequence:
+    """Round deals for one match: round N's shuffle and lot are the N-th
+    drawn from ``random.Random(seed)``, drawn once and kept."""
+
+    def __init__(self, rules: Rules, players: int, seed: str) -> None:
+        self.rules = rules
+        self.players = players
+        self._rng = random.Random(seed)
+        self._deals: list[RoundDeal] = []
+
+    def __call__(self, round_number: int) -> RoundDeal:
+        while len(self._deals) < round_number:
+            lot = self._rng.randrange(self.players)
+            hands, stock = deal(self.rules, self.players, self._rng)
+            self._deals.append(RoundDeal(tuple(tuple(h) for h in hands), tuple(stock), lot))
+        return self._deals[round_number - 1]
+
+
+@dataclass(frozen=True)
+class ArenaSpec:
+    """What an arena plays: the two strategies (by name), the rules, the
+    table size and target, the seed, and the solver's budget per move."""
+
+    a: str
+    b: str
+    rules: Rules
+    players: int = 2
+    seed: int = 0
+    target: int | None = None
+    rules_tag: str | None = None
+    samples: int = 8
+    node_limit: int | None = None
+    time_limit: float | None = None
+    objective: str = "match"
+    search_lead: bool = False
+
+    def labels(self) -> tuple[str, str]:
+        """The two sides' names in tables and records."""
+        if self.a == self.b:
+            return f"{self.a}-a", f"{self.b}-b"
+        return self.a, self.b
+
+    def sides(self, leg: int) -> tuple[int, ...]:
+        """Which side (0: A, 1: B) sits in each seat in leg 0 or 1."""
+        return tuple((i + leg) % 2 for i in range(self.players))
+
+    def names(self, leg: int) -> list[str]:
+        labels = self.labels()
+        sides = self.sides(leg)
+        if self.players == 2:
+            return [labels[s] for s in sides]
+        seen: dict[int, int] = {}
+        out = []
+        for s in sides:
+            seen[s] = seen.get(s, 0) + 1
+            out.append(f"{labels[s]}{seen[s]}")
+        return out
+
+
+@dataclass(frozen=True)
+class Game:
+    """One leg of one pair: who sat where and how it ended."""
+
+    pair: int
+    leg: int
+    sides: tuple[int, ...]
+    scores: tuple[int, ...]
+    winner: int | None  # the seat
+    rounds: int
+    record: m.Match | None = None
+
+    @property
+    def winning_side(self) -> int | None:
+        return None if self.winner is None else self.sides[self.winner]
+
+
+def play_pair(spec: ArenaSpec, pair: int, keep_records: bool = False) -> list[Game]:
+    """Both legs of pair ``pair`` (numbered from 0)."""
+    deals = DealSequence(spec.rules, spec.players, f"arena:{spec.seed}:{pair}:deals")
+    games = []
+    for leg in (0, 1):
+        sides = spec.sides(leg)
+        strategies = [
+            make_strategy((spec.a, spec.b)[s], samples=spec.samples, node_limit=spec.node_limit,
+                          time_limit=spec.time_limit, objective=spec.objective,
+                          search_lead=spec.search_lead)
+            for s in sides
+        ]
+        rng = random.Random(f"arena:{spec.seed}:{pair}:{leg}")
+        out = play_match(spec.rules, spec.names(leg), strategies, rng, rules_tag=spec.rules_tag,
+                         target=spec.target, event=f"Arena {pair + 1}.{leg + 1}", dealer=deals)
+        record = None
+        if keep_records:
+            labels = spec.labels()
+            tag = m.Tag("Strategies", ", ".join(labels[s] for s in sides), 0, 0)
+            record = replace(out.record, tags=(*out.record.tags, tag))
+        games.append(Game(pair, leg, sides, tuple(out.scores), out.winner, out.rounds, record))
+    return games
+
+
+def play_pairs(spec: ArenaSpec, pairs: int, *, jobs: int = 1, keep_records: bool = False,
+               ) -> Iterator[list[Game]]:
+    """Every pair's games, as they finish (in pair order when ``jobs`` is 1).
+    Sort by ``pair`` for a result that does not depend on ``jobs``."""
+    if jobs <= 1 or pairs <= 1:
+        for k in range(pairs):
+            yield play_pair(spec, k, keep_records)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(play_pair, spec, k, keep_records) for k in range(pairs)]
+        try:
+            for f in as_completed(futures):
+                yield f.result()
+        finally:
+            for f in futures:
+                f.cancel()
+
+
+@dataclass
+class SideStats:
+    """One side's tally over every game."""
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    points: int = 0  # final scores of its seats, summed
+    seat_rounds: int = 0  # rounds played, once per seat it held
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    @property
+    def points_per_round(self) -> float:
+        return self.points / self.seat_rounds if self.seat_rounds else 0.0
+
+
+@dataclass
+class ArenaResult:
+    """The tally: per side, and per pair (which side won both legs)."""
+
+    spec: ArenaSpec
+    pairs: int
+    sides: list[SideStats]
+    games: list[Game] = field(default_factory=list)
+    swept: tuple[int, int] = (0, 0)  # pairs where A, B won both legs
+    split: int = 0
+
+    @property
+    def matches(self) -> int:
+        return len(self.games)
+
+
+def tally(spec: ArenaSpec, games: Sequence[Game]) -> ArenaResult:
+    games = sorted(games, key=lambda g: (g.pair, g.leg))
+    labels = spec.labels()
+    sides = [SideStats(labels[0]), SideStats(labels[1])]
+    by_pair: dict[int, list[int | None]] = {}
+    for g in games:
+        for s, st in enumerate(sides):
+            seats = [i for i, side in enumerate(g.sides) if side == s]
+            st.games += 1
+            st.wins += g.winning_side == s
+            st.points += sum(g.scores[i] for i in seats)
+            st.seat_rounds += g.rounds * len(seats)
+        by_pair.setdefault(g.pair, []).append(g.winning_side)
+    swept_a = sum(1 for w in by_pair.values() if w == [0, 0])
+    swept_b = sum(1 for w in by_pair.values() if w == [1, 1])
+    return ArenaResult(spec, len(by_pair), sides, list(games), (swept_a, swept_b),
+                       len(by_pair) - swept_a - swept_b)
+
+
+def run_arena(spec: ArenaSpec, pairs: int, *, jobs: int = 1, keep_records: bool = False,
+              on_pair: Callable[[list[Game]], None] | None = None) -> ArenaResult:
+    """Play ``pairs`` duplicate pairs and tally them."""
+    games: list[Game] = []
+    for done in play_pairs(spec, pairs, jobs=jobs, keep_records=keep_records):
+        games.extend(done)
+        if on_pair is not None:
+            on_pair(done)
+    return tally(spec, games)
+
+
+def as_json(result: ArenaResult) -> dict[str, object]:
+    spec = result.spec
+    return {
+        "a": spec.a,
+        "b": spec.b,
+        "rules": spec.rules_tag or spec.rules.name,
+        "players": spec.players,
+        "target": spec.target if spec.target is not None else spec.rules.target_for(spec.players),
+        "seed": spec.seed,
+        "pairs": result.pairs,
+        "matches": result.matches,
+        "solver": {"samples": spec.samples, "nodes": spec.node_limit,
+                   "time": spec.time_limit, "objective": spec.objective,
+                   "search_lead": spec.search_lead},
+        "strategies": [
+            {"name": s.name, "matches": s.games, "wins": s.wins,
+             "win_rate": round(s.win_rate, 4),
+             "interval95": [round(x, 4) for x in s.interval],
+             "points_per_round": round(s.points_per_round, 2)}
+            for s in result.sides
+        ],
+        "duplicate": {"a_won_both": result.swept[0], "b_won_both": result.swept[1],
+                      "split": result.split},
+    }
+
+
+__all__ = [
+    "Z95", "ArenaResult", "ArenaSpec", "DealSequence", "Game", "SideStats", "as_json",
+    "play_pair", "play_pairs", "run_arena", "tally", "wilson",
+]

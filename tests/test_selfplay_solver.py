@@ -1,0 +1,187 @@
+"""The ``solver`` strategy decides from the mover's view alone.
+
+Two checks: a state whose other hands and stock raise on any access but
+their size, and pairs of states that differ only in hidden tiles (other
+hands, stock order) giving the same decision.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any, NoReturn
+
+import pytest
+
+from muggins_cli.engine.state import (
+    Draw,
+    Move,
+    Place,
+    RoundState,
+    apply,
+    deal,
+    legal_moves,
+    new_round,
+)
+from muggins_cli.errors import InputError
+from muggins_cli.play.seen import UnseenDraw, seen_of
+from muggins_cli.play.strategies import (
+    GreedyStrategy,
+    SolverStrategy,
+    greedy_seen,
+    knowledge_of,
+    make_strategy,
+)
+from muggins_cli.rules.loader import load_preset
+from muggins_cli.rules.model import Rules
+from muggins_cli.tiles import Tile
+
+# A small budget: these tests are about what is read, not how well it plays.
+BUDGET: dict[str, Any] = {"samples": 3, "node_limit": 20_000}
+
+
+class Hidden:
+    """Stands for a hand or stock the mover cannot see: its size is public,
+    anything else fails the test."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def _refuse(self, *args: object) -> NoReturn:
+        raise AssertionError("a hidden tile was read")
+
+    __iter__ = __contains__ = __getitem__ = __sub__ = __or__ = __and__ = _refuse
+    __eq__ = __hash__ = __bool__ = _refuse
+
+
+def positions(rules: Rules, players: int, seed: int,
+              after: int = 0) -> Iterator[tuple[RoundState, list[Move]]]:
+    """The states of a greedy playout with more than one legal move, or a
+    draw, once ``after`` tiles are down (fewer tiles left: quicker solves)."""
+    rng = random.Random(seed)
+    hands, stock = deal(rules, players, rng)
+    state = new_round(hands, stock, seed % players)
+    greedy = GreedyStrategy()
+    while not state.over:
+        moves = legal_moves(rules, state)
+        if (len(moves) > 1 or isinstance(moves[0], Draw)) and \
+                state.layout.tile_count() >= after:
+            yield state, moves
+        state, _ = apply(rules, state, greedy.choose(rules, state, moves, rng))
+
+
+def blind(state: RoundState) -> RoundState:
+    """``state`` with every hand but the mover's, and the stock, hidden."""
+    seat = state.to_move
+    hands = tuple(h if i == seat else Hidden(len(h)) for i, h in enumerate(state.hands))
+    return RoundState(hands, Hidden(len(state.stock)), state.layout, seat,  # type: ignore[arg-type]
+                      state.drawn)
+
+
+def reshuffled(state: RoundState, rng: random.Random) -> RoundState:
+    """Another state the mover cannot tell from ``state``: the other hands
+    and the stock dealt afresh from the same tiles, sizes kept."""
+    seat = state.to_move
+    pool = [t for i, h in enumerate(state.hands) if i != seat for t in h] + list(state.stock)
+    rng.shuffle(pool)
+    hands: list[frozenset[Tile]] = []
+    at = 0
+    for i, h in enumerate(state.hands):
+        if i == seat:
+            hands.append(h)
+        else:
+            hands.append(frozenset(pool[at:at + len(h)]))
+            at += len(h)
+    return RoundState(tuple(hands), tuple(pool[at:]), state.layout, seat, state.drawn)
+
+
+@pytest.mark.parametrize(("preset", "players", "after"),
+                         [("pagat", 2, 0), ("spinner", 2, 6), ("pagat", 3, 3)])
+def test_solver_reads_no_hidden_tile(preset: str, players: int, after: int) -> None:
+    rules = load_preset(preset)
+    checked = searched = 0
+    for seed in range(2):
+        for state, moves in positions(rules, players, seed, after):
+            strategy = SolverStrategy(**BUDGET)
+            move = strategy.choose(rules, blind(state), moves, random.Random(seed))
+            assert move in moves
+            checked += 1
+            searched += strategy.searches - strategy.fallbacks
+    assert checked >= 6
+    assert searched >= 3  # the solver did run, within its budget
+
+
+@pytest.mark.parametrize(("preset", "players", "after"), [("pagat", 2, 0), ("all-threes", 3, 4)])
+def test_hidden_tiles_do_not_change_the_decision(preset: str, players: int, after: int) -> None:
+    rules = load_preset(preset)
+    shuffle = random.Random(0)
+    differing = 0
+    for state, moves in positions(rules, players, 7, after):
+        other = reshuffled(state, shuffle)
+        other_moves = legal_moves(rules, other)
+        differing += other.hands != state.hands or other.stock != state.stock
+        a = SolverStrategy(**BUDGET).choose(rules, state, moves, random.Random(1))
+        b = SolverStrategy(**BUDGET).choose(rules, other, other_moves, random.Random(1))
+        if isinstance(a, Draw):
+            assert isinstance(b, Draw)  # the tiles drawn may differ: nobody saw them
+        else:
+            assert a == b
+    assert differing >= 3
+
+
+def test_the_view_and_knowledge_hold_only_public_facts() -> None:
+    rules = load_preset("pagat")
+    state, moves = next(p for p in positions(rules, 2, 3) if p[0].layout.started)
+    seen = seen_of(state, moves, (10, 20), 250)
+    assert seen == seen_of(reshuffled(state, random.Random(5)), moves, (10, 20), 250)
+    know = knowledge_of(rules, seen)
+    know.check()
+    assert know.hand == state.hands[state.to_move]
+    other = state.hands[1 - state.to_move]
+    assert know.unseen == other | set(state.stock)
+    assert know.stock_count == len(state.stock)
+    assert know.scores == (10, 20) and know.target == 250
+
+
+def test_a_draw_is_seen_without_its_tile() -> None:
+    rules = load_preset("pagat")
+    state, moves = next(p for p in positions(rules, 2, 0) if isinstance(p[1][0], Draw))
+    seen = seen_of(state, moves, (0, 0), 250)
+    assert seen.moves == (UnseenDraw(),)
+    assert SolverStrategy(**BUDGET).choose_seen(rules, seen, random.Random(0)) == UnseenDraw()
+
+
+def test_out_of_budget_falls_back_to_greedy() -> None:
+    rules = load_preset("pagat")
+    state, moves = next(p for p in positions(rules, 2, 1, after=1)
+                        if sum(isinstance(m, Place) for m in p[1]) > 1)
+    strategy = SolverStrategy(samples=4, node_limit=1)
+    seen = seen_of(state, moves, (0, 0), 250)
+    assert strategy.choose_seen(rules, seen, random.Random(0)) == greedy_seen(rules, seen)
+    assert strategy.fallbacks == 1
+
+
+def test_the_lead_is_greedy_unless_searched() -> None:
+    rules = load_preset("pagat")
+    state, moves = next(positions(rules, 2, 2))
+    seen = seen_of(state, moves, (0, 0), 250)
+    quick = SolverStrategy(**BUDGET)
+    assert quick.choose_seen(rules, seen, random.Random(0)) == greedy_seen(rules, seen)
+    assert quick.searches == 0
+    deep = SolverStrategy(search_lead=True, **BUDGET)
+    assert deep.choose_seen(rules, seen, random.Random(0)) in seen.moves
+    assert deep.searches == 1
+
+
+def test_make_strategy() -> None:
+    assert make_strategy("greedy").name == "greedy"
+    solver = make_strategy("solver", samples=5, node_limit=9, objective="points")
+    assert isinstance(solver, SolverStrategy)
+    assert (solver.samples, solver.node_limit, solver.objective) == (5, 9, "points")
+    with pytest.raises(InputError, match="unknown strategy 'best'"):
+        make_strategy("best")
+    with pytest.raises(InputError):
+        SolverStrategy(samples=0)

@@ -25,7 +25,7 @@ from muggins_cli.cli.selfplay_cmd import (
 from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation.writer import write_match
 from muggins_cli.play.arena import ArenaResult, ArenaSpec, Game, as_json, play_pairs, tally
-from muggins_cli.play.strategies import STRATEGY_NAMES, make_strategy
+from muggins_cli.play.strategies import DEFAULT_NODES, STRATEGY_NAMES, make_strategy
 from muggins_cli.rules.loader import load_rules
 
 _NAME = "muggins arena"
@@ -82,7 +82,7 @@ def arena(
                                  show_default=False)
     ] = None,
     samples: SamplesOption = 8,
-    nodes: NodesOption = None,
+    nodes: NodesOption = DEFAULT_NODES,
     move_time: MoveTimeOption = None,
     objective: ObjectiveOption = ObjectiveOpt.match,
     search_lead: SearchLeadOption = False,
@@ -129,7 +129,7 @@ def arena(
         typer.echo(f"{_NAME}: {e}", err=True)
         raise typer.Exit(2) from None
     spec = ArenaSpec(a, b, rules, players=players, seed=seed, target=target, rules_tag=tag,
-                     samples=samples, node_limit=nodes, time_limit=move_time,
+                     samples=samples, node_limit=nodes or None, time_limit=move_time,
                      objective=objective.value, search_lead=search_lead)
     sink = None
     if output is not None:

@@ -18,7 +18,12 @@ from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation import model as m
 from muggins_cli.notation.writer import write_match
 from muggins_cli.play.selfplay import play_match
-from muggins_cli.play.strategies import STRATEGY_NAMES, AnyStrategy, make_strategy
+from muggins_cli.play.strategies import (
+    DEFAULT_NODES,
+    STRATEGY_NAMES,
+    AnyStrategy,
+    make_strategy,
+)
 from muggins_cli.rules.loader import load_rules, preset_names
 from muggins_cli.rules.model import Rules
 
@@ -39,9 +44,9 @@ SamplesOption = Annotated[
     int, typer.Option("--samples", min=1, metavar="K",
                       help="Deals of the unseen tiles the solver solves and averages per move.")]
 NodesOption = Annotated[
-    int | None, typer.Option("--nodes", min=1, metavar="N",
-                             help="Cap on search nodes per move; reproducible, unlike --move-time.",
-                             show_default=False)]
+    int, typer.Option("--nodes", min=0, metavar="N",
+                      help="Cap on search nodes per move (0: none); the deals solved within it "
+                           "are averaged. Reproducible, unlike --move-time.")]
 MoveTimeOption = Annotated[
     float | None, typer.Option("--move-time", min=0.0, metavar="S",
                                help="Cap on seconds per move; results then depend on the "
@@ -90,7 +95,7 @@ def selfplay(
                                  show_default=False)
     ] = None,
     samples: SamplesOption = 8,
-    nodes: NodesOption = None,
+    nodes: NodesOption = DEFAULT_NODES,
     move_time: MoveTimeOption = None,
     objective: ObjectiveOption = ObjectiveOpt.match,
     search_lead: SearchLeadOption = False,
@@ -125,7 +130,7 @@ def selfplay(
 
     def one(k: int) -> m.Match:
         strategies: list[AnyStrategy] = [
-            make_strategy(x, samples=samples, node_limit=nodes, time_limit=move_time,
+            make_strategy(x, samples=samples, node_limit=nodes or None, time_limit=move_time,
                           objective=objective.value, search_lead=search_lead)
             for x in kinds]
         rng = random.Random(f"selfplay:{seed}:{k}")

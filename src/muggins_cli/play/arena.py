@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from muggins_cli.engine.state import deal
 from muggins_cli.notation import model as m
 from muggins_cli.play.selfplay import RoundDeal, play_match
-from muggins_cli.play.strategies import make_strategy
+from muggins_cli.play.strategies import DEFAULT_NODES, make_strategy
 from muggins_cli.rules.model import Rules
 
 #: The normal quantile for a two-sided 95% interval.
@@ -72,7 +72,7 @@ class ArenaSpec:
     target: int | None = None
     rules_tag: str | None = None
     samples: int = 8
-    node_limit: int | None = None
+    node_limit: int | None = DEFAULT_NODES
     time_limit: float | None = None
     objective: str = "match"
     search_lead: bool = False

@@ -155,3 +155,16 @@ class Settler:
             if x > 0 and x >= dists[i]:
                 return [y + (MATCH_WIN if j == i else -MATCH_WIN) for j, y in enumerate(d)]
         return d
+
+    def pair(self, pips_a: int, pips_b: int, a_out: bool, da: int, db: int) -> int:
+        """Two players, from ``a``'s side: ``a``'s settlement minus ``b``'s,
+        with the match bonus when a settlement reaches a target (``da`` and
+        ``db`` are the distances to it)."""
+        d = self.deltas((pips_a, pips_b), 0 if a_out else None)
+        v = d[0] - d[1]
+        if self.match:
+            if d[0] > 0 and da <= d[0]:
+                v += MATCH_WIN
+            elif d[1] > 0 and db <= d[1]:
+                v -= MATCH_WIN
+        return v

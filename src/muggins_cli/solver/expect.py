@@ -67,14 +67,8 @@ class Expect2:
         return dist if dist <= room else self.far
 
     def settle2(self, a: int, b: int, a_out: bool, da: int, db: int) -> int:
-        d = self.settler.deltas((self.pips(a), self.pips(b)), 0 if a_out else None)
-        v = d[0] - d[1]
-        if self.settler.match:
-            if d[0] > 0 and da <= d[0]:
-                v += MATCH_WIN
-            elif d[1] > 0 and db <= d[1]:
-                v -= MATCH_WIN
-        return v
+        """Round end from ``a``'s side (see :meth:`Settler.pair`)."""
+        return self.settler.pair(self.pips(a), self.pips(b), a_out, da, db)
 
     def _build(self) -> None:
         table = self.table

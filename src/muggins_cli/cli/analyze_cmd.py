@@ -21,9 +21,9 @@ from muggins_cli.cli.check_cmd import (
     SchedulerOption,
     exit_status,
     use_colour,
-    with_progress,
 )
 from muggins_cli.cli.files import write_atomic
+from muggins_cli.cli.progress import with_progress
 from muggins_cli.report import github, junit, table, text
 from muggins_cli.report.analysis_report import (
     all_players_table,

@@ -11,6 +11,7 @@ import typer
 from tabulate import tabulate
 
 from muggins_cli.cli.app import app
+from muggins_cli.cli.progress import with_progress
 from muggins_cli.cli.selfplay_cmd import (
     MoveTimeOption,
     NodesOption,
@@ -20,7 +21,6 @@ from muggins_cli.cli.selfplay_cmd import (
     SamplesOption,
     SearchLeadOption,
     rules_tag,
-    with_progress,
 )
 from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation.writer import write_match

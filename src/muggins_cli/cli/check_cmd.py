@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from enum import Enum
 from typing import Annotated, TypeVar
 
@@ -13,6 +13,7 @@ import typer
 from muggins_cli.batch import BatchError, check_many
 from muggins_cli.check import FileReport, expand_paths
 from muggins_cli.cli.app import app
+from muggins_cli.cli.progress import with_progress
 from muggins_cli.report import github, junit, table, text
 from muggins_cli.report.json_report import Totals, write_json
 
@@ -65,40 +66,6 @@ def exit_status(totals: Totals, fail_on: FailOn) -> int:
     return 0
 
 
-def with_progress(items: Iterable[T], total: int, *, quiet: bool,
-                  verb: str = "checked") -> Iterator[T]:
-    """``items`` passed through, showing progress on stderr: a bar when
-    stderr is a terminal, one count line at the end otherwise, nothing when
-    ``quiet``."""
-    if quiet:
-        yield from items
-        return
-    done = 0
-    if sys.stderr.isatty():
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TextColumn("files"), TimeElapsedColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
-            doing = verb.removesuffix("ed") + "ing"  # checked → checking, read → reading
-            task = bar.add_task(doing, total=total)
-            for item in items:
-                yield item
-                done += 1
-                bar.advance(task)
-    else:
-        for item in items:
-            yield item
-            done += 1
-    sys.stderr.write(f"{verb} {done} file{'' if done == 1 else 's'}\n")
-    sys.stderr.flush()
 
 
 @app.command("check")

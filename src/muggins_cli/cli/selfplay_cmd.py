@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import random
 import sys
-from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from enum import Enum
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import IO, Annotated, TypeVar
 import typer
 
 from muggins_cli.cli.app import app
+from muggins_cli.cli.progress import with_progress
 from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation import model as m
 from muggins_cli.notation.writer import write_match
@@ -208,41 +208,6 @@ def rules_tag(spec: str, output: str | None) -> str:
     return Path(rel).as_posix()
 
 
-def with_progress(items: Iterable[T], total: int, *, quiet: bool, noun: str,
-                  verb: str) -> Iterator[T]:
-    """``items`` passed through, with a bar on stderr when it is a terminal
-    and one count line at the end (nothing when ``quiet``)."""
-    if quiet:
-        yield from items
-        return
-    done = 0
-    if sys.stderr.isatty():
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TextColumn(noun + "es" if noun.endswith("ch") else noun + "s"),
-                      TimeElapsedColumn(), TimeRemainingColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("playing", total=total)
-            for item in items:
-                yield item
-                done += 1
-                bar.advance(task)
-    else:
-        for item in items:
-            yield item
-            done += 1
-    plural = "" if done == 1 else ("es" if noun.endswith("ch") else "s")
-    sys.stderr.write(f"{verb} {done} {noun}{plural}\n")
-    sys.stderr.flush()
 
 
-__all__ = ["selfplay", "strategy_list", "with_progress"]
+__all__ = ["selfplay", "strategy_list"]

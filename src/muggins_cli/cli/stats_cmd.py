@@ -12,7 +12,8 @@ import typer
 from muggins_cli.batch import BatchError, run
 from muggins_cli.check import expand_paths
 from muggins_cli.cli.app import app
-from muggins_cli.cli.check_cmd import JobsOption, SchedulerOption, with_progress
+from muggins_cli.cli.check_cmd import JobsOption, SchedulerOption
+from muggins_cli.cli.progress import with_progress
 from muggins_cli.report.stats import STATS, CorpusStats, as_json, render
 
 

@@ -18,6 +18,7 @@ from muggins_cli.cli.check_cmd import (
     FailOn,
     Format,
     JobsOption,
+    PathsArgument,
     SchedulerOption,
     exit_status,
     use_colour,
@@ -42,11 +43,7 @@ def _fail(message: str) -> typer.Exit:
 
 @app.command("analyze")
 def analyze(
-    paths: Annotated[
-        list[str],
-        typer.Argument(help="Record files, folders (every *.mgn below, sorted) or - for stdin.",
-                       show_default=False),
-    ],
+    paths: PathsArgument,
     *,
     fmt: Annotated[
         Format,

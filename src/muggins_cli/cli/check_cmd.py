@@ -35,6 +35,11 @@ class FailOn(str, Enum):
 
 
 # Options shared with the other commands that read many files (stats).
+PathsArgument = Annotated[
+    list[str],
+    typer.Argument(help="Record files, folders (every *.mgn below, sorted) or - for stdin.",
+                   show_default=False),
+]
 JobsOption = Annotated[
     int | None,
     typer.Option("--jobs", "-j", min=1, show_default="the number of cores",
@@ -70,11 +75,7 @@ def exit_status(totals: Totals, fail_on: FailOn) -> int:
 
 @app.command("check")
 def check(
-    paths: Annotated[
-        list[str],
-        typer.Argument(help="Record files, folders (every *.mgn below, sorted) or - for stdin.",
-                       show_default=False),
-    ],
+    paths: PathsArgument,
     *,
     fmt: Annotated[
         Format,

@@ -12,7 +12,7 @@ import typer
 from muggins_cli.batch import BatchError, run
 from muggins_cli.check import expand_paths
 from muggins_cli.cli.app import app
-from muggins_cli.cli.check_cmd import JobsOption, SchedulerOption
+from muggins_cli.cli.check_cmd import JobsOption, PathsArgument, SchedulerOption
 from muggins_cli.cli.progress import with_progress
 from muggins_cli.report.stats import STATS, CorpusStats, as_json, render
 
@@ -24,11 +24,7 @@ class StatsFormat(str, Enum):
 
 @app.command("stats")
 def stats(
-    paths: Annotated[
-        list[str],
-        typer.Argument(help="Record files, folders (every *.mgn below, sorted) or - for stdin.",
-                       show_default=False),
-    ],
+    paths: PathsArgument,
     *,
     fmt: Annotated[
         StatsFormat,

@@ -23,8 +23,9 @@ from muggins_cli.engine.state import (
     legal_moves,
     new_round,
 )
+from muggins_cli.engine.voids import Void, VoidWatch
 from muggins_cli.notation.parser import parse_text
-from muggins_cli.play.seen import Seen, SeenMove, SeenVoid, TableWatch, UnseenDraw, seen_of
+from muggins_cli.play.seen import Seen, SeenMove, UnseenDraw, seen_of
 from muggins_cli.play.selfplay import play_match
 from muggins_cli.play.strategies import GreedyStrategy, RandomStrategy, greedy_seen
 from muggins_cli.rules.loader import load_preset, preset_names
@@ -202,7 +203,7 @@ def test_voids_hold_on_playouts() -> None:
         _check_voids_on_playouts(load_preset(preset))
 
 
-def _held(state: RoundState, v: SeenVoid) -> int:
+def _held(state: RoundState, v: Void) -> int:
     """Tiles of the void's seat with its pips; a tile just drawn that fits
     (to be placed at once) is not kept, so it does not count."""
     hand = state.hands[v.seat] - {state.drawn} if state.drawn else state.hands[v.seat]
@@ -216,7 +217,7 @@ def _check_voids_on_playouts(rules: Rules) -> None:
         n = 2 + seed % 3
         hands, stock = deal(rules, n, rng)
         state = new_round(hands, stock, seed % n)
-        watch = TableWatch(rules)
+        watch = VoidWatch(rules)
         watch.start_round()
         while not state.over:
             for v in watch.voids():
@@ -239,12 +240,12 @@ def test_watch_by_hand() -> None:
     layout = lead(rules, t("5-5"))
     s = RoundState((frozenset({t("1-2")}), frozenset({t("3-4")})), (t("0-1"), t("5-6")),
                    layout, 0)
-    watch = TableWatch(rules)
+    watch = VoidWatch(rules)
     watch.start_round()
     watch.observe(s, Draw(t("0-1")))  # seat 0 draws: nothing with a 5
     watch.observe(s, Draw(t("5-6")))
     watch.observe(s, Place(t("5-6"), None))  # the drawn tile fits and goes down
-    assert watch.voids() == (SeenVoid(0, frozenset({5}), 0),)
+    assert watch.voids() == (Void(0, frozenset({5}), 0),)
     s1 = RoundState(s.hands, (), layout, 1)
     watch.observe(s1, Pass())  # seat 1 passes
     s0 = RoundState(s.hands, (t("2-2"), t("3-3")), layout, 0)
@@ -252,7 +253,7 @@ def test_watch_by_hand() -> None:
     watch.observe(s0, Draw(t("3-3")))
     watch.observe(s0, Pass())  # both kept: the first void may now be broken twice
     assert watch.voids() == (
-        SeenVoid(0, frozenset({5}), 2),
-        SeenVoid(1, frozenset({5}), 0),
-        SeenVoid(0, frozenset({5}), 0),
+        Void(0, frozenset({5}), 2),
+        Void(1, frozenset({5}), 0),
+        Void(0, frozenset({5}), 0),
     )

@@ -148,13 +148,14 @@ def test_ctrl_c_prints_the_best_answer_so_far(
     assert "interrupted: best answer so far" in result.stdout
 
 
-def test_voids_carry_the_draws_made_since(tmp_path: Path) -> None:
+def test_voids_carry_the_draws_kept_since(tmp_path: Path) -> None:
     """Each void a draw showed allows as many tiles with its pips as the seat
-    has drawn since; the history shows other seats' draws face down."""
+    has drawn and kept since: Nyoman placed every tile he drew, so his voids
+    still hold; Siti kept 3-5 from the turn that showed hers, which does not
+    fit the ends she lacked. The history shows other seats' draws face down."""
     path = _record(tmp_path)
-    pos, drawn_since, history = solve_cmd._position(path, "1.16", 1)
-    assert [seat for seat, _ in pos.voids] == [1, 1, 0, 1]
-    assert drawn_since == [2, 1, 0, 0]
+    pos, history = solve_cmd._position(path, "1.16", 1)
+    assert [(v.seat, v.drawn_since) for v in pos.voids] == [(1, 0), (1, 0), (0, 0), (1, 0)]
     assert history[-3:] == ["Nyoman: d?? 0-4", "Siti Rahma: d3-5 d2-2 2-2", "Nyoman: d?? 4-5"]
     result = runner.invoke(app, ["solve", path, "--at", "1.16", "--mode", "sample",
                                  "--samples", "3"])

@@ -121,9 +121,8 @@ def solve_cmd(
     """
     try:
         parse_at(at)
-        pos, drawn_since, history = _position(path, at, match_number)
-        result, state = _run(pos, mode, objective, time_limit, nodes, seed, samples,
-                             drawn_since, history)
+        pos, history = _position(path, at, match_number)
+        result, state = _run(pos, mode, objective, time_limit, nodes, seed, samples, history)
     except MugginsError as e:
         typer.echo(f"{_NAME}: {e}", err=True)
         raise typer.Exit(2) from None
@@ -140,9 +139,9 @@ def solve_cmd(
 # ----------------------------------------------------------------------
 
 
-def _position(path: str, at: str, number: int) -> tuple[Position, list[int], list[str]]:
-    """The position, the tiles each void's seat drew after it, and the turns
-    of the round so far as the mover saw them (other players' draws hidden)."""
+def _position(path: str, at: str, number: int) -> tuple[Position, list[str]]:
+    """The position and the turns of the round so far as the mover saw them
+    (other players' draws hidden)."""
     matches = parse_text(read_record_text(path))
     if not matches:
         raise InputError(f"{path} holds no match")
@@ -157,24 +156,10 @@ def _position(path: str, at: str, number: int) -> tuple[Position, list[int], lis
     if pos.round_over:
         raise InputError(f"position {pos.round}.{pos.turn} is the end of the round: "
                          "nothing is left to play")
-    # Which turn showed each void, and what each seat drew after it.
-    void_turn: list[tuple[int, int]] = []  # (seat, turn index) per void
-    draws: list[tuple[int, int]] = []  # (seat, tiles drawn) per turn
-    history: list[str] = []
-    for p, item in positions(match, resolve):
-        if p.round != pos.round or not isinstance(item, Turn) or p.turn >= pos.turn:
-            continue
-        seat = pos.players.index(item.player)
-        # Voids first seen before turn t were shown by turn t - 1.
-        void_turn.extend((s, p.turn - 1) for s, _ in p.voids[len(void_turn):])
-        draws.append((seat, len(item.draws)))
-        history.append(_seen(item, seat == pos.to_move))
-    void_turn.extend((s, pos.turn - 1) for s, _ in pos.voids[len(void_turn):])
-    drawn_since = []
-    for seat, turn in void_turn:
-        drawn_since.append(sum(n for k, (s, n) in enumerate(draws, start=1)
-                               if s == seat and k > turn))
-    return pos, drawn_since, history
+    history = [_seen(item, pos.players.index(item.player) == pos.to_move)
+               for p, item in positions(match, resolve)
+               if p.round == pos.round and isinstance(item, Turn) and p.turn < pos.turn]
+    return pos, history
 
 
 def _seen(item: Turn, own: bool) -> str:
@@ -189,8 +174,7 @@ def _seen(item: Turn, own: bool) -> str:
 
 def _run(
     pos: Position, mode: ModeOpt, objective: ObjectiveOpt, time_limit: float | None,
-    nodes: int | None, seed: int, samples: int, drawn_since: Sequence[int],
-    history: Sequence[str],
+    nodes: int | None, seed: int, samples: int, history: Sequence[str],
 ) -> tuple[SolveResult, RoundState | None]:
     rules = pos.rules
     if time_limit is None and nodes is None:
@@ -214,11 +198,7 @@ def _run(
         state = _open_state(rules, pos)
         return solve(rules, state, scores=pos.scores, target=pos.target, mode="expect",
                      **common), state
-    know = Knowledge.from_position(pos, drawn_since)
-    # Without must-play a draw shows nothing about the hand (the replay's
-    # voids do not tell draws from passes, so none is kept then).
-    know = dataclasses.replace(know, voids=know.voids if rules.must_play else (),
-                               history=tuple(history))
+    know = dataclasses.replace(Knowledge.from_position(pos), history=tuple(history))
     return solve(rules, know, mode="sample", **common), None
 
 

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 from muggins_cli.engine.scoring import reached, settle
 from muggins_cli.engine.state import Draw, Pass, Place, apply, deal, legal_moves, new_round
+from muggins_cli.engine.voids import VoidWatch
 from muggins_cli.notation import model as m
-from muggins_cli.play.seen import TableWatch, real_move, seen_of
+from muggins_cli.play.seen import real_move, seen_of
 from muggins_cli.play.strategies import SeenStrategy, Strategy
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile
@@ -73,7 +74,7 @@ def play_match(
     """
     n = len(names)
     seen_seats = [isinstance(s, SeenStrategy) for s in strategies]
-    watch = TableWatch(rules)
+    watch = VoidWatch(rules)
     goal = target if target is not None else rules.target_for(n)
     scores = [0] * n
     body: list[m.BodyLine] = []

@@ -174,13 +174,13 @@ class SolverStrategy:
 def knowledge_of(rules: Rules, seen: Seen) -> Knowledge:
     """The solver's :class:`~muggins_cli.solver.Knowledge` for a view: the
     unseen tiles are the set less the layout and the mover's hand."""
-    from muggins_cli.solver import Knowledge, Void
+    from muggins_cli.solver import Knowledge
 
     unseen = frozenset(full_set(rules.max_pip)) - set(seen.layout.tiles()) - seen.hand
     return Knowledge(
         seat=seen.seat, hand=seen.hand, layout=seen.layout, hand_sizes=seen.hand_sizes,
         unseen=unseen, stock_count=seen.stock_count, scores=seen.scores, target=seen.target,
-        voids=tuple(Void(v.seat, v.pips, v.drawn_since) for v in seen.voids),
+        voids=seen.voids,
         drawn=seen.drawn,
     )
 

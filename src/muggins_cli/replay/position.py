@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from muggins_cli.engine.layout import Layout
 from muggins_cli.engine.state import RoundState
+from muggins_cli.engine.voids import Void
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, RoundLine, Turn
 from muggins_cli.replay.replay import Replayer, RulesResolver
@@ -40,7 +41,7 @@ class Position:
     scores: tuple[int, ...]
     target: int
     unseen: frozenset[Tile]
-    voids: tuple[tuple[int, frozenset[int]], ...]
+    voids: tuple[Void, ...]
     round_over: bool
     match_over: bool
 
@@ -68,8 +69,9 @@ def parse_at(at: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-def snapshot(rep: Replayer) -> Position:
-    """The current state of a replay as a Position (before its next line)."""
+def snapshot(rep: Replayer, drawn: Tile | None = None) -> Position:
+    """The current state of a replay as a Position (before its next line,
+    or inside a turn after its draws, ``drawn`` the tile that must go down)."""
     rnd = rep.round
     rules = rep.rules
     assert rnd is not None and rules is not None
@@ -89,11 +91,11 @@ def snapshot(rep: Replayer) -> Position:
         stock_count=rnd.stock_count,
         layout=rnd.layout,
         to_move=mover,
-        drawn=None,
+        drawn=drawn,
         scores=tuple(rep.scores),
         target=rep.target,
         unseen=unseen,
-        voids=tuple(rnd.voids),
+        voids=rnd.voids.voids(),
         round_over=rnd.ended,
         match_over=rep.winner is not None,
     )
@@ -152,4 +154,20 @@ def positions(match: Match, resolve: RulesResolver) -> Iterator[tuple[Position, 
         return True
 
     Replayer(match, resolve, watch=watch).run()
+    yield from out
+
+
+def decisions(match: Match, resolve: RulesResolver) -> Iterator[tuple[Position, Turn]]:
+    """Every turn at the moment its mover chose a placement or a pass
+    (after the turn's draws: ``drawn`` is a drawn tile that must go down),
+    with the turn line. The position's ``turn`` is the turn's number."""
+    out: list[tuple[Position, Turn]] = []
+
+    def decide(rep: Replayer, item: Turn, drawn: Tile | None) -> None:
+        rnd = rep.round
+        assert rnd is not None
+        pos = snapshot(rep, drawn)
+        out.append((replace(pos, turn=pos.turn - 1), item))
+
+    Replayer(match, resolve, decide=decide).run()
     yield from out

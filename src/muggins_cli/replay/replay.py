@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from muggins_cli.engine.layout import EMPTY, Layout, count, ends_for, lead, open_ends, place
 from muggins_cli.engine.scoring import reached, settle
 from muggins_cli.engine.state import Place
+from muggins_cli.engine.voids import VoidWatch
 from muggins_cli.errors import RulesError
 from muggins_cli.notation.model import (
     BodyLine,
@@ -113,7 +114,7 @@ class HandView:
 class RoundProgress:
     """The state of the round being replayed."""
 
-    def __init__(self, number: int, line: int, players: int) -> None:
+    def __init__(self, number: int, line: int, players: int, rules: Rules) -> None:
         self.number = number
         self.line = line
         self.lead_line: LeadLine | None = None
@@ -142,7 +143,7 @@ class RoundProgress:
         self.revealed: set[int] = set()
         self.last_turn_line = 0
         self.turn_lines = 0  # every turn line, closing passes included (NOTATION.md 7)
-        self.voids: list[tuple[int, frozenset[int]]] = []  # (seat, pips shown lacking)
+        self.voids = VoidWatch(rules)  # what draws and passes showed
 
 
 class Replayer:
@@ -154,11 +155,16 @@ class Replayer:
         resolve_rules: RulesResolver,
         collect_events: bool = False,
         watch: Callable[[Replayer, BodyLine | None], bool] | None = None,
+        decide: Callable[[Replayer, Turn, Tile | None], None] | None = None,
     ) -> None:
         """``watch`` is called before each body line (and with None at the
         end) once the header is read; returning False stops the replay. It
-        lets position look-ups and displays see the state between lines."""
+        lets position look-ups and displays see the state between lines.
+        ``decide`` is called in each turn at the moment the mover chooses
+        their placement or pass: after the turn's draws, with the drawn tile
+        that must be placed (None if none), before the action is replayed."""
         self.watch = watch
+        self.decide = decide
         self.match = match
         self.resolve_rules = resolve_rules
         self.collect = collect_events
@@ -343,7 +349,8 @@ class Replayer:
                        f"expected round {expected}, got round {item.number}")
         self.rounds += 1
         self.prev_round = rnd
-        self.round = RoundProgress(expected, item.line, len(self.players))
+        assert self.rules is not None
+        self.round = RoundProgress(expected, item.line, len(self.players), self.rules)
 
     def _hidden_block_possible(self, rnd: RoundProgress) -> bool:
         """A round kept without hands may have been blocked without the
@@ -570,9 +577,6 @@ class Replayer:
         drawn_fit: Tile | None = None
         layout_before = rnd.layout
         n_draws = len(t.draws)
-        if rnd.layout.started and (t.draws or isinstance(t.action, Pass)):
-            # Drawing or passing shows the seat held nothing matching these pips.
-            rnd.voids.append((seat, frozenset(open_ends(rules, rnd.layout).values())))
         # 1. Draws, one tile at a time.
         for d in t.draws:
             tile = d.tile.tile if d.tile is not None else None
@@ -597,6 +601,7 @@ class Replayer:
             if rnd.stock_count - rules.stock_reserve <= 0:
                 self.error(d.line, d.column, "illegal-draw",
                            f"{name} drew from an empty stock")
+            rnd.voids.drew(seat, rnd.layout)
             tile = self._take_from_stock(rnd, d.line, d.column, name, tile)
             rnd.stock_count = max(0, rnd.stock_count - 1)
             if tile is None:
@@ -606,10 +611,14 @@ class Replayer:
                 if drawn_fit is None and rnd.layout.started and ends_for(rules, rnd.layout, tile):
                     drawn_fit = tile
         # 2. Pass or placement.
+        if self.decide is not None:
+            self.decide(self, t, drawn_fit)
         action = t.action
         if isinstance(action, Pass):
+            rnd.voids.passed(seat, rnd.layout)
             self._pass(rnd, t, seat, hand, drawn_fit, layout_before, n_draws)
             return
+        rnd.voids.placed(seat)
         self._place(rnd, t, action, seat, hand, drawn_fit, layout_before, n_draws)
 
     def _where(self, tile: Tile) -> str:

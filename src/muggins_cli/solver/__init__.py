@@ -6,9 +6,10 @@ The public surface is :func:`solve` and its result types; the searches
 interned layouts (:mod:`.layouts`) and never see an engine object.
 """
 
+from muggins_cli.engine.voids import Void
 from muggins_cli.solver.api import HiddenDraw, MoveValue, SolveResult, SolverMove, solve
 from muggins_cli.solver.common import MATCH_WIN, Mode, Objective
-from muggins_cli.solver.knowledge import Knowledge, Sampler, Void
+from muggins_cli.solver.knowledge import Knowledge, Sampler
 
 __all__ = [
     "MATCH_WIN", "HiddenDraw", "Knowledge", "Mode", "MoveValue", "Objective", "Sampler",

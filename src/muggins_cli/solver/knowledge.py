@@ -18,21 +18,10 @@ from typing import Any
 
 from muggins_cli.engine.layout import Layout
 from muggins_cli.engine.state import RoundState
+from muggins_cli.engine.voids import Void
 from muggins_cli.errors import InputError
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile, full_set
-
-
-@dataclass(frozen=True)
-class Void:
-    """``seat`` showed it held no tile with any of ``pips`` (it drew or
-    passed with those ends open). It has drawn ``drawn_since`` tiles since,
-    any of which may carry those pips, so at most that many of its tiles
-    may now."""
-
-    seat: int
-    pips: frozenset[int]
-    drawn_since: int = 0
 
 
 @dataclass(frozen=True)
@@ -104,22 +93,20 @@ class Knowledge:
         )
 
     @classmethod
-    def from_position(cls, pos: Any, drawn_since: Sequence[int] | None = None) -> Knowledge:
-        """The mover's view of a replayed ``Position``.
+    def from_position(cls, pos: Any) -> Knowledge:
+        """The mover's view of a replayed ``Position``
+        (:mod:`muggins_cli.replay.position`, not imported: the solver stands
+        below the replay).
 
         Reads ``pos.hands[pos.to_move]`` and public fields only (never
-        another seat's hand or ``pos.stock``). ``drawn_since[i]`` is the
-        number of tiles drawn after void ``i``; without it every void is
-        taken as holding still (no draws since).
+        another seat's hand or ``pos.stock``); the voids are the replay's,
+        counted as the table saw them.
         """
         seat: int = pos.to_move
         hand = pos.hands[seat]
         if hand is None:
             raise InputError("the record does not show the mover's hand (no deal line)")
-        voids = tuple(
-            Void(s, frozenset(p), drawn_since[i] if drawn_since is not None else 0)
-            for i, (s, p) in enumerate(pos.voids)
-        )
+        voids: tuple[Void, ...] = tuple(pos.voids)
         return cls(
             seat=seat,
             hand=frozenset(hand),

@@ -1,0 +1,92 @@
+"""What draws and passes show about hands: voids.
+
+Under ``must_play`` a player who draws or passes holds no tile matching the
+open ends at that moment. That is public knowledge, and the only thing a
+player learns about another's hand during a round besides its size. The
+replay of a record, the self-play driver and the solver's ``sample`` mode
+all need it, and need it counted the same way, so it lives here once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from muggins_cli.engine.layout import Layout, open_ends
+from muggins_cli.engine.state import Draw, Move, Pass, Place, RoundState
+from muggins_cli.rules.model import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Void:
+    """``seat`` showed it held no tile with any of ``pips`` (it drew or
+    passed with those ends open). It has kept ``drawn_since`` drawn tiles
+    since, any of which may carry those pips, so at most that many of its
+    tiles may now."""
+
+    seat: int
+    pips: frozenset[int]
+    drawn_since: int = 0
+
+
+class VoidWatch:
+    """The voids of one round, as everyone at the table saw them.
+
+    The tiles a seat draws in the turn that showed a void do not fit (the
+    one that fits is placed at once), so they keep that void exact; tiles it
+    keeps from later turns may carry those pips, and are counted. Without
+    ``must_play`` a draw may be a choice and shows nothing, so no void is
+    kept. Only the kind of each move is read, never a drawn tile's face.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self._voids: list[Void] = []
+        self._turn_draws = 0
+        self._turn_first_void = 0
+
+    def start_round(self) -> None:
+        self._voids = []
+        self._turn_draws = 0
+
+    def voids(self) -> tuple[Void, ...]:
+        return tuple(self._voids)
+
+    def drew(self, seat: int, layout: Layout) -> None:
+        """``seat`` draws one tile, its face unknown to the others."""
+        if self._turn_draws == 0:
+            self._show_void(seat, layout)
+        self._turn_draws += 1
+        self._count_kept(seat, 1)  # kept, as far as anyone knows yet
+
+    def passed(self, seat: int, layout: Layout) -> None:
+        if self._turn_draws == 0:
+            self._show_void(seat, layout)
+        self._turn_draws = 0
+
+    def placed(self, seat: int) -> None:
+        if self._turn_draws:  # the drawn tile fitted and went down
+            self._count_kept(seat, -1)
+        self._turn_draws = 0
+
+    def observe(self, before: RoundState, move: Move) -> None:
+        """Note engine ``move``, about to be played by ``before.to_move``."""
+        seat = before.to_move
+        if isinstance(move, Draw):
+            self.drew(seat, before.layout)
+        elif isinstance(move, Pass):
+            self.passed(seat, before.layout)
+        else:
+            assert isinstance(move, Place)
+            self.placed(seat)
+
+    def _show_void(self, seat: int, layout: Layout) -> None:
+        self._turn_first_void = len(self._voids)
+        if layout.started and self.rules.must_play:
+            self._voids.append(Void(seat, frozenset(open_ends(self.rules, layout).values())))
+
+    def _count_kept(self, seat: int, tiles: int) -> None:
+        self._voids = [
+            Void(v.seat, v.pips, v.drawn_since + tiles)
+            if v.seat == seat and i < self._turn_first_void else v
+            for i, v in enumerate(self._voids)
+        ]

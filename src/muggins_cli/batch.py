@@ -273,6 +273,47 @@ def _process_results(executor: ProcessPoolExecutor, work: Work[T], paths: Sequen
             _stop(executor)
 
 
+class TaskPool:
+    """Worker processes for many small pieces of one file's work (the
+    solver's turns, which cost far more than reading the file), results in
+    order. Started at once, before the caller starts a thread (a progress
+    bar), as :func:`run_processes` is; a context manager that stops the
+    workers on the way out."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self._executor = ProcessPoolExecutor(max_workers=jobs, mp_context=_mp_context(),
+                                             initializer=_worker_init)
+        try:
+            self._executor.submit(os.getpid).result()
+        except BrokenProcessPool as e:
+            _stop(self._executor)
+            raise BatchError(f"cannot start worker processes ({e}); try --jobs 1") from None
+
+    def map(self, fn: Callable[..., T], items: Iterable[Any], *args: Any) -> Iterator[T]:
+        """``fn(item, *args)`` for every item, in order, each as soon as it
+        and those before it are done (all are submitted at once: they are
+        few, and a slow one must not keep the other workers idle)."""
+        futures = [self._executor.submit(fn, item, *args) for item in items]
+        try:
+            for f in futures:
+                yield f.result()
+        except BrokenProcessPool as e:
+            raise BatchError(f"a worker process died ({e}); try --jobs 1") from None
+        finally:
+            for f in futures:
+                f.cancel()
+
+    def __enter__(self) -> TaskPool:
+        return self
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        if kind is None:
+            self._executor.shutdown(wait=True)
+        else:
+            _stop(self._executor)
+
+
 def _absolute(path: str) -> str:
     return path if path == STDIN else os.path.abspath(path)
 

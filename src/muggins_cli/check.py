@@ -15,7 +15,7 @@ from pathlib import Path
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Diagnostic, Match, Severity
 from muggins_cli.notation.parser import iter_matches, open_record
-from muggins_cli.replay.replay import MatchReplay, MatchSummary, replay_match
+from muggins_cli.replay.replay import MatchReplay, MatchSummary, RulesResolver, replay_match
 from muggins_cli.rules.resolve import resolver_for
 
 STDIN = "-"
@@ -85,11 +85,17 @@ def iter_replays(path: str, *, events: bool = False) -> Iterator[tuple[Match, Ma
     return replay_lines(open_record(path), path, events=events)
 
 
+def record_resolver(path: str) -> RulesResolver:
+    """How a record read from ``path`` finds the rules its ``Rules`` tag
+    names: presets, or files beside the record (none for standard input)."""
+    return resolver_for(None if path == STDIN else path)
+
+
 def replay_lines(lines: Iterable[str], path: str, *,
                  events: bool = False) -> Iterator[tuple[Match, MatchReplay]]:
     """Replay the matches in ``lines``, read from ``path`` (which decides
     where the record's own rules files may be)."""
-    resolve = resolver_for(None if path == STDIN else path)
+    resolve = record_resolver(path)
     for match in iter_matches(lines):
         yield match, replay_match(match, resolve, collect_events=events)
 

@@ -2,7 +2,10 @@
 
 A turn that missed points gets a note naming the better play
 (``{6-1L would have scored 15}``) and, past the thresholds, the glyph ``?``
-(a mistake) or ``??`` (a blunder) on its placement (NOTATION.md 4).
+(a mistake) or ``??`` (a blunder) on its placement (NOTATION.md 4). When the
+solver weighed the turns, its verdict replaces the immediate one: the points
+a play gave away by the end of the round
+(``{3-6R was 15 points better by the end of the round}``).
 
 The record is annotated as a model (:func:`annotate_match`, frozen values
 changed with ``dataclasses.replace``) and written by patching its own text:
@@ -23,6 +26,7 @@ from dataclasses import dataclass
 
 from muggins_cli.analysis.match import MatchAnalysis
 from muggins_cli.analysis.plays import PlayAnalysis
+from muggins_cli.analysis.weigh import Weighed, points
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.model import Annotation, BodyLine, Match, Placement, Severity, Turn
 from muggins_cli.notation.parser import parse_text
@@ -53,7 +57,7 @@ class Thresholds:
                 f"the blunder threshold ({self.blunder}) is below the mistake threshold "
                 f"({self.mistake})")
 
-    def glyph(self, missed: int) -> str | None:
+    def glyph(self, missed: float) -> str | None:
         if missed >= self.blunder:
             return BLUNDER
         if missed >= self.mistake:
@@ -77,8 +81,27 @@ def note_text(p: PlayAnalysis) -> str:
     return f"{best.text} would have scored {best.points}"
 
 
+def solver_note(w: Weighed) -> str:
+    return f"{w.best} was {points(w.cost)} points better by the end of the round"
+
+
+#: Below this many points the solver's note is left out: a sampled value
+#: moves by about that much from one seed to another.
+SOLVER_NOTE_FROM = 1.0
+
+
+def _judged(analysis: MatchAnalysis) -> list[tuple[int, float, str]]:
+    """(line, points given away, note) for each turn to mark: the solver's
+    verdict when the analysis weighed the turns, else the points missed at
+    once."""
+    if analysis.weigh is not None:
+        return [(w.line, w.cost, solver_note(w)) for w in analysis.weighed
+                if w.weighed and w.unforced and w.cost >= SOLVER_NOTE_FROM]
+    return [(p.line, p.missed, note_text(p)) for p in analysis.plays if p.missed > 0]
+
+
 def marks_for(match: Match, analysis: MatchAnalysis, thresholds: Thresholds) -> list[Mark]:
-    """The marks for every turn of ``match`` that missed points.
+    """The marks for every turn of ``match`` that gave points away.
 
     A glyph the user wrote (``!``, ``!?``, ...) is kept; ``?`` and ``??``
     are the analyser's own and are brought up to date. A note already on
@@ -86,19 +109,19 @@ def marks_for(match: Match, analysis: MatchAnalysis, thresholds: Thresholds) -> 
     """
     turns = {item.line: item for item in match.body if isinstance(item, Turn)}
     marks: list[Mark] = []
-    for p in analysis.plays:
-        turn = turns.get(p.line)
-        if p.missed <= 0 or turn is None or not isinstance(turn.action, Placement):
+    for line, lost, text in _judged(analysis):
+        turn = turns.get(line)
+        if turn is None or not isinstance(turn.action, Placement):
             continue
         current = turn.action.glyph
-        glyph = thresholds.glyph(p.missed)
+        glyph = thresholds.glyph(lost)
         if glyph == current or (current is not None and current not in _OURS):
             glyph = None
-        note: str | None = note_text(p)
+        note: str | None = text
         if any(n.text == note for n in turn.notes):
             note = None
         if glyph is not None or note is not None:
-            marks.append(Mark(p.line, glyph, note))
+            marks.append(Mark(line, glyph, note))
     return marks
 
 

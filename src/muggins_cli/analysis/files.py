@@ -11,10 +11,12 @@ diagnostics over the conformance corpus.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from muggins_cli.analysis.match import MatchAnalysis, analyse_match
+from muggins_cli.analysis.weigh import Weigher, WeighOptions, weigh_each
 from muggins_cli.batch import Work, relabel_report
-from muggins_cli.check import FileReport, replay_lines, unreadable_diagnostic
+from muggins_cli.check import FileReport, record_resolver, replay_lines, unreadable_diagnostic
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Match
 from muggins_cli.notation.parser import read_record_text
@@ -38,12 +40,15 @@ def split_lines(text: str) -> list[str]:
     return text.split("\n")
 
 
-def analyse_text(path: str, text: str) -> FileAnalysis:
-    """Check and analyse the record ``text`` read from ``path``."""
+def analyse_text(path: str, text: str, weigh: WeighOptions | None = None,
+                 weigher: Weigher = weigh_each) -> FileAnalysis:
+    """Check and analyse the record ``text`` read from ``path`` (with
+    ``weigh``, every turn weighed by the solver too, by ``weigher``)."""
     report = FileReport(path)
     out = FileAnalysis(report, text=text)
+    resolve = record_resolver(path)
     for match, replay in replay_lines(split_lines(text), path, events=True):
-        analysis = analyse_match(match, replay)
+        analysis = analyse_match(match, replay, resolve, weigh, weigher)
         report.matches.append(replay.summary)
         report.diagnostics.extend(
             sorted([*replay.diagnostics, *analysis.findings], key=lambda d: (d.line, d.column)))
@@ -52,7 +57,8 @@ def analyse_text(path: str, text: str) -> FileAnalysis:
     return out
 
 
-def analyse_file(path: str) -> FileAnalysis:
+def analyse_file(path: str, weigh: WeighOptions | None = None,
+                 weigher: Weigher = weigh_each) -> FileAnalysis:
     """Check and analyse one file, keeping its text and parsed records (for
     ``--annotate``); never raises for what the file holds."""
     try:
@@ -61,13 +67,14 @@ def analyse_file(path: str) -> FileAnalysis:
         report = FileReport(path, unreadable=True)
         report.diagnostics.append(unreadable_diagnostic(e))
         return FileAnalysis(report)
-    return analyse_text(path, text)
+    return analyse_text(path, text, weigh, weigher)
 
 
-def analyse_file_lean(path: str) -> FileAnalysis:
+def analyse_file_lean(path: str, weigh: WeighOptions | None = None,
+                      weigher: Weigher = weigh_each) -> FileAnalysis:
     """:func:`analyse_file` without the text and records: what a report
     needs, and all that a worker process has to send back."""
-    f = analyse_file(path)
+    f = analyse_file(path, weigh, weigher)
     f.text = None
     f.records = []
     return f
@@ -80,7 +87,12 @@ def relabel_analysis(f: FileAnalysis, real: str, shown: str) -> FileAnalysis:
     return replace(f, report=relabel_report(f.report, real, shown))
 
 
-ANALYSE: Work[FileAnalysis] = Work(analyse_file_lean, relabel_analysis)
-"""Analysis for reports, for the batch runners (processes, Dask)."""
-ANALYSE_FOR_ANNOTATION: Work[FileAnalysis] = Work(analyse_file, relabel_analysis)
-"""Analysis that keeps each file's text and records, to write them back."""
+def analysis_work(*, annotate: bool = False, weigh: WeighOptions | None = None,
+                  weigher: Weigher = weigh_each) -> Work[FileAnalysis]:
+    """The analysis as batch work: for reports only, or keeping each file's
+    text and records to write them back (``annotate``). ``weigh`` travels
+    with it to worker processes and Dask; a ``weigher`` other than
+    :func:`weigh_each` (one that spreads turns over processes itself) keeps
+    the work in this process."""
+    run = analyse_file if annotate else analyse_file_lean
+    return Work(partial(run, weigh=weigh, weigher=weigher), relabel_analysis)

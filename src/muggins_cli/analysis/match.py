@@ -12,6 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from muggins_cli.analysis.plays import PlayAnalysis, analyse_event
+from muggins_cli.analysis.weigh import (
+    SolverStats,
+    Weighed,
+    Weigher,
+    WeighOptions,
+    costly_findings,
+    solver_stats,
+    weigh_each,
+    weigh_match,
+)
 from muggins_cli.notation.model import (
     Diagnostic,
     Match,
@@ -20,7 +30,7 @@ from muggins_cli.notation.model import (
     Severity,
     Turn,
 )
-from muggins_cli.replay.replay import MatchReplay, MatchSummary
+from muggins_cli.replay.replay import MatchReplay, MatchSummary, RulesResolver
 from muggins_cli.rules.model import Rules
 
 MISSED_SCORE = "missed-score"
@@ -54,11 +64,21 @@ class PlayerStats:
 
 @dataclass
 class MatchAnalysis:
+    """``weighed`` and ``solver`` are the solver's view of every turn and
+    each player's statistics from it, when the analysis was asked to weigh
+    (``weigh``: how)."""
+
     summary: MatchSummary
     rules: Rules | None
     plays: list[PlayAnalysis] = field(default_factory=list)
     players: list[PlayerStats] = field(default_factory=list)
     findings: list[Diagnostic] = field(default_factory=list)
+    weigh: WeighOptions | None = None
+    weighed: list[Weighed] = field(default_factory=list)
+    solver: list[SolverStats] = field(default_factory=list)
+
+    def weighed_by_line(self) -> dict[int, Weighed]:
+        return {w.line: w for w in self.weighed}
 
     def play_at(self, line: int) -> PlayAnalysis | None:
         for p in self.plays:
@@ -83,14 +103,23 @@ def missed_message(p: PlayAnalysis) -> str:
             f"({p.missed} missed)")
 
 
-def analyse_match(match: Match, replay: MatchReplay) -> MatchAnalysis:
+def analyse_match(match: Match, replay: MatchReplay, resolve: RulesResolver | None = None,
+                  weigh: WeighOptions | None = None,
+                  weigher: Weigher = weigh_each) -> MatchAnalysis:
     """Analyse one replayed match (``replay`` must have been run with
-    ``collect_events=True``)."""
-    out = MatchAnalysis(replay.summary, replay.rules)
+    ``collect_events=True``); with ``weigh``, every turn is also weighed by
+    the solver (``resolve`` finds the record's rules again for that;
+    ``weigher`` does the weighing, here or spread over processes)."""
+    out = MatchAnalysis(replay.summary, replay.rules, weigh=weigh)
     rules = replay.rules
     names = replay.summary.players
     if rules is None or not names:
         return out
+    if weigh is not None:
+        assert resolve is not None
+        out.weighed = weigh_match(match, resolve, weigh, weigher)
+        out.solver = solver_stats(names, out.weighed, weigh)
+        out.findings.extend(costly_findings(out.weighed, weigh))
     turns = {item.line: item for item in match.body if isinstance(item, Turn)}
     stats = {name: _Counts() for name in names}
 

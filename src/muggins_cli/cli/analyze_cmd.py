@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, Annotated
 
 import typer
 
 from muggins_cli.analysis.annotate import AnnotateError, Thresholds, annotate_text
-from muggins_cli.analysis.files import ANALYSE, ANALYSE_FOR_ANNOTATION, FileAnalysis
-from muggins_cli.batch import BatchError, run
+from muggins_cli.analysis.files import FileAnalysis, analysis_work
+from muggins_cli.analysis.weigh import (
+    DEFAULT_SAMPLES,
+    Weighed,
+    WeighOptions,
+    weigh_decision,
+    weigh_each,
+)
+from muggins_cli.batch import BatchError, TaskPool, default_jobs, run
 from muggins_cli.check import STDIN, expand_paths
 from muggins_cli.cli.app import app
 from muggins_cli.cli.check_cmd import (
@@ -24,7 +32,8 @@ from muggins_cli.cli.check_cmd import (
     use_colour,
 )
 from muggins_cli.cli.files import write_atomic
-from muggins_cli.cli.progress import with_progress
+from muggins_cli.cli.progress import Tally, with_progress
+from muggins_cli.replay.position import Decision
 from muggins_cli.report import github, junit, table, text
 from muggins_cli.report.analysis_report import (
     all_players_table,
@@ -90,13 +99,47 @@ def analyze(
     mistake: Annotated[
         int, typer.Option("--mistake", min=1, metavar="POINTS",
                           help="With --annotate: a play that missed this many points or more "
-                               "gets the glyph ?.")
+                               "gets the glyph ?. With --solver: that lost this many points "
+                               "or more, also reported as a costly-play warning.")
     ] = 5,
     blunder: Annotated[
         int, typer.Option("--blunder", min=1, metavar="POINTS",
-                          help="With --annotate: a play that missed this many points or more "
-                               "gets the glyph ??.")
+                          help="With --annotate: a play that missed (with --solver: lost) "
+                               "this many points or more gets the glyph ??.")
     ] = 15,
+    solver: Annotated[
+        bool, typer.Option("--solver", help="Weigh every turn with the solver: what the play "
+                                            "made gave away by the end of the round against "
+                                            "the best play, and what the draws gave against "
+                                            "the average draw. Adds lost, lost/turn and luck "
+                                            "columns and costly-play warnings.",
+                           rich_help_panel="Solver")
+    ] = False,
+    perfect: Annotated[
+        bool, typer.Option("--perfect", help="With --solver: judge plays seeing every hand and "
+                                             "the stock as recorded (needs deal and stock "
+                                             "lines). Default: the mover's view only, the "
+                                             "unseen tiles dealt --samples times.",
+                           rich_help_panel="Solver")
+    ] = False,
+    samples: Annotated[
+        int, typer.Option("--samples", min=1, metavar="K",
+                          help="With --solver: deals of the unseen tiles averaged per turn "
+                               "(more: steadier values, slower).", rich_help_panel="Solver")
+    ] = DEFAULT_SAMPLES,
+    nodes: Annotated[
+        int | None, typer.Option("--nodes", min=0, metavar="N",
+                                 help="With --solver: at most N search nodes per turn (0: no "
+                                      "cap; default 1,000,000 for two players, 200,000 for "
+                                      "three or four). A turn cut short averages the deals it "
+                                      "finished, and is not weighed if fewer than 4.",
+                                 show_default=False, rich_help_panel="Solver")
+    ] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", help="With --solver: seed of the sampled deals (the same "
+                                         "seed gives the same values).",
+                          rich_help_panel="Solver")
+    ] = 0,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
 ) -> None:
@@ -110,12 +153,26 @@ def analyze(
     missed, illegal actions, unclaimed points). Turns whose choices the
     record hides (no deal lines) are not weighed.
 
+    With --solver each turn is also played out by the solver. A play's value
+    is, for two players, the mover's points minus the opponent's from that
+    turn to the end of the round (for three or four, the mover's own
+    points); "lost" is how much less the play made was worth than the best
+    play, "lost/turn" the points lost per unforced turn (the error rate),
+    and "luck" what the player's draws gave or took against the average
+    draw. By default the solver sees what the mover saw (the unseen tiles
+    dealt --samples times, consistently with the draws and passes seen);
+    --perfect judges with every hand and the stock in view. A play that
+    lost --mistake points or more gets a costly-play warning, and with
+    --annotate the glyphs and notes are the solver's.
+
     \b
     Examples:
         muggins analyze records/
         muggins analyze club.mgn --turns
         muggins analyze club.mgn --annotate -o club-annotated.mgn
         muggins analyze club.mgn --annotate --in-place --mistake 10 --blunder 20
+        muggins analyze club.mgn --solver --turns
+        muggins analyze club.mgn --solver --perfect --annotate -o study.mgn
 
     The annotated record keeps everything written in it (comments too); only
     glyphs and {notes} are added, and `muggins check` reads it as before.
@@ -145,6 +202,15 @@ def analyze(
             raise _fail(f"{output} is not a file")
     if in_place and STDIN in files:
         raise _fail("--in-place cannot rewrite standard input; use -o FILE")
+    if not solver:
+        given = [name for name, on in (("--perfect", perfect),
+                                       ("--samples", samples != DEFAULT_SAMPLES),
+                                       ("--nodes", nodes is not None),
+                                       ("--seed", seed != 0)) if on]
+        if given:
+            raise _fail(f"{given[0]} goes with --solver")
+    weigh = WeighOptions(perfect=perfect, samples=samples, nodes=nodes, seed=seed,
+                         costly=mistake) if solver else None
 
     # The annotated record takes standard output when it has no file to go to.
     to_stdout = annotate and not writing
@@ -158,12 +224,33 @@ def analyze(
             status = max(status, _write_annotation(f, thresholds, output, in_place))
         return f
 
-    work = ANALYSE_FOR_ANNOTATION if annotate else ANALYSE
     try:
-        results = with_progress(run(work, files, jobs=jobs, scheduler=scheduler), len(files),
-                                quiet=quiet, verb="analysed")
-        _write_report((annotated(f) for f in results), fmt, out, totals, quiet=quiet,
-                      turns=turns)
+        if weigh is not None and scheduler is None:
+            # The solver's turns, not the files, are the work to share out
+            # and to count: one match can take a minute, and a folder of
+            # records is read faster than one turn is weighed.
+            with ExitStack() as stack:
+                n = default_jobs() if jobs is None else jobs
+                pool = stack.enter_context(TaskPool(n)) if n > 1 else None
+                tally = stack.enter_context(Tally(quiet=quiet, verb="weighed", noun="turn"))
+
+                def weigher(ds: Sequence[Decision], options: WeighOptions) -> Iterator[Weighed]:
+                    tally.add(len(ds))
+                    found = (pool.map(weigh_decision, ds, options) if pool is not None
+                             else weigh_each(ds, options))
+                    for w in found:
+                        tally.advance()
+                        yield w
+
+                work = analysis_work(annotate=annotate, weigh=weigh, weigher=weigher)
+                _write_report((annotated(f) for f in run(work, files, jobs=1)), fmt, out,
+                              totals, quiet=quiet, turns=turns)
+        else:
+            work = analysis_work(annotate=annotate, weigh=weigh)
+            results = with_progress(run(work, files, jobs=jobs, scheduler=scheduler),
+                                    len(files), quiet=quiet, verb="analysed")
+            _write_report((annotated(f) for f in results), fmt, out, totals, quiet=quiet,
+                          turns=turns)
     except BatchError as e:
         raise _fail(str(e)) from None
     raise typer.Exit(max(status, exit_status(totals, fail_on)))

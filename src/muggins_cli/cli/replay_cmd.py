@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from muggins_cli.check import STDIN
+from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, MugginsCall, Severity, Turn
@@ -17,7 +17,6 @@ from muggins_cli.notation.writer import format_line
 from muggins_cli.replay.position import Position, parse_at, position_at, positions
 from muggins_cli.replay.replay import replay_match
 from muggins_cli.report.board import position_lines, tally_sheet
-from muggins_cli.rules.resolve import resolver_for
 
 _NAME = "muggins replay"
 
@@ -84,7 +83,7 @@ def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[s
         raise InputError(f"{path} holds {len(matches)} match{'es' if len(matches) != 1 else ''}"
                          f"; there is no match {number}")
     match = matches[number - 1]
-    resolve = resolver_for(None if path == STDIN else path)
+    resolve = record_resolver(path)
     result = replay_match(match, resolve)
     if result.rules is None:
         first = result.diagnostics[0] if result.diagnostics else None

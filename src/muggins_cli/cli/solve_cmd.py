@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from muggins_cli.check import STDIN
+from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
 from muggins_cli.engine.layout import count, lead, place
 from muggins_cli.engine.state import Draw, Place, RoundState, apply
@@ -21,7 +21,6 @@ from muggins_cli.notation.model import Turn
 from muggins_cli.notation.parser import parse_text, read_record_text
 from muggins_cli.replay.position import Position, parse_at, position_at, positions
 from muggins_cli.rules.model import Rules
-from muggins_cli.rules.resolve import resolver_for
 from muggins_cli.solver import HiddenDraw, Knowledge, SolveResult, SolverMove, solve
 from muggins_cli.tiles import Tile, full_set
 
@@ -149,7 +148,7 @@ def _position(path: str, at: str, number: int) -> tuple[Position, list[str]]:
         raise InputError(f"{path} holds {len(matches)} match"
                          f"{'es' if len(matches) != 1 else ''}; there is no match {number}")
     match = matches[number - 1]
-    resolve = resolver_for(None if path == STDIN else path)
+    resolve = record_resolver(path)
     pos = position_at(match, resolve, at)
     if pos.match_over:
         raise InputError(f"position {pos.round}.{pos.turn}: the match is over")

@@ -101,13 +101,25 @@ def placements(rules: Rules, layout: Layout, tiles: Iterable[Tile]) -> list[Plac
     return [Place(t, e) for t in sorted(tiles) for e in ends_for(rules, layout, t)]
 
 
+def own_moves(rules: Rules, layout: Layout, hand: Iterable[Tile], drawn: Tile | None,
+              can_draw: bool) -> tuple[list[Place], bool]:
+    """The mover's placements and whether drawing is also a move; a pass
+    when it is neither. Only what the mover sees decides it (their hand,
+    the layout, a tile they just drew, whether the stock has one to draw),
+    so the analysis can count a player's choices without the other hands."""
+    if drawn is not None:
+        return placements(rules, layout, (drawn,)), False
+    places = placements(rules, layout, hand)
+    return places, can_draw and layout.started and (not places or not rules.must_play)
+
+
 def legal_moves(rules: Rules, state: RoundState) -> list[Move]:
     if state.over:
         return []
-    if state.drawn is not None:
-        return list(placements(rules, state.layout, (state.drawn,)))
-    moves: list[Move] = list(placements(rules, state.layout, state.hands[state.to_move]))
-    if drawable(rules, state) and state.layout.started and (not moves or not rules.must_play):
+    places, draw = own_moves(rules, state.layout, state.hands[state.to_move], state.drawn,
+                             drawable(rules, state) > 0)
+    moves: list[Move] = list(places)
+    if draw:
         moves.append(Draw(state.stock[0]))
     elif not moves:
         moves.append(Pass())

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from muggins_cli.engine.layout import Layout
-from muggins_cli.engine.state import RoundState
+from muggins_cli.engine.state import Pass as EnginePass
+from muggins_cli.engine.state import Place, RoundState
 from muggins_cli.engine.voids import Void
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, RoundLine, Turn
@@ -157,17 +158,44 @@ def positions(match: Match, resolve: RulesResolver) -> Iterator[tuple[Position, 
     yield from out
 
 
-def decisions(match: Match, resolve: RulesResolver) -> Iterator[tuple[Position, Turn]]:
-    """Every turn at the moment its mover chose a placement or a pass
-    (after the turn's draws: ``drawn`` is a drawn tile that must go down),
-    with the turn line. The position's ``turn`` is the turn's number."""
-    out: list[tuple[Position, Turn]] = []
+
+@dataclass(frozen=True)
+class Decision:
+    """A turn at the moment its mover chose a placement or a pass.
+
+    ``at`` is the position then: after the turn's draws, ``drawn`` the drawn
+    tile that must go down; its ``turn`` is the turn's number. ``start`` is
+    the position before the turn's first draw (``at`` itself for a turn
+    without draws). ``move`` is the placement as the replay resolved it (its
+    end filled in) or ``Pass``; None when the replay refused the turn.
+    """
+
+    turn: Turn
+    start: Position
+    at: Position
+    move: Place | EnginePass | None
+
+
+def decisions(match: Match, resolve: RulesResolver) -> Iterator[Decision]:
+    """Every turn of ``match`` that the replay played, at its decision."""
+    found: list[tuple[Turn, Position, Position]] = []
+    starts: dict[int, Position] = {}
+
+    def watch(rep: Replayer, item: BodyLine | None) -> bool:
+        rnd = rep.round
+        if isinstance(item, Turn) and item.draws and rnd is not None and rnd.started \
+                and not rnd.ended and not rnd.skipping:
+            starts[item.line] = snapshot(rep)
+        return True
 
     def decide(rep: Replayer, item: Turn, drawn: Tile | None) -> None:
-        rnd = rep.round
-        assert rnd is not None
         pos = snapshot(rep, drawn)
-        out.append((replace(pos, turn=pos.turn - 1), item))
+        at = replace(pos, turn=pos.turn - 1)
+        start = starts.get(item.line)
+        found.append((item, replace(start, turn=at.turn) if start is not None else at, at))
 
-    Replayer(match, resolve, decide=decide).run()
-    yield from out
+    result = Replayer(match, resolve, collect_events=True, watch=watch, decide=decide).run()
+    played: dict[int, Place | EnginePass] = {
+        e.line: e.placed if e.placed is not None else EnginePass() for e in result.events}
+    for turn, start, at in found:
+        yield Decision(turn, start, at, played.get(turn.line))

@@ -18,6 +18,7 @@ from tabulate import tabulate
 from muggins_cli.analysis.files import FileAnalysis
 from muggins_cli.analysis.match import MatchAnalysis, PlayerStats
 from muggins_cli.analysis.plays import Option, PlayAnalysis
+from muggins_cli.analysis.weigh import SolverStats, Weighed, points
 from muggins_cli.report.json_report import Totals, file_json
 
 PLAYER_HEADERS = ("player", "turns", "analysed", "forced", "scored", "missed",
@@ -27,19 +28,45 @@ PLAY_HEADERS = ("R.T", "line", "player", "played", "points", "best", "missed", "
 
 # -- per-player statistics ---------------------------------------------------
 
+SOLVER_HEADERS = ("unforced", "lost", "lost/turn", "luck")
+
 
 def player_row(s: PlayerStats) -> tuple[object, ...]:
     return (s.player, s.turns, s.analysed, s.forced, s.scored, s.missed, s.missed_plays,
             s.illegal, "-" if s.unclaimed is None else s.unclaimed)
 
 
+def solver_row(s: SolverStats | None) -> tuple[object, ...]:
+    """The solver's columns: unforced turns weighed, points lost over them,
+    points lost per unforced turn, and the luck of the player's draws."""
+    if s is None:
+        return ("-",) * len(SOLVER_HEADERS)
+    rate = s.error_rate
+    return (s.unforced, points(s.lost), "-" if rate is None else f"{rate:.2f}",
+            f"{s.luck:+.1f}" if s.draws else "-")
+
+
+def _rows(m: MatchAnalysis) -> list[tuple[object, ...]]:
+    solver = {s.player: s for s in m.solver}
+    weighing = m.weigh is not None
+    return [(*player_row(s), *(solver_row(solver.get(s.player)) if weighing else ()))
+            for s in m.players]
+
+
+def _headers(weighing: bool) -> tuple[str, ...]:
+    return PLAYER_HEADERS + (SOLVER_HEADERS if weighing else ())
+
+
+def _align(weighing: bool) -> tuple[str, ...]:
+    return ("left",) + ("right",) * (len(_headers(weighing)) - 1)
+
+
 def players_table(m: MatchAnalysis, tablefmt: str = "simple") -> str:
-    """One match's statistics, one row per player in seating order."""
-    return tabulate([player_row(s) for s in m.players], headers=PLAYER_HEADERS,
-                    tablefmt=tablefmt, disable_numparse=True, colalign=_ALIGN)
-
-
-_ALIGN = ("left",) + ("right",) * (len(PLAYER_HEADERS) - 1)
+    """One match's statistics, one row per player in seating order (with
+    the solver's columns when it weighed the turns)."""
+    weighing = m.weigh is not None
+    return tabulate(_rows(m), headers=_headers(weighing), tablefmt=tablefmt,
+                    disable_numparse=True, colalign=_align(weighing))
 
 
 def match_title(path: str, m: MatchAnalysis) -> str:
@@ -50,10 +77,33 @@ def match_title(path: str, m: MatchAnalysis) -> str:
 
 def all_players_table(files: Iterable[FileAnalysis], tablefmt: str = "simple") -> str:
     """Every player of every match, for ``--format table``."""
-    rows = [(f.report.path, m.summary.line, *player_row(s))
-            for f in files for m in f.matches for s in m.players]
-    return tabulate(rows, headers=("file", "line", *PLAYER_HEADERS), tablefmt=tablefmt,
-                    disable_numparse=True, colalign=("left", "right", *_ALIGN))
+    kept = list(files)
+    weighing = any(m.weigh is not None for f in kept for m in f.matches)
+    rows = []
+    for f in kept:
+        for m in f.matches:
+            for row in _rows(m):
+                pad = ("-",) * len(SOLVER_HEADERS) if weighing and m.weigh is None else ()
+                rows.append((f.report.path, m.summary.line, *row, *pad))
+    return tabulate(rows, headers=("file", "line", *_headers(weighing)), tablefmt=tablefmt,
+                    disable_numparse=True, colalign=("left", "right", *_align(weighing)))
+
+
+def weigh_line(m: MatchAnalysis) -> str | None:
+    """How the solver weighed the match, and what it could not weigh."""
+    if m.weigh is None:
+        return None
+    w = m.weigh
+    view = ("perfect: every hand and the stock as recorded" if w.perfect else
+            f"sample: the mover's view, {w.samples} deals a turn")
+    line = (f"solver ({view}): lost = points given away by the end of the round against "
+            "the best play; luck = what the player's draws gave against the average draw")
+    missing = sum(s.unweighed for s in m.solver)
+    if missing:
+        why = next((x.why for x in m.weighed if x.why and x.choices != 1), None)
+        line += f"\nnot weighed: {missing} turn{'s' if missing != 1 else ''}"
+        line += f" ({why})" if why else ""
+    return line
 
 
 # -- turns ---------------------------------------------------------------
@@ -75,12 +125,37 @@ def play_row(p: PlayAnalysis) -> tuple[object, ...]:
             _option(best) if best is not None else "-", p.missed or "", alternatives)
 
 
+PLAY_SOLVER_HEADERS = ("value", "solver best", "lost", "luck")
+
+
+def _value(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{x:+.0f}" if float(x).is_integer() else f"{x:+.1f}"
+
+
+def play_solver_row(w: Weighed | None) -> tuple[object, ...]:
+    if w is None:
+        return ("",) * len(PLAY_SOLVER_HEADERS)
+    luck = "" if w.luck is None else f"{w.luck:+.1f}"
+    if not w.weighed:
+        return ("forced" if w.choices == 1 else "-", "", "", luck)
+    return (_value(w.value), f"{w.best} {_value(w.best_value)}",
+            points(w.cost) if w.cost else "", luck)
+
+
 def plays_table(m: MatchAnalysis, tablefmt: str = "simple") -> str:
-    """Every turn of a match with its legal alternatives and their scores."""
-    return tabulate([play_row(p) for p in m.plays], headers=PLAY_HEADERS, tablefmt=tablefmt,
-                    disable_numparse=True,
-                    colalign=("left", "right", "left", "left", "right", "left", "right",
-                              "left"))
+    """Every turn of a match with its legal alternatives and their scores,
+    and the solver's verdict when it weighed the turns."""
+    weighing = m.weigh is not None
+    by_line = m.weighed_by_line()
+    rows = [(*play_row(p), *(play_solver_row(by_line.get(p.line)) if weighing else ()))
+            for p in m.plays]
+    headers = PLAY_HEADERS + (PLAY_SOLVER_HEADERS if weighing else ())
+    align = ("left", "right", "left", "left", "right", "left", "right", "left") + (
+        ("right", "left", "right", "right") if weighing else ())
+    return tabulate(rows, headers=headers, tablefmt=tablefmt, disable_numparse=True,
+                    colalign=align)
 
 
 def file_text_blocks(f: FileAnalysis, turns: bool = False) -> list[str]:
@@ -91,6 +166,9 @@ def file_text_blocks(f: FileAnalysis, turns: bool = False) -> list[str]:
         if not m.players:
             continue
         block = match_title(f.report.path, m) + "\n" + players_table(m)
+        how = weigh_line(m)
+        if how is not None:
+            block += "\n" + how
         if turns and m.plays:
             block += "\n\n" + plays_table(m)
         blocks.append(block)
@@ -114,6 +192,36 @@ def player_json(s: PlayerStats) -> dict[str, Any]:
     }
 
 
+def solver_player_json(s: SolverStats) -> dict[str, Any]:
+    return {
+        "unforced": s.unforced,
+        "points_lost": round(s.lost, 3),
+        "error_rate": None if s.error_rate is None else round(s.error_rate, 3),
+        "costly_plays": s.costly,
+        "luck": round(s.luck, 3),
+        "draw_turns": s.draws,
+        "unweighed": s.unweighed,
+    }
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None else round(x, 3)
+
+
+def weighed_json(w: Weighed) -> dict[str, Any]:
+    return {
+        "choices": w.choices,
+        "value": _r(w.value),
+        "best": w.best,
+        "best_value": _r(w.best_value),
+        "lost": round(w.cost, 3) if w.weighed else None,
+        "luck": _r(w.luck),
+        "exact": w.exact,
+        "samples": w.samples,
+        "not_weighed": w.why,
+    }
+
+
 def play_json(p: PlayAnalysis) -> dict[str, Any]:
     best = p.best
     return {
@@ -134,8 +242,23 @@ def analysis_file_json(f: FileAnalysis) -> dict[str, Any]:
     """The file's object of NOTATION.md 9, each match with two added fields."""
     out = file_json(f.report)
     for mj, m in zip(out["matches"], f.matches):
-        mj["players_summary"] = [player_json(s) for s in m.players]
-        mj["plays"] = [play_json(p) for p in m.plays]
+        solver = {s.player: s for s in m.solver}
+        mj["players_summary"] = [
+            {**player_json(s), **({"solver": solver_player_json(solver[s.player])}
+                                  if s.player in solver else {})}
+            for s in m.players]
+        mj["plays"] = []
+        by_line = m.weighed_by_line()
+        for p in m.plays:
+            pj = play_json(p)
+            w = by_line.get(p.line)
+            if w is not None:
+                pj["solver"] = weighed_json(w)
+            mj["plays"].append(pj)
+        if m.weigh is not None:
+            mj["solver"] = {"view": m.weigh.mode, "samples": m.weigh.samples,
+                            "nodes": m.weigh.node_limit(len(m.summary.players)),
+                            "seed": m.weigh.seed}
     return out
 
 

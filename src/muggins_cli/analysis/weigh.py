@@ -1,0 +1,338 @@
+"""Every turn weighed by the solver: what the play made cost over the round,
+and what the turn's draws gave or took compared with the average draw.
+
+The immediate analysis (:mod:`.plays`) can say "you missed 15 now"; the
+solver can say "this play cost you 8 points by the end of the round", which
+is what a player studying a match wants to know. Values are the solver's
+(:func:`muggins_cli.solver.solve`, ``points`` objective): for two players
+the mover's points minus the opponent's from the decision to the round's
+end, settlement included; for three or four, the mover's own points (max-n).
+
+Two views:
+
+- ``sample`` (default): only what the mover could know at the table (own
+  hand, the layout, hand sizes, what draws and passes showed). The unseen
+  tiles are dealt ``samples`` times and each deal is solved exactly; a
+  play's value is its average. This judges the decision the player could
+  actually make.
+- ``perfect``: every hand and the stock order, as the record shows them.
+  This judges the play against what was really lying in the other hands.
+
+Luck is always taken from the mover's view, whatever the mode: it compares
+the value the mover held after the turn's draws with the value of drawing
+before they saw the tiles (the average draw), so it is what the draws gave
+or took, and nothing the player chose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from muggins_cli.analysis.plays import play_text, same_move
+from muggins_cli.engine.state import Pass, Place, own_moves
+from muggins_cli.errors import MugginsError
+from muggins_cli.notation.model import Diagnostic, Match, Severity
+from muggins_cli.replay.position import Decision, Position, decisions
+from muggins_cli.replay.replay import RulesResolver
+from muggins_cli.solver import HiddenDraw, Knowledge, SolveResult, SolverMove, solve
+
+#: The solver's budget per search by default: enough for every position of a
+#: two-player round (about three seconds at worst here), and a cap on the
+#: rare position with many hidden tiles that would otherwise take a minute.
+DEFAULT_NODES = 1_000_000
+COSTLY_PLAY = "costly-play"
+#: Three or four players: max-n cannot solve the round's first turns from
+#: most deals in any budget this machine can give a turn (those turns are
+#: reported as not weighed); a smaller cap keeps a 400-turn match to a few
+#: minutes and loses few of the turns it can weigh.
+DEFAULT_NODES_MAXN = 200_000
+#: Deals averaged per decision in the ``sample`` view by default.
+DEFAULT_SAMPLES = 16
+#: A sampled value averaged over fewer deals than this is too rough to judge
+#: a play by; the turn is reported as not weighed instead.
+MIN_DEALS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class WeighOptions:
+    """How to weigh: ``perfect`` for the all-seeing view, the deals to
+    average (``samples``), a node cap per search (``nodes``: see
+    :meth:`node_limit`)
+    and the seed of the deals (each turn's deals are seeded from it and the
+    turn's line, so a turn's value does not depend on the turns around it).
+    A play that gives away ``costly`` points or more is reported
+    (``costly-play``).
+    """
+
+    perfect: bool = False
+    samples: int = DEFAULT_SAMPLES
+    nodes: int | None = None
+    seed: int = 0
+    costly: float = 5.0
+
+    def node_limit(self, players: int) -> int | None:
+        """The cap per search: ``nodes``, 0 for none, or by default
+        :data:`DEFAULT_NODES` for two players and :data:`DEFAULT_NODES_MAXN`
+        for three or four."""
+        if self.nodes is None:
+            return DEFAULT_NODES if players == 2 else DEFAULT_NODES_MAXN
+        return self.nodes or None
+
+    @property
+    def mode(self) -> str:
+        return "perfect" if self.perfect else "sample"
+
+
+@dataclass(frozen=True, slots=True)
+class Weighed:
+    """One turn as the solver sees it.
+
+    ``choices`` counts the mover's legal moves at the decision (after the
+    turn's draws). ``value`` is what the play made was worth, ``best_value``
+    what the best play (``best``, in MGN) was worth; both None when the
+    turn could not be weighed (``why`` says why). ``luck`` is the value
+    after the turn's draws minus the value of drawing before them (the
+    mover's view), None for a turn without draws or when it could not be
+    measured. ``exact`` is True when every value is exact (perfect view,
+    search finished); ``samples`` the deals averaged (sample view).
+    """
+
+    round: int
+    turn: int
+    line: int
+    column: int
+    seat: int
+    player: str
+    played: str
+    choices: int
+    value: float | None
+    best: str | None
+    best_value: float | None
+    luck: float | None
+    exact: bool
+    samples: int
+    why: str | None = None
+
+    @property
+    def weighed(self) -> bool:
+        return self.value is not None and self.best_value is not None
+
+    @property
+    def unforced(self) -> bool:
+        return self.choices > 1
+
+    @property
+    def cost(self) -> float:
+        """Points the play made gave away against the best play (0 or more)."""
+        if self.value is None or self.best_value is None:
+            return 0.0
+        return max(0.0, self.best_value - self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class _Searched:
+    result: SolveResult | None
+    why: str | None
+
+
+def _search(pos: Position, options: WeighOptions, line: int, *, view: str) -> _Searched:
+    """The solver on ``pos`` in ``view`` (``perfect`` or ``sample``), or
+    why there is no answer to trust: a position the record cannot support,
+    an exact search cut short, or too few deals solved in the budget."""
+    rules = pos.rules
+    try:
+        if view == "perfect":
+            if not pos.perfect:
+                return _Searched(None, "the record does not show every hand and the stock "
+                                       "order (deal and stock lines)")
+            res = solve(rules, pos.state(), scores=pos.scores, target=pos.target,
+                        mode="perfect", objective="points",
+                        node_limit=options.node_limit(len(pos.players)), pv=False)
+            if res.stopped is not None:
+                return _Searched(None, "the search did not finish within the node budget "
+                                       "(--nodes)")
+            return _Searched(res, None)
+        if pos.hands[pos.to_move] is None:
+            return _Searched(None, "the record does not show the mover's hand (deal lines)")
+        res = solve(rules, Knowledge.from_position(pos), mode="sample", objective="points",
+                    node_limit=options.node_limit(len(pos.players)), samples=options.samples,
+                    seed=options.seed * 1_000_003 + line)
+    except MugginsError as e:  # counts that do not add up after an error in the record
+        return _Searched(None, str(e))
+    if res.samples < min(MIN_DEALS, options.samples):
+        return _Searched(None, f"fewer than {min(MIN_DEALS, options.samples)} deals solved "
+                               "within the node budget (--nodes)")
+    return _Searched(res, None)
+
+
+def _value_of(result: SolveResult, move: SolverMove | Pass | Place) -> float | None:
+    for mv in result.moves:
+        m = mv.move
+        if isinstance(move, Place) and isinstance(m, Place) and same_move(m, move):
+            return mv.value
+        if isinstance(move, Pass) and isinstance(m, Pass):
+            return mv.value
+        if isinstance(move, HiddenDraw) and isinstance(m, HiddenDraw):
+            return mv.value
+    return None
+
+
+def _luck(d: Decision, options: WeighOptions, after: SolveResult | None) -> float | None:
+    """Value after the turn's draws minus the value of drawing, both in the
+    mover's view."""
+    if not d.turn.draws or d.start is d.at:
+        return None
+    if after is None or after.value is None:
+        got = _search(d.at, options, d.turn.line, view="sample").result
+        if got is None or got.value is None:
+            return None
+        after = got
+    before = _search(d.start, options, -d.turn.line, view="sample").result
+    if before is None:
+        return None
+    drew = _value_of(before, HiddenDraw())
+    if drew is None or after.value is None:
+        return None
+    return after.value - drew
+
+
+def _choices(pos: Position) -> int | None:
+    """The mover's legal moves at ``pos`` (a pass counts as one), from what
+    the mover sees; None when the record hides their hand."""
+    hand = pos.hands[pos.to_move]
+    if hand is None:
+        return None
+    rules = pos.rules
+    places, draw = own_moves(rules, pos.layout, hand, pos.drawn,
+                             pos.stock_count > rules.stock_reserve)
+    return max(1, len(places) + draw)
+
+
+def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
+    """One turn: the play made against the best, and the luck of its draws."""
+    at, turn = d.at, d.turn
+    name = turn.player
+    played = "pass" if d.move is None or isinstance(d.move, Pass) else play_text(
+        at.rules, at.layout, d.move)
+
+    def out(choices: int, value: float | None, best: str | None, best_value: float | None,
+            luck: float | None, exact: bool, samples: int, why: str | None) -> Weighed:
+        return Weighed(at.round, at.turn, turn.line, turn.column, at.to_move, name, played,
+                       choices, value, best, best_value, luck, exact, samples, why)
+
+    if d.move is None:
+        return out(0, None, None, None, None, False, 0, "the replay did not accept this turn")
+    choices = _choices(at)
+    if choices is None:
+        return out(0, None, None, None, None, False, 0,
+                   "the record does not show the mover's hand (deal lines)")
+    if choices == 1:  # nothing to choose: only the draws' luck to measure
+        return out(1, None, None, None, _luck(d, options, None), False, 0, None)
+    searched = _search(at, options, turn.line, view=options.mode)
+    res = searched.result
+    if res is None:
+        return out(choices, None, None, None, None, False, 0, searched.why)
+    luck = _luck(d, options, res if options.mode == "sample" else None)
+    value = _value_of(res, d.move)
+    best_value = res.value
+    best: str | None = None
+    if isinstance(res.best, Place):
+        best = play_text(at.rules, at.layout, res.best)
+    elif res.best is not None:
+        best = str(res.best)
+    why: str | None = None
+    if value is None or best_value is None:
+        why = "the play made is not a legal move here"
+        value = best_value = None
+    return out(choices, value, best, best_value, luck, res.exact, res.samples, why)
+
+
+#: Weighs a match's decisions, in order: one after another here
+#: (:func:`weigh_each`), or spread over processes by the caller, which may
+#: also count them as they come back.
+Weigher = Callable[[Sequence[Decision], WeighOptions], Iterable[Weighed]]
+
+
+def weigh_each(ds: Sequence[Decision], options: WeighOptions) -> Iterator[Weighed]:
+    for d in ds:
+        yield weigh_decision(d, options)
+
+
+def weigh_match(match: Match, resolve: RulesResolver, options: WeighOptions,
+                weigher: Weigher = weigh_each) -> list[Weighed]:
+    """Every turn of ``match`` weighed, in order."""
+    return list(weigher(list(decisions(match, resolve)), options))
+
+
+@dataclass(frozen=True, slots=True)
+class SolverStats:
+    """One player's line of the solver's statistics.
+
+    ``unforced`` counts the player's turns with a choice that were weighed;
+    ``lost`` the points their plays gave away over those turns, so
+    ``error_rate`` is points lost per unforced turn (GNU Backgammon's error
+    rate, in points). ``luck`` adds up what the player's own draws gave or
+    took against the average draw, over ``draws`` turns with draws.
+    ``unweighed`` counts turns with a choice that could not be weighed.
+    """
+
+    player: str
+    unforced: int = 0
+    lost: float = 0.0
+    costly: int = 0
+    luck: float = 0.0
+    draws: int = 0
+    unweighed: int = 0
+
+    @property
+    def error_rate(self) -> float | None:
+        return self.lost / self.unforced if self.unforced else None
+
+
+def solver_stats(players: Sequence[str], weighed: Iterable[Weighed],
+                 options: WeighOptions) -> list[SolverStats]:
+    """Each player's statistics, in seating order."""
+    rows = {name: SolverStats(name) for name in players}
+    for w in weighed:
+        s = rows.get(w.player)
+        if s is None:
+            continue
+        unforced, lost, costly, luck, draws, unweighed = (
+            s.unforced, s.lost, s.costly, s.luck, s.draws, s.unweighed)
+        if w.weighed and w.unforced:
+            unforced += 1
+            lost += w.cost
+            costly += w.cost >= options.costly
+        elif w.choices != 1:
+            unweighed += 1
+        if w.luck is not None:
+            luck += w.luck
+            draws += 1
+        rows[w.player] = SolverStats(w.player, unforced, lost, costly, luck, draws, unweighed)
+    return list(rows.values())
+
+
+def points(x: float) -> str:
+    """A value in points as the reports write it: whole when it is, else one
+    decimal (sampled values are averages)."""
+    return f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"
+
+
+def view_text(w: Weighed, options: WeighOptions) -> str:
+    if options.perfect:
+        return "all hands seen"
+    return f"the mover's view, {w.samples} deal{'s' if w.samples != 1 else ''}"
+
+
+def costly_message(w: Weighed, options: WeighOptions) -> str:
+    return (f"{w.player} played {w.played}: {w.best} was {points(w.cost)} points better by "
+            f"the end of the round (solver, {view_text(w, options)})")
+
+
+def costly_findings(weighed: Iterable[Weighed], options: WeighOptions) -> list[Diagnostic]:
+    """A ``costly-play`` warning for each play that gave away at least
+    ``options.costly`` points."""
+    return [Diagnostic(w.line, w.column, Severity.WARNING, COSTLY_PLAY,
+                       costly_message(w, options))
+            for w in weighed if w.weighed and w.unforced and w.cost >= options.costly]

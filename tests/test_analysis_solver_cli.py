@@ -1,0 +1,144 @@
+"""``muggins analyze --solver`` as a user runs it: the statistics table,
+JSON, annotations written back, options refused, and the same answer
+however many processes share the work."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from typer.testing import CliRunner
+
+from muggins_cli.analysis.weigh import WeighOptions, weigh_match
+from muggins_cli.check import check_file, record_resolver
+from muggins_cli.cli import app
+from muggins_cli.notation.parser import parse_text
+
+from .test_solver_cli import DEALS, HEAD, STOCK, TURNS
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = json.loads((ROOT / "schemas" / "analysis.schema.json").read_text("utf-8"))
+REPORT_SCHEMA = json.loads((ROOT / "schemas" / "report.schema.json").read_text("utf-8"))
+runner = CliRunner()
+
+
+@pytest.fixture
+def club(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "club.mgn"
+    path.write_text(HEAD + DEALS + STOCK + TURNS, encoding="utf-8")
+    return path
+
+
+def _weighed(path: Path, options: WeighOptions) -> list:  # type: ignore[type-arg]
+    match = parse_text(path.read_text(encoding="utf-8"))[0]
+    return list(weigh_match(match, record_resolver(str(path)), options))
+
+
+@pytest.mark.parametrize("option", [["--perfect"], ["--samples", "4"], ["--nodes", "10"],
+                                    ["--seed", "3"]])
+def test_solver_options_need_solver(club: Path, option: list[str]) -> None:
+    result = runner.invoke(app, ["analyze", "club.mgn", *option])
+    assert result.exit_code == 2
+    assert result.stderr == f"muggins analyze: {option[0]} goes with --solver\n"
+
+
+def test_table_has_the_solver_columns(club: Path) -> None:
+    result = runner.invoke(app, ["analyze", "club.mgn", "--solver", "--perfect", "-q"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    header = next(line for line in lines if line.startswith("player"))
+    assert header.split()[-4:] == ["unforced", "lost", "lost/turn", "luck"]
+    weighed = _weighed(club, WeighOptions(perfect=True))
+    for name in ("Siti Rahma", "Nyoman"):
+        row = next(line for line in lines if line.startswith(name))
+        mine = [w for w in weighed if w.player == name and w.unforced and w.weighed]
+        lost = sum(w.cost for w in mine)
+        cells = row[len(name):].split()
+        assert int(cells[-4]) == len(mine)
+        assert float(cells[-3]) == pytest.approx(lost, abs=0.05)
+        assert float(cells[-2]) == pytest.approx(lost / len(mine), abs=0.005)
+    assert "solver (perfect: every hand and the stock as recorded)" in result.stdout
+    for w in weighed:
+        if w.unforced and w.cost >= 5:
+            assert (f"club.mgn:{w.line}:1: warning costly-play {w.player} played {w.played}: "
+                    f"{w.best} was") in result.stdout
+
+
+def test_json_carries_every_weighed_turn(club: Path) -> None:
+    result = runner.invoke(app, ["analyze", "club.mgn", "--solver", "--perfect", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    jsonschema.validate(doc, SCHEMA)
+    jsonschema.validate(doc, REPORT_SCHEMA)
+    match = doc["files"][0]["matches"][0]
+    assert match["solver"] == {"view": "perfect", "samples": 16, "nodes": 1_000_000, "seed": 0}
+    weighed = {w.line: w for w in _weighed(club, WeighOptions(perfect=True))}
+    assert len(match["plays"]) == 16
+    for play in match["plays"]:
+        w = weighed[play["line"]]
+        assert play["solver"]["choices"] == w.choices
+        assert play["solver"]["value"] == w.value
+        assert play["solver"]["best"] == w.best
+    for summary in match["players_summary"]:
+        mine = [w for w in weighed.values() if w.player == summary["player"]]
+        solver = summary["solver"]
+        assert solver["unforced"] == sum(1 for w in mine if w.unforced and w.weighed)
+        assert solver["points_lost"] == pytest.approx(sum(w.cost for w in mine), abs=1e-3)
+        if solver["unforced"]:
+            assert solver["error_rate"] == pytest.approx(
+                solver["points_lost"] / solver["unforced"], abs=1e-3)
+
+
+def test_plain_json_validates_against_the_analysis_schema(club: Path) -> None:
+    result = runner.invoke(app, ["analyze", "club.mgn", "-f", "json"])
+    doc = json.loads(result.stdout)
+    jsonschema.validate(doc, SCHEMA)
+    assert "solver" not in doc["files"][0]["matches"][0]
+
+
+def test_annotate_writes_the_solvers_verdict(club: Path) -> None:
+    result = runner.invoke(app, ["analyze", "club.mgn", "--solver", "--perfect", "--annotate",
+                                 "-o", "study.mgn", "--mistake", "5", "--blunder", "15"])
+    assert result.exit_code == 0, result.output
+    text = (club.parent / "study.mgn").read_text(encoding="utf-8")
+    assert check_file(str(club.parent / "study.mgn")).diagnostics == []
+    weighed = _weighed(club, WeighOptions(perfect=True))
+    marked = [w for w in weighed if w.unforced and w.weighed and w.cost >= 1]
+    assert marked
+    lines = text.split("\n")
+    for w in marked:
+        line = lines[w.line - 1]
+        glyph = "??" if w.cost >= 15 else "?" if w.cost >= 5 else ""
+        assert f"{{{w.best} was " in line and "points better by the end of the round}" in line
+        tokens = line.split(": ", 1)[1].split("{")[0].split()
+        placement = next(t for t in tokens if t[0].isdigit())
+        assert placement.rstrip("?") + glyph == placement
+    # Annotating the annotated record again changes nothing.
+    again = runner.invoke(app, ["analyze", "study.mgn", "--solver", "--perfect", "--annotate",
+                                "--in-place"])
+    assert again.exit_code == 0, again.output
+    assert (club.parent / "study.mgn").read_text(encoding="utf-8") == text
+
+
+def test_same_answer_with_two_processes(club: Path) -> None:
+    (club.parent / "copy.mgn").write_text(club.read_text(encoding="utf-8"), encoding="utf-8")
+    args = ["analyze", "club.mgn", "copy.mgn", "--solver", "--samples", "3", "--turns", "-q"]
+    one = runner.invoke(app, [*args, "--jobs", "1"])
+    two = runner.invoke(app, [*args, "--jobs", "2"])
+    assert one.exit_code == two.exit_code == 0, one.output + two.output
+    assert one.stdout == two.stdout
+    assert "value" in one.stdout and "solver best" in one.stdout
+
+
+def test_records_without_deals_say_why(club: Path) -> None:
+    text = HEAD + TURNS
+    for face in ("d0-5", "d0-4", "d3-5", "d2-2", "d4-5"):
+        text = text.replace(face, "d??")
+    (club.parent / "bare.mgn").write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["analyze", "bare.mgn", "--solver", "-q"])
+    assert result.exit_code == 0, result.output
+    assert "not weighed: 16 turns (the record does not show the mover's hand (deal lines))" \
+        in result.stdout

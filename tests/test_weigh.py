@@ -1,0 +1,216 @@
+"""``analyze --solver`` underneath: decision positions, the cost of each
+play against an independent exhaustive search, the sample view's blindness
+to hidden tiles, luck, and the per-player statistics."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from muggins_cli.analysis.weigh import (
+    COSTLY_PLAY,
+    SolverStats,
+    Weighed,
+    WeighOptions,
+    costly_findings,
+    solver_stats,
+    weigh_decision,
+    weigh_match,
+)
+from muggins_cli.check import record_resolver
+from muggins_cli.engine.state import Place
+from muggins_cli.notation.model import Match
+from muggins_cli.notation.parser import parse_text
+from muggins_cli.notation.writer import write_match
+from muggins_cli.play.seen import Seen, SeenMove, UnseenDraw
+from muggins_cli.play.selfplay import play_match
+from muggins_cli.play.strategies import greedy_seen
+from muggins_cli.replay.position import decisions
+from muggins_cli.rules.loader import load_preset, preset_names
+from muggins_cli.rules.model import Rules
+from muggins_cli.solver import HiddenDraw, Knowledge, solve
+from muggins_cli.tiles import Tile
+
+from .test_solver_cli import DEALS, HEAD, STOCK, TURNS
+from .test_solver_reference import minimax2, move_value2
+
+
+class Recorder:
+    """Plays greedily and keeps the view of every placement or pass."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.views: list[Seen] = []
+
+    def choose_seen(self, rules: Rules, seen: Seen, rng: random.Random) -> SeenMove:
+        move = greedy_seen(rules, seen)
+        if not isinstance(move, UnseenDraw):
+            self.views.append(seen)
+        return move
+
+
+def _selfplay(rules: Rules, players: int, seed: int, target: int = 120
+              ) -> tuple[Match, list[Recorder]]:
+    """A played match read back from its MGN text (so lines are numbered)."""
+    recorders = [Recorder() for _ in range(players)]
+    names = ["Ana", "Budi", "Citra", "Dewi"][:players]
+    out = play_match(rules, names, recorders, random.Random(seed), target=target)
+    return parse_text(write_match(out.record))[0], recorders
+
+
+def _resolve(rules: Rules):  # type: ignore[no-untyped-def]
+    return lambda name: rules
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("preset", preset_names())
+def test_decisions_are_what_the_mover_saw(preset: str, players: int) -> None:
+    """At every turn the replayed decision position is the view the
+    self-play driver gave the mover then: hand (with the turn's draws),
+    layout, hand sizes, stock left, the drawn tile, voids and scores."""
+    rules = load_preset(preset)
+    match, recorders = _selfplay(rules, players, seed=players)
+    by_seat = {i: iter(r.views) for i, r in enumerate(recorders)}
+    count = 0
+    for d in decisions(match, _resolve(rules)):
+        seen = next(by_seat[d.at.to_move])
+        at = d.at
+        assert at.hands[at.to_move] == seen.hand
+        assert at.layout == seen.layout
+        assert at.hand_sizes == seen.hand_sizes
+        assert at.stock_count == seen.stock_count
+        assert at.drawn == seen.drawn
+        assert at.voids == seen.voids
+        assert at.scores == seen.scores
+        if d.turn.draws:
+            assert d.start.hand_sizes[at.to_move] == seen.hand_sizes[at.to_move] - len(
+                d.turn.draws)
+            assert d.start.stock_count == seen.stock_count + len(d.turn.draws)
+        else:
+            assert d.start is d.at
+        count += 1
+    assert count == sum(len(r.views) for r in recorders) > 20
+    assert all(next(it, None) is None for it in by_seat.values())
+
+
+def test_perfect_costs_equal_an_exhaustive_search() -> None:
+    """Late in each round (few tiles left) the perfect view's values are
+    checked against a plain minimax over the engine."""
+    rules = load_preset("pagat")
+    checked = 0
+    for seed in range(6):
+        match, _ = _selfplay(rules, 2, seed, target=250)
+        for d in decisions(match, _resolve(rules)):
+            at = d.at
+            if sum(at.hand_sizes) + at.stock_count > 7 or not isinstance(d.move, Place):
+                continue
+            w = weigh_decision(d, WeighOptions(perfect=True, nodes=0))
+            if not w.unforced:
+                continue
+            state = at.state()
+            dists = [at.target - s for s in at.scores]
+            assert w.value == move_value2(rules, state, d.move, dists, False)
+            assert w.best_value == minimax2(rules, state, dists, False)
+            assert w.cost == w.best_value - w.value >= 0
+            assert w.exact
+            checked += 1
+    assert checked >= 20
+
+
+def _record(tmp_path: Path, budi: str, stock: str, name: str) -> str:
+    path = tmp_path / name
+    path.write_text(HEAD + f"deal Siti Rahma 4-6 1-2 0-0 3-0 3-3 5-5 6-1\ndeal Nyoman {budi}\n"
+                    + f"stock {stock}\n" + "Nyoman: 3-2\nSiti Rahma: 3-3\nNyoman: 3-4\n",
+                    encoding="utf-8")
+    return str(path)
+
+
+def test_sample_view_is_blind_to_the_hidden_tiles(tmp_path: Path) -> None:
+    """Siti sees the same table in both records; only Nyoman's hidden tiles
+    and the stock differ. Her sampled values must not move; the all-seeing
+    view's may."""
+    a = _record(tmp_path, "3-2 3-4 6-6 0-2 5-6 1-1 0-6",
+                "0-5 0-4 3-5 2-2 4-5 1-4 3-6 2-6 1-3 4-4 1-0 1-5 2-4 5-2", "a.mgn")
+    b = _record(tmp_path, "3-2 3-4 1-3 4-4 1-0 1-5 2-4",
+                "0-5 0-4 3-5 2-2 4-5 1-4 3-6 2-6 6-6 0-2 5-6 1-1 0-6 5-2", "b.mgn")
+    options = WeighOptions(samples=6, seed=7)
+    views = []
+    for path in (a, b):
+        match = parse_text(Path(path).read_text(encoding="utf-8"))[0]
+        siti = [w for w in weigh_match(match, record_resolver(path), options)
+                if w.player == "Siti Rahma"]
+        assert siti and all(w.unforced and w.weighed for w in siti)
+        views.append([(w.value, w.best, w.best_value) for w in siti])
+    assert views[0] == views[1]
+
+
+def _club(tmp_path: Path) -> tuple[Match, str]:
+    path = tmp_path / "club.mgn"
+    path.write_text(HEAD + DEALS + STOCK + TURNS, encoding="utf-8")
+    return parse_text(path.read_text(encoding="utf-8"))[0], str(path)
+
+
+def test_luck_is_the_draws_against_the_average_draw(tmp_path: Path) -> None:
+    """Siti (1.14) drew 3-5 and 2-2 and placed 2-2: her luck is the value of
+    the position she drew into minus the value of drawing, both as she saw
+    them."""
+    match, path = _club(tmp_path)
+    options = WeighOptions(samples=8, seed=3)
+    d = next(d for d in decisions(match, record_resolver(path)) if d.turn.line == 23)
+    assert d.turn.player == "Siti Rahma" and len(d.turn.draws) == 2
+    t = Tile.parse
+    assert d.at.hands[0] == d.start.hands[0] | {t("3-5"), t("2-2")}  # type: ignore[operator]
+    assert d.at.drawn == t("2-2")
+    w = weigh_decision(d, options)
+    assert w.luck is not None
+    rules = d.at.rules
+    before = solve(rules, Knowledge.from_position(d.start), mode="sample", objective="points",
+                   samples=8, seed=3 * 1_000_003 - 23, node_limit=options.node_limit(2))
+    drew = next(m.value for m in before.moves if isinstance(m.move, HiddenDraw))
+    after = solve(rules, Knowledge.from_position(d.at), mode="sample", objective="points",
+                  samples=8, seed=3 * 1_000_003 + 23, node_limit=options.node_limit(2))
+    assert drew is not None and after.value is not None
+    assert w.luck == pytest.approx(after.value - drew)
+    assert w.choices == 1  # 2-2 fits one end only: forced, but its luck is measured
+
+
+def test_turns_without_deals_are_not_weighed(tmp_path: Path) -> None:
+    path = tmp_path / "bare.mgn"
+    text = HEAD + TURNS
+    for face in ("d0-5", "d0-4", "d3-5", "d2-2", "d4-5"):
+        text = text.replace(face, "d??")
+    path.write_text(text, encoding="utf-8")
+    match = parse_text(text)[0]
+    weighed = list(weigh_match(match, record_resolver(str(path)), WeighOptions()))
+    assert len(weighed) == 16
+    assert all(not w.weighed and w.why is not None and "deal lines" in w.why for w in weighed)
+    perfect = list(weigh_match(match, record_resolver(str(path)), WeighOptions(perfect=True)))
+    assert all(not w.weighed for w in perfect)
+
+
+def _w(player: str, choices: int, value: float | None, best: float | None,
+       luck: float | None = None, line: int = 1) -> Weighed:
+    return Weighed(1, 1, line, 1, 0, player, "1-2R", choices, value, "3-4L", best, luck,
+                   False, 8, None if value is not None or choices == 1 else "no")
+
+
+def test_stats_add_up_the_turns() -> None:
+    weighed = [
+        _w("Ana", 3, 10.0, 12.5),  # lost 2.5
+        _w("Ana", 2, -4.0, 6.0, luck=3.0),  # lost 10: costly
+        _w("Ana", 1, None, None, luck=-5.5),  # forced: luck only
+        _w("Ana", 4, None, None),  # could not be weighed
+        _w("Budi", 2, 7.0, 7.0),  # the best play
+    ]
+    ana, budi = solver_stats(["Ana", "Budi"], weighed, WeighOptions(costly=5))
+    assert ana == SolverStats("Ana", unforced=2, lost=12.5, costly=1, luck=-2.5, draws=2,
+                              unweighed=1)
+    assert ana.error_rate == 6.25
+    assert budi == SolverStats("Budi", unforced=1)
+    assert budi.error_rate == 0.0
+    found = costly_findings(weighed, WeighOptions(costly=5))
+    assert [(f.code, f.severity.value) for f in found] == [(COSTLY_PLAY, "warning")]
+    assert found[0].message.startswith("Ana played 1-2R: 3-4L was 10 points better")

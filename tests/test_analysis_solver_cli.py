@@ -142,3 +142,12 @@ def test_records_without_deals_say_why(club: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "not weighed: 16 turns (the record does not show the mover's hand (deal lines))" \
         in result.stdout
+
+
+def test_turns_are_counted_on_stderr(club: Path) -> None:
+    result = runner.invoke(app, ["analyze", "club.mgn", "--solver", "--perfect", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "weighed 16 turns\n"
+    warnings = result.stdout.count(": warning ")
+    assert result.stdout.count(": warning costly-play ") >= 1
+    assert result.stdout.endswith(f"checked 1 file, 1 match: no errors, {warnings} warnings\n")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from muggins_cli.analysis.plays import PlayAnalysis, analyse_event
+from muggins_cli.analysis.plays import PlayAnalysis, analyse_event, written
 from muggins_cli.analysis.weigh import (
     SolverStats,
     Weighed,
@@ -26,7 +26,6 @@ from muggins_cli.notation.model import (
     Diagnostic,
     Match,
     MugginsCall,
-    Pass,
     Severity,
     Turn,
 )
@@ -85,15 +84,6 @@ class MatchAnalysis:
             if p.line == line:
                 return p
         return None
-
-
-def written(turn: Turn) -> str:
-    """The placement as the record writes it, without its glyph; or ``pass``."""
-    action = turn.action
-    if isinstance(action, Pass):
-        return "pass"
-    end = action.end.value if action.end is not None else ""
-    return f"{action.tile}{end}"
 
 
 def missed_message(p: PlayAnalysis) -> str:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from muggins_cli.engine.layout import Layout, count, lead, open_ends, place
 from muggins_cli.engine.state import Place, placements
+from muggins_cli.notation.model import Pass as PassStep
+from muggins_cli.notation.model import Turn
 from muggins_cli.replay.replay import TurnEvent
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile
@@ -67,13 +69,9 @@ def same_move(a: Place, b: Place) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayAnalysis:
-    """A turn as analysed.
-
-    ``options`` is None when the record hides the tiles the mover could
-    place; ``chosen`` is the option the mover took, None for a pass or for a
-    placement that was not among the legal ones (the check reports that).
-    """
+class TurnRef:
+    """Which turn a finding is about: where it stands in the match and the
+    record, who moved, and the play as written (``pass`` for a pass)."""
 
     round: int
     turn: int
@@ -82,6 +80,17 @@ class PlayAnalysis:
     seat: int
     player: str
     played: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAnalysis(TurnRef):
+    """A turn as analysed.
+
+    ``options`` is None when the record hides the tiles the mover could
+    place; ``chosen`` is the option the mover took, None for a pass or for a
+    placement that was not among the legal ones (the check reports that).
+    """
+
     points: int
     options: tuple[Option, ...] | None
     chosen: Option | None
@@ -120,3 +129,12 @@ def analyse_event(rules: Rules, event: TurnEvent, player: str, played: str) -> P
         round=event.round, turn=event.turn, line=event.line, column=event.column,
         seat=event.seat, player=player, played=played, points=event.points,
         options=opts, chosen=chosen)
+
+
+def written(turn: Turn) -> str:
+    """The placement as the record writes it, without its glyph; or ``pass``."""
+    action = turn.action
+    if isinstance(action, PassStep):
+        return "pass"
+    end = action.end.value if action.end is not None else ""
+    return f"{action.tile}{end}"

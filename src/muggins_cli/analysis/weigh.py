@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from muggins_cli.analysis.plays import play_text, same_move
+from muggins_cli.analysis.plays import TurnRef, play_text, same_move, written
 from muggins_cli.engine.state import Pass, Place, own_moves
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.model import Diagnostic, Match, Severity
@@ -41,7 +41,6 @@ from muggins_cli.solver import HiddenDraw, Knowledge, SolveResult, SolverMove, s
 #: two-player round (about three seconds at worst here), and a cap on the
 #: rare position with many hidden tiles that would otherwise take a minute.
 DEFAULT_NODES = 1_000_000
-COSTLY_PLAY = "costly-play"
 #: Three or four players: max-n cannot solve the round's first turns from
 #: most deals in any budget this machine can give a turn (those turns are
 #: reported as not weighed); a smaller cap keeps a 400-turn match to a few
@@ -52,6 +51,8 @@ DEFAULT_SAMPLES = 16
 #: A sampled value averaged over fewer deals than this is too rough to judge
 #: a play by; the turn is reported as not weighed instead.
 MIN_DEALS = 4
+
+COSTLY_PLAY = "costly-play"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +86,7 @@ class WeighOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class Weighed:
+class Weighed(TurnRef):
     """One turn as the solver sees it.
 
     ``choices`` counts the mover's legal moves at the decision (after the
@@ -98,13 +99,6 @@ class Weighed:
     search finished); ``samples`` the deals averaged (sample view).
     """
 
-    round: int
-    turn: int
-    line: int
-    column: int
-    seat: int
-    player: str
-    played: str
     choices: int
     value: float | None
     best: str | None
@@ -181,7 +175,7 @@ def _value_of(result: SolveResult, move: SolverMove | Pass | Place) -> float | N
 def _luck(d: Decision, options: WeighOptions, after: SolveResult | None) -> float | None:
     """Value after the turn's draws minus the value of drawing, both in the
     mover's view."""
-    if not d.turn.draws or d.start is d.at:
+    if d.start is None:
         return None
     if after is None or after.value is None:
         got = _search(d.at, options, d.turn.line, view="sample").result
@@ -213,8 +207,7 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
     """One turn: the play made against the best, and the luck of its draws."""
     at, turn = d.at, d.turn
     name = turn.player
-    played = "pass" if d.move is None or isinstance(d.move, Pass) else play_text(
-        at.rules, at.layout, d.move)
+    played = written(turn)
 
     def out(choices: int, value: float | None, best: str | None, best_value: float | None,
             luck: float | None, exact: bool, samples: int, why: str | None) -> Weighed:

@@ -253,6 +253,9 @@ def analyze(
                           turns=turns)
     except BatchError as e:
         raise _fail(str(e)) from None
+    except KeyboardInterrupt:
+        typer.echo(f"{_NAME}: interrupted", err=True)
+        raise typer.Exit(130) from None
     raise typer.Exit(max(status, exit_status(totals, fail_on)))
 
 

@@ -165,20 +165,20 @@ class Decision:
 
     ``at`` is the position then: after the turn's draws, ``drawn`` the drawn
     tile that must go down; its ``turn`` is the turn's number. ``start`` is
-    the position before the turn's first draw (``at`` itself for a turn
-    without draws). ``move`` is the placement as the replay resolved it (its
+    the position before the turn's first draw, None for a turn without
+    draws. ``move`` is the placement as the replay resolved it (its
     end filled in) or ``Pass``; None when the replay refused the turn.
     """
 
     turn: Turn
-    start: Position
+    start: Position | None
     at: Position
     move: Place | EnginePass | None
 
 
 def decisions(match: Match, resolve: RulesResolver) -> Iterator[Decision]:
     """Every turn of ``match`` that the replay played, at its decision."""
-    found: list[tuple[Turn, Position, Position]] = []
+    found: list[tuple[Turn, Position | None, Position]] = []
     starts: dict[int, Position] = {}
 
     def watch(rep: Replayer, item: BodyLine | None) -> bool:
@@ -192,7 +192,7 @@ def decisions(match: Match, resolve: RulesResolver) -> Iterator[Decision]:
         pos = snapshot(rep, drawn)
         at = replace(pos, turn=pos.turn - 1)
         start = starts.get(item.line)
-        found.append((item, replace(start, turn=at.turn) if start is not None else at, at))
+        found.append((item, replace(start, turn=at.turn) if start is not None else None, at))
 
     result = Replayer(match, resolve, collect_events=True, watch=watch, decide=decide).run()
     played: dict[int, Place | EnginePass] = {

@@ -59,13 +59,15 @@ def analyze(
         typer.Option("--format", "-f",
                      help="text: findings, then each match's player statistics; json: the "
                           "check's report with players_summary and plays added to each "
-                          "match; table: the match table, then one row per player; "
-                          "github, junit: as for check, the analysis findings included."),
+                          "match (and the solver's verdicts with --solver; schema in "
+                          "schemas/analysis.schema.json); table: the match table, then one "
+                          "row per player; github, junit: as for check, the analysis "
+                          "findings included."),
     ] = Format.text,
     fail_on: Annotated[
         FailOn,
         typer.Option(help="What makes the exit status 1: errors (default), warnings too "
-                          "(missed-score is a warning), or never."),
+                          "(missed-score and costly-play are warnings), or never."),
     ] = FailOn.error,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q",

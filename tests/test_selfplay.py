@@ -18,6 +18,7 @@ from muggins_cli.engine.state import (
     Pass,
     Place,
     RoundState,
+    UnseenDraw,
     apply,
     deal,
     legal_moves,
@@ -25,7 +26,7 @@ from muggins_cli.engine.state import (
 )
 from muggins_cli.engine.voids import Void, VoidWatch
 from muggins_cli.notation.parser import parse_text
-from muggins_cli.play.seen import Seen, SeenMove, UnseenDraw, seen_of
+from muggins_cli.play.seen import Seen, SeenMove, seen_of
 from muggins_cli.play.selfplay import play_match
 from muggins_cli.play.strategies import GreedyStrategy, RandomStrategy, greedy_seen
 from muggins_cli.rules.loader import load_preset, preset_names

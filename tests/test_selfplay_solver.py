@@ -18,13 +18,14 @@ from muggins_cli.engine.state import (
     Move,
     Place,
     RoundState,
+    UnseenDraw,
     apply,
     deal,
     legal_moves,
     new_round,
 )
 from muggins_cli.errors import InputError
-from muggins_cli.play.seen import UnseenDraw, seen_of
+from muggins_cli.play.seen import seen_of
 from muggins_cli.play.strategies import (
     GreedyStrategy,
     SolverStrategy,

@@ -15,9 +15,17 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 from muggins_cli.engine.layout import open_ends
-from muggins_cli.engine.state import Draw, RoundState, apply, deal, legal_moves, new_round
+from muggins_cli.engine.state import (
+    Draw,
+    RoundState,
+    UnseenDraw,
+    apply,
+    deal,
+    legal_moves,
+    new_round,
+)
 from muggins_cli.rules.loader import load_preset
-from muggins_cli.solver import HiddenDraw, Knowledge, Sampler, Void, solve
+from muggins_cli.solver import Knowledge, Sampler, Void, solve
 from muggins_cli.solver import common as solver_common
 from muggins_cli.tiles import Tile, full_set
 from tests.test_solver_reference import endgame, expect_move2, expect_move_n
@@ -48,7 +56,7 @@ def test_expect_equals_exhaustive_average_over_stock_orders(name: str, players: 
         assert res.exact and res.method.startswith("expecti")
         engine_moves = legal_moves(rules, state)
         assert [m.move for m in res.moves] == [
-            HiddenDraw() if isinstance(m, Draw) else m for m in engine_moves]
+            UnseenDraw() if isinstance(m, Draw) else m for m in engine_moves]
         for mv, em in zip(res.moves, engine_moves):
             assert mv.value is not None
             draws += isinstance(em, Draw)
@@ -71,7 +79,7 @@ def test_expect_with_a_drawing_root() -> None:
             continue
         res = solve(PAGAT, state, mode="expect")
         (mv,) = res.moves
-        assert isinstance(mv.move, HiddenDraw) and mv.pv == [HiddenDraw()]
+        assert isinstance(mv.move, UnseenDraw) and mv.pv == [UnseenDraw()]
         ref = expect_move2(PAGAT, state, legal_moves(PAGAT, state)[0], [250, 250], False)
         assert mv.value == pytest.approx(ref, abs=1e-9)
         found += 1

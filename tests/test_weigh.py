@@ -20,17 +20,17 @@ from muggins_cli.analysis.weigh import (
     weigh_match,
 )
 from muggins_cli.check import record_resolver
-from muggins_cli.engine.state import Place
+from muggins_cli.engine.state import Place, UnseenDraw
 from muggins_cli.notation.model import Match
 from muggins_cli.notation.parser import parse_text
 from muggins_cli.notation.writer import write_match
-from muggins_cli.play.seen import Seen, SeenMove, UnseenDraw
+from muggins_cli.play.seen import Seen, SeenMove
 from muggins_cli.play.selfplay import play_match
 from muggins_cli.play.strategies import greedy_seen
 from muggins_cli.replay.position import decisions
 from muggins_cli.rules.loader import load_preset, preset_names
 from muggins_cli.rules.model import Rules
-from muggins_cli.solver import HiddenDraw, Knowledge, solve
+from muggins_cli.solver import Knowledge, solve
 from muggins_cli.tiles import Tile
 
 from .test_solver_cli import DEALS, HEAD, STOCK, TURNS
@@ -171,7 +171,7 @@ def test_luck_is_the_draws_against_the_average_draw(tmp_path: Path) -> None:
     rules = d.at.rules
     before = solve(rules, Knowledge.from_position(d.start), mode="sample", objective="points",
                    samples=8, seed=3 * 1_000_003 - 23, node_limit=options.node_limit(2))
-    drew = next(m.value for m in before.moves if isinstance(m.move, HiddenDraw))
+    drew = next(m.value for m in before.moves if isinstance(m.move, UnseenDraw))
     after = solve(rules, Knowledge.from_position(d.at), mode="sample", objective="points",
                   samples=8, seed=3 * 1_000_003 + 23, node_limit=options.node_limit(2))
     assert drew is not None and after.value is not None

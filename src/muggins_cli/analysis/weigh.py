@@ -30,12 +30,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from muggins_cli.analysis.plays import TurnRef, play_text, same_move, written
-from muggins_cli.engine.state import Pass, Place, own_moves
+from muggins_cli.engine.state import Pass, Place, UnseenDraw, own_moves
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.model import Diagnostic, Match, Severity
 from muggins_cli.replay.position import Decision, Position, decisions
 from muggins_cli.replay.replay import RulesResolver
-from muggins_cli.solver import HiddenDraw, Knowledge, SolveResult, SolverMove, solve
+from muggins_cli.solver import Knowledge, SolveResult, SolverMove, solve
 
 #: The solver's budget per search by default: enough for every position of a
 #: two-player round (about three seconds at worst here), and a cap on the
@@ -167,7 +167,7 @@ def _value_of(result: SolveResult, move: SolverMove | Pass | Place) -> float | N
             return mv.value
         if isinstance(move, Pass) and isinstance(m, Pass):
             return mv.value
-        if isinstance(move, HiddenDraw) and isinstance(m, HiddenDraw):
+        if isinstance(move, UnseenDraw) and isinstance(m, UnseenDraw):
             return mv.value
     return None
 
@@ -185,7 +185,7 @@ def _luck(d: Decision, options: WeighOptions, after: SolveResult | None) -> floa
     before = _search(d.start, options, -d.turn.line, view="sample").result
     if before is None:
         return None
-    drew = _value_of(before, HiddenDraw())
+    drew = _value_of(before, UnseenDraw())
     if drew is None or after.value is None:
         return None
     return after.value - drew

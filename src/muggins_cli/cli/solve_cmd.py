@@ -14,14 +14,14 @@ import typer
 from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
 from muggins_cli.engine.layout import count, lead, place
-from muggins_cli.engine.state import Draw, Place, RoundState, apply
+from muggins_cli.engine.state import Draw, Place, RoundState, UnseenDraw, apply
 from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation.model import Pass as PassStep
 from muggins_cli.notation.model import Turn
 from muggins_cli.notation.parser import parse_text, read_record_text
 from muggins_cli.replay.position import Position, parse_at, position_at, positions
 from muggins_cli.rules.model import Rules
-from muggins_cli.solver import HiddenDraw, Knowledge, SolveResult, SolverMove, solve
+from muggins_cli.solver import Knowledge, SolveResult, SolverMove, solve
 from muggins_cli.tiles import Tile, full_set
 
 _NAME = "muggins solve"
@@ -227,7 +227,7 @@ def _pv_lines(rules: Rules, pos: Position, state: RoundState | None,
     seat = pos.to_move
     s = state
     for m in pv:
-        if isinstance(m, HiddenDraw):
+        if isinstance(m, UnseenDraw):
             steps.append(str(m))
             break
         if s is not None:

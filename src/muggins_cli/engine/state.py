@@ -44,9 +44,25 @@ class Draw:
 
 
 @dataclass(frozen=True, slots=True)
+class UnseenDraw:
+    """A draw as a player decides on it: its tile is not known until it is
+    drawn (MGN ``d??``). The mover's view of the moves, the strategies and
+    the solver's ``expect``/``sample`` modes name a draw this way; the
+    engine's own :class:`Draw` carries the stock's next tile."""
+
+    def __str__(self) -> str:
+        return "d??"
+
+
+@dataclass(frozen=True, slots=True)
 class Pass:
     def __str__(self) -> str:
         return "pass"
+
+
+def as_seen(move: Place | Draw | Pass | UnseenDraw) -> Place | Pass | UnseenDraw:
+    """``move`` as the mover decides on it: a draw without its tile."""
+    return UnseenDraw() if isinstance(move, Draw) else move
 
 
 Move = Place | Draw | Pass

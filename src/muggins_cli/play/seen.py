@@ -16,19 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from muggins_cli.engine.layout import Layout
-from muggins_cli.engine.state import Draw, Move, Pass, Place, RoundState
+from muggins_cli.engine.state import Draw, Move, Pass, Place, RoundState, UnseenDraw, as_seen
 from muggins_cli.engine.voids import Void
 from muggins_cli.errors import IllegalMoveError
 from muggins_cli.tiles import Tile
-
-
-@dataclass(frozen=True, slots=True)
-class UnseenDraw:
-    """Draw from the stock; which tile comes is not known yet (MGN ``d??``)."""
-
-    def __str__(self) -> str:
-        return "d??"
-
 
 SeenMove = Place | Pass | UnseenDraw
 
@@ -57,7 +48,7 @@ class Seen:
 
 def seen_moves(moves: Sequence[Move]) -> tuple[SeenMove, ...]:
     """``moves`` with each draw's tile hidden."""
-    return tuple(UnseenDraw() if isinstance(m, Draw) else m for m in moves)
+    return tuple(as_seen(m) for m in moves)
 
 
 def real_move(moves: Sequence[Move], choice: SeenMove) -> Move:

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from muggins_cli.engine.layout import Layout, count, lead, place
-from muggins_cli.engine.state import Move, Pass, Place, RoundState
+from muggins_cli.engine.state import Move, Pass, Place, RoundState, UnseenDraw
 from muggins_cli.errors import InputError
-from muggins_cli.play.seen import Seen, SeenMove, UnseenDraw, real_move, seen_of
+from muggins_cli.play.seen import Seen, SeenMove, real_move, seen_of
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import full_set
 
@@ -140,7 +140,7 @@ class SolverStrategy:
             return seen.moves[0]
         if not seen.layout.started and not self.search_lead:
             return greedy_seen(rules, seen)
-        from muggins_cli.solver import HiddenDraw, solve
+        from muggins_cli.solver import solve
 
         seed = rng.randrange(1 << 31)
         self.searches += 1
@@ -151,13 +151,8 @@ class SolverStrategy:
         except InputError:  # no deal agrees with the view: never seen, but play on
             self.fallbacks += 1
             return greedy_seen(rules, seen)
-        best = result.best
-        choice: SeenMove | None = None  # no deal solved in the budget
-        if isinstance(best, HiddenDraw):
-            choice = UnseenDraw()
-        elif isinstance(best, Place | Pass):
-            choice = best
-        if choice is None or choice not in seen.moves:
+        choice = result.best  # None: no deal solved in the budget
+        if not isinstance(choice, Place | Pass | UnseenDraw) or choice not in seen.moves:
             self.fallbacks += 1
             return greedy_seen(rules, seen)
         return choice

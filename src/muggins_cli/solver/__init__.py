@@ -7,11 +7,11 @@ interned layouts (:mod:`.layouts`) and never see an engine object.
 """
 
 from muggins_cli.engine.voids import Void
-from muggins_cli.solver.api import HiddenDraw, MoveValue, SolveResult, SolverMove, solve
+from muggins_cli.solver.api import MoveValue, SolveResult, SolverMove, solve
 from muggins_cli.solver.common import MATCH_WIN, Mode, Objective
 from muggins_cli.solver.knowledge import Knowledge, Sampler
 
 __all__ = [
-    "MATCH_WIN", "HiddenDraw", "Knowledge", "Mode", "MoveValue", "Objective", "Sampler",
+    "MATCH_WIN", "Knowledge", "Mode", "MoveValue", "Objective", "Sampler",
     "SolveResult", "SolverMove", "Void", "solve",
 ]

@@ -44,7 +44,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from muggins_cli.engine.state import Draw, Pass, Place, RoundState, legal_moves
+from muggins_cli.engine.state import (
+    Draw,
+    Pass,
+    Place,
+    RoundState,
+    UnseenDraw,
+    as_seen,
+    legal_moves,
+)
 from muggins_cli.errors import InputError
 from muggins_cli.rules.model import Rules
 from muggins_cli.solver.common import (
@@ -64,16 +72,7 @@ from muggins_cli.solver.maxn import MaxN, Vec, preference
 from muggins_cli.solver.perfect import BIG, Perfect2
 from muggins_cli.tiles import Tile
 
-
-@dataclass(frozen=True, slots=True)
-class HiddenDraw:
-    """A draw whose tile the mover cannot know (``expect``/``sample``): MGN ``d??``."""
-
-    def __str__(self) -> str:
-        return "d??"
-
-
-SolverMove = Place | Draw | Pass | HiddenDraw
+SolverMove = Place | Draw | Pass | UnseenDraw
 
 
 @dataclass(frozen=True)
@@ -174,7 +173,7 @@ class _Ctx:
             not moves or not self.rules.must_play
         ):
             if self.order is None:
-                moves.append(HiddenDraw())
+                moves.append(UnseenDraw())
             else:
                 moves.append(Draw(t.by_index[self.order[node.stock]]))
         elif not moves:
@@ -499,7 +498,7 @@ class _MaxNRoot:
                             node.dists)
 
     def move_vec(self, node: _Node, move: SolverMove) -> Vec:
-        if isinstance(move, HiddenDraw) or (isinstance(move, Draw) and self.ctx.rules.must_play):
+        if isinstance(move, UnseenDraw) or (isinstance(move, Draw) and self.ctx.rules.must_play):
             return self.s.draw(node.hands, self.ctx.table.canon[node.lid], node.stock, node.seat,
                                node.dists, one=not self.ctx.rules.must_play)
         pts, nxt = self.ctx.step(node, move)
@@ -511,7 +510,7 @@ class _MaxNRoot:
 
     def pv(self, node: _Node, move: SolverMove, limit: int = 200) -> list[SolverMove]:
         line: list[SolverMove] = [move]
-        while len(line) < limit and not isinstance(move, HiddenDraw):
+        while len(line) < limit and not isinstance(move, UnseenDraw):
             _, nxt = self.ctx.step(node, move)
             if isinstance(nxt, _End):
                 break
@@ -540,7 +539,7 @@ class _Expect2Root:
         t = self.ctx.table
         me, op = node.hands[node.seat], node.hands[1 - node.seat]
         dme, dop = node.dists[node.seat], node.dists[1 - node.seat]
-        if isinstance(move, HiddenDraw):
+        if isinstance(move, UnseenDraw):
             return self.s.chance(me, op, t.canon[node.lid], node.stock, dme, dop)
         pts, nxt = self.ctx.step(node, move)
         if isinstance(nxt, _End):
@@ -553,7 +552,7 @@ class _Expect2Root:
     def pv(self, node: _Node, move: SolverMove, limit: int = 200) -> list[SolverMove]:
         """Decisions up to the first draw, whose tile nobody knows yet."""
         line: list[SolverMove] = [move]
-        while len(line) < limit and not isinstance(move, HiddenDraw):
+        while len(line) < limit and not isinstance(move, UnseenDraw):
             _, nxt = self.ctx.step(node, move)
             if isinstance(nxt, _End):
                 break
@@ -576,7 +575,7 @@ def _solve_expect(
     ctx = _Ctx(rules, table, state.players, None, objective)
     live = _live(table, rules, node, ctx.drawable(node.stock))
     moves: list[SolverMove] = [
-        HiddenDraw() if isinstance(m, Draw) else m for m in legal_moves(rules, state)]
+        as_seen(m) for m in legal_moves(rules, state)]
     values: list[tuple[SolverMove, float | None, list[SolverMove], Vec | None]] = [
         (m, None, [m], None) for m in moves]
     # The exact search gets half of each budget; sampling has the rest.
@@ -677,7 +676,7 @@ def _average(
     stopped: str | None = None
     state = deal()
     order: list[SolverMove] = [
-        HiddenDraw() if isinstance(m, Draw) else m for m in legal_moves(rules, state)]
+        as_seen(m) for m in legal_moves(rules, state)]
     sums = {m: 0.0 for m in order}
     try:
         for k in range(max(1, samples)):
@@ -693,7 +692,7 @@ def _average(
                 stopped = "interrupt" if sub.stopped == "interrupt" else sub.stopped
                 break
             for mv in sub.moves:
-                key: SolverMove = HiddenDraw() if isinstance(mv.move, Draw) else mv.move
+                key: SolverMove = as_seen(mv.move)
                 assert mv.value is not None
                 sums[key] += mv.value
                 if mv.results is not None:
@@ -719,6 +718,11 @@ def _average(
 
 
 __all__ = [
-    "HiddenDraw", "Knowledge", "Mode", "MoveValue", "Objective", "SolveResult", "SolverMove",
+    "Knowledge",
+    "Mode",
+    "MoveValue",
+    "Objective",
+    "SolveResult",
+    "SolverMove",
     "solve",
 ]

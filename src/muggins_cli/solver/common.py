@@ -168,3 +168,28 @@ class Settler:
             elif d[1] > 0 and db <= d[1]:
                 v -= MATCH_WIN
         return v
+
+
+class TwoPlayerSearch:
+    """What the two-player searches (:class:`~.perfect.Perfect2`,
+    :class:`~.expect.Expect2`) share: the round-end settlement from one
+    side, the pip counts, the largest round-end bonus, and ``far``, a
+    distance to the target no round can close (the key then ignores it).
+    Each search builds its own closures over these for speed."""
+
+    def __init__(self, rules: Rules, table: LayoutTable, objective: Objective,
+                 budget: Budget, live: bool) -> None:
+        self.rules = rules
+        self.table = table
+        self.objective = objective
+        self.budget = budget
+        self.live = live
+        self.settler = Settler(rules, objective)
+        self.pips = pip_counter(table)
+        self.bonus = settle_bonus_max(rules, table)
+        self.far = table.max_place * table.n_tiles + self.bonus + 1
+        self.nodes = 0
+
+    def settle2(self, a: int, b: int, a_out: bool, da: int, db: int) -> int:
+        """Round end from ``a``'s side (see :meth:`Settler.pair`)."""
+        return self.settler.pair(self.pips(a), self.pips(b), a_out, da, db)

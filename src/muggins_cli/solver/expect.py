@@ -17,9 +17,7 @@ from muggins_cli.solver.common import (
     MATCH_WIN,
     Budget,
     Objective,
-    Settler,
-    pip_counter,
-    settle_bonus_max,
+    TwoPlayerSearch,
 )
 from muggins_cli.solver.layouts import LayoutTable, SearchMove
 
@@ -29,7 +27,7 @@ Nega = Callable[[int, int, int, int, int, int, float, float], float]
 Chance = Callable[[int, int, int, int, int, int], float]
 
 
-class Expect2:
+class Expect2(TwoPlayerSearch):
     """``nega(me, op, lay, stk, dme, dop, alpha, beta)``: the expected value
     of the mover's points minus the other's, ``stk`` the mask of tiles still
     in the stock (in an unknown order). ``chance(me, op, lay, stk, dme, dop)``
@@ -43,21 +41,12 @@ class Expect2:
         budget: Budget,
         live: bool,
     ) -> None:
-        self.rules = rules
-        self.table = table
-        self.objective = objective
-        self.budget = budget
-        self.live = live
+        super().__init__(rules, table, objective, budget, live)
         self.reserve = rules.stock_reserve
         self.tt: dict[int, tuple[float, float, SearchMove | None]] = {}
         self.ct: dict[int, float] = {}
-        self.settler = Settler(rules, objective)
-        self.pips = pip_counter(table)
-        self.bonus = settle_bonus_max(rules, table)
         n = table.n_tiles
-        self.far = table.max_place * n + self.bonus + 1
         self.lay_shift = 3 * n + (2 * self.far.bit_length() if live else 0)
-        self.nodes = 0
         self._build()
 
     def cap(self, dist: int, hand: int, stk: int) -> int:
@@ -65,10 +54,6 @@ class Expect2:
         drawable = max(0, stk.bit_count() - self.reserve)
         room = self.table.max_place * (hand.bit_count() + drawable) + self.bonus
         return dist if dist <= room else self.far
-
-    def settle2(self, a: int, b: int, a_out: bool, da: int, db: int) -> int:
-        """Round end from ``a``'s side (see :meth:`Settler.pair`)."""
-        return self.settler.pair(self.pips(a), self.pips(b), a_out, da, db)
 
     def _build(self) -> None:
         table = self.table

@@ -30,9 +30,7 @@ from muggins_cli.solver.common import (
     MATCH_WIN,
     Budget,
     Objective,
-    Settler,
-    pip_counter,
-    settle_bonus_max,
+    TwoPlayerSearch,
 )
 from muggins_cli.solver.layouts import LayoutTable, SearchMove
 
@@ -42,7 +40,7 @@ BIG = 1 << 40
 Nega = Callable[[int, int, int, int, int, int, int, int], int]
 
 
-class Perfect2:
+class Perfect2(TwoPlayerSearch):
     """Exact two-player search over one known stock order.
 
     ``nega(me, op, lay, sp, dme, dop, alpha, beta)`` is the fail-soft negamax
@@ -61,23 +59,14 @@ class Perfect2:
         budget: Budget,
         live: bool,
     ) -> None:
-        self.rules = rules
-        self.table = table
+        super().__init__(rules, table, objective, budget, live)
         self.stock = tuple(stock)
         self.lim = max(0, len(self.stock) - rules.stock_reserve)
-        self.objective = objective
-        self.budget = budget
-        self.live = live
         self.tt: dict[int, tuple[int, int, SearchMove | None]] = {}
-        self.settler = Settler(rules, objective)
-        self.pips = pip_counter(table)
-        self.bonus = settle_bonus_max(rules, table)
-        self.nodes = 0
         # Key layout (low to high bits): mover's hand, other's hand, stock
         # position, [both capped distances,] layout id. Packing into one int
         # is about a third faster than a tuple key (no allocation to hash).
         n = table.n_tiles
-        self.far = table.max_place * n + self.bonus + 1
         self.sp_shift = 2 * n
         dist_bits = self.far.bit_length()
         self.d1_shift = self.sp_shift + max(1, len(self.stock).bit_length())
@@ -91,10 +80,6 @@ class Perfect2:
         round-end bonus), else ``far``: the key then ignores the score."""
         room = self.table.max_place * (hand.bit_count() + max(0, self.lim - sp)) + self.bonus
         return dist if dist <= room else self.far
-
-    def settle2(self, a: int, b: int, a_out: bool, da: int, db: int) -> int:
-        """Round end from ``a``'s side (see :meth:`Settler.pair`)."""
-        return self.settler.pair(self.pips(a), self.pips(b), a_out, da, db)
 
     def _build(self) -> Nega:
         table = self.table

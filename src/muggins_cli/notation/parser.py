@@ -662,26 +662,26 @@ class _Parser:
     def _deal(
         self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
     ) -> BodyLine | None:
-        player = self._player_then(number, content, tokens)
-        if player is None:
-            return None
-        name, column, index = player
-        tiles = self._tiles(number, tokens, index, f"deal {name}")
-        if tiles is None:
-            return None
-        return DealLine(name, tiles, number, tokens[0][1], column, notes)
+        return self._player_tiles(number, content, tokens, notes, "deal", DealLine)
 
     def _reveal(
         self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
     ) -> BodyLine | None:
+        return self._player_tiles(number, content, tokens, notes, "reveal", RevealLine)
+
+    def _player_tiles(
+        self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...],
+        keyword: str, kind: type[DealLine] | type[RevealLine],
+    ) -> BodyLine | None:
+        """``deal NAME TILES`` and ``reveal NAME TILES``: the same shape."""
         player = self._player_then(number, content, tokens)
         if player is None:
             return None
         name, column, index = player
-        tiles = self._tiles(number, tokens, index, f"reveal {name}")
+        tiles = self._tiles(number, tokens, index, f"{keyword} {name}")
         if tiles is None:
             return None
-        return RevealLine(name, tiles, number, tokens[0][1], column, notes)
+        return kind(name, tiles, number, tokens[0][1], column, notes)
 
     def _stock(
         self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]

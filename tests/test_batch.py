@@ -22,25 +22,10 @@ from muggins_cli.play.selfplay import play_match
 from muggins_cli.play.strategies import GreedyStrategy, RandomStrategy
 from muggins_cli.rules.loader import load_rules
 
+from .records import CLUB_FIRST
+
 runner = CliRunner()
 
-FAULTY = """\
-[Event "Club night"]
-[Players "Ana, Budi"]
-[Rules "pagat"]
-[Target "20"]
-[Result "Ana"]
-
-round 1
-lead Ana
-deal Ana 2-5 4-4 1-6 6-6 1-5 5-6 0-0
-deal Budi 0-1 4-5 2-2 3-5 3-6 1-2 4-6
-stock 1-3 1-1 0-2 0-5 5-5 2-4 1-4 0-6 2-6 0-4 3-3 2-3 3-4 0-3
-Ana: 6-6
-Budi: 4-6R
-Ana: 4-4R +15
-score Ana 20, Budi 0
-"""
 
 
 def _matches(rng: random.Random, count: int) -> str:
@@ -65,7 +50,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
         sub = root / ("b" if i % 3 == 0 else "a")
         sub.mkdir(exist_ok=True)
         (sub / f"r{i:02d}.mgn").write_text(_matches(rng, 1 + i % 4), encoding="utf-8")
-    (root / "a" / "r05.mgn").write_text(FAULTY, encoding="utf-8")
+    (root / "a" / "r05.mgn").write_text(CLUB_FIRST, encoding="utf-8")
     (root / "b" / "zz-binary.mgn").write_bytes(b"[Event \"x\"]\n\x00\x01")
     (root / "b" / "notes.txt").write_text("not a record", encoding="utf-8")
     return root
@@ -102,8 +87,8 @@ def test_jobs_2_reports_every_file_in_input_order(corpus: Path) -> None:
 def test_stdin_between_files_keeps_its_place(corpus: Path) -> None:
     files = sorted(str(p) for p in (corpus / "a").glob("*.mgn"))
     args = ["check", files[0], "-", *files[1:], "--format", "json"]
-    one = _run(*args, "--jobs", "1", input=FAULTY)
-    two = _run(*args, "--jobs", "2", input=FAULTY)
+    one = _run(*args, "--jobs", "1", input=CLUB_FIRST)
+    two = _run(*args, "--jobs", "2", input=CLUB_FIRST)
     assert one == two
     assert b'"path": "-"' in two[1]
 
@@ -215,7 +200,7 @@ def test_quiet_prints_no_count_and_no_summary(corpus: Path) -> None:
 
 @pytest.mark.parametrize(("fail_on", "expected"), [("error", 1), ("warning", 1), ("never", 0)])
 def test_fail_on_sets_the_exit_status(tmp_path: Path, fail_on: str, expected: int) -> None:
-    (tmp_path / "bad.mgn").write_text(FAULTY, encoding="utf-8")
+    (tmp_path / "bad.mgn").write_text(CLUB_FIRST, encoding="utf-8")
     code, _, _ = _run("check", str(tmp_path), "-q", "--fail-on", fail_on, "-j", "2")
     assert code == expected
 

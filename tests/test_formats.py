@@ -16,64 +16,18 @@ from muggins_cli.replay.replay import MatchSummary
 from muggins_cli.report import github, junit
 from muggins_cli.report.json_report import Totals
 
+from .records import CLUB, THREES
+
 runner = CliRunner()
 
 # Two matches: a wrong claim in the first (an error on line 14), the second
 # ends inside its round with a Result (a warning on line 21).
-RECORD = """\
-[Event "Club night"]
-[Players "Ana, Budi"]
-[Rules "pagat"]
-[Target "20"]
-[Result "Ana"]
-
-round 1
-lead Ana
-deal Ana 2-5 4-4 1-6 6-6 1-5 5-6 0-0
-deal Budi 0-1 4-5 2-2 3-5 3-6 1-2 4-6
-stock 1-3 1-1 0-2 0-5 5-5 2-4 1-4 0-6 2-6 0-4 3-3 2-3 3-4 0-3
-Ana: 6-6
-Budi: 4-6R
-Ana: 4-4R +15
-score Ana 20, Budi 0
-
-[Event "Self-play"]
-[Players "Ana, Budi"]
-[Rules "pagat"]
-[Target "20"]
-[Result "Budi"]
-
-round 1
-lead Budi
-deal Ana 4-6 0-0 0-3 2-6 5-5 2-3 1-2
-deal Budi 0-4 0-1 4-4 3-3 1-1 6-6 3-5
-stock 2-5 3-4 0-2 2-2 1-6 4-5 3-6 1-4 5-6 1-5 2-4 1-3 0-5 0-6
-Budi: 6-6
-Ana: 4-6L
-"""
-
-CLEAN = """\
-[Event "Self-play"]
-[Players "Chen, Dara, Eko"]
-[Rules "all-threes"]
-[Target "10"]
-[Result "Eko"]
-
-round 1
-lead Eko
-deal Chen 1-2 4-6 3-4 1-1 0-4
-deal Dara 3-3 4-5 3-6 2-4 2-5
-deal Eko 6-6 0-3 0-5 3-5 0-6
-stock 0-2 2-2 0-1 1-3 4-4 0-0 1-5 5-5 5-6 1-6 1-4 2-6 2-3
-Eko: 6-6 +12
-score Chen 0, Dara 0, Eko 12
-"""
 
 
 @pytest.fixture
 def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "club.mgn").write_text(RECORD, encoding="utf-8")
-    (tmp_path / "clean.mgn").write_text(CLEAN, encoding="utf-8")
+    (tmp_path / "club.mgn").write_text(CLUB, encoding="utf-8")
+    (tmp_path / "clean.mgn").write_text(THREES, encoding="utf-8")
     (tmp_path / "broken.mgn").write_bytes(b"[Event \"x\"]\n\xff\n")
     monkeypatch.chdir(tmp_path)
     return tmp_path

@@ -11,61 +11,9 @@ from typer.testing import CliRunner
 from muggins_cli.cli import app
 from muggins_cli.report.stats import CorpusStats, file_stats
 
+from .records import CLUB, THREES
+
 runner = CliRunner()
-
-# Match 1: Ana 6-6 (0), Budi 4-6R (0, where 3-6R would have made 15: 15
-# missed), Ana 4-4R scores 20 but claims 15 (an error); Ana reaches 20 and
-# wins. Match 2: two turns for nothing, and the
-# record ends inside the round with a Result (a warning).
-CLUB = """\
-[Event "Club night"]
-[Players "Ana, Budi"]
-[Rules "pagat"]
-[Target "20"]
-[Result "Ana"]
-
-round 1
-lead Ana
-deal Ana 2-5 4-4 1-6 6-6 1-5 5-6 0-0
-deal Budi 0-1 4-5 2-2 3-5 3-6 1-2 4-6
-stock 1-3 1-1 0-2 0-5 5-5 2-4 1-4 0-6 2-6 0-4 3-3 2-3 3-4 0-3
-Ana: 6-6
-Budi: 4-6R
-Ana: 4-4R +15
-score Ana 20, Budi 0
-
-[Event "Self-play"]
-[Players "Ana, Budi"]
-[Rules "pagat"]
-[Target "20"]
-[Result "Budi"]
-
-round 1
-lead Budi
-deal Ana 4-6 0-0 0-3 2-6 5-5 2-3 1-2
-deal Budi 0-4 0-1 4-4 3-3 1-1 6-6 3-5
-stock 2-5 3-4 0-2 2-2 1-6 4-5 3-6 1-4 5-6 1-5 2-4 1-3 0-5 0-6
-Budi: 6-6
-Ana: 4-6L
-"""
-
-# All threes: Eko leads 6-6 for 12 and reaches the target of 10.
-THREES = """\
-[Event "Self-play"]
-[Players "Chen, Dara, Eko"]
-[Rules "all-threes"]
-[Target "10"]
-[Result "Eko"]
-
-round 1
-lead Eko
-deal Chen 1-2 4-6 3-4 1-1 0-4
-deal Dara 3-3 4-5 3-6 2-4 2-5
-deal Eko 6-6 0-3 0-5 3-5 0-6
-stock 0-2 2-2 0-1 1-3 4-4 0-0 1-5 5-5 5-6 1-6 1-4 2-6 2-3
-Eko: 6-6 +12
-score Chen 0, Dara 0, Eko 12
-"""
 
 TABLE = """\
 corpus

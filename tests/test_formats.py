@@ -20,9 +20,6 @@ from .records import CLUB, THREES
 
 runner = CliRunner()
 
-# Two matches: a wrong claim in the first (an error on line 14), the second
-# ends inside its round with a Result (a warning on line 21).
-
 
 @pytest.fixture
 def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

@@ -4,7 +4,9 @@ to hidden tiles, luck, and the per-player statistics."""
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 from pathlib import Path
 
 import pytest
@@ -216,3 +218,34 @@ def test_stats_add_up_the_turns() -> None:
     found = costly_findings(weighed, WeighOptions(costly=5))
     assert [(f.code, f.severity.value) for f in found] == [(COSTLY_PLAY, "warning")]
     assert found[0].message.startswith("Ana played 1-2R: 3-4L was 10 points better")
+
+
+def test_sampled_costs_carry_their_standard_error(tmp_path: Path) -> None:
+    """Every move is valued in the same deals; a play's cost is the mean of
+    its paired shortfalls against the best, and its error their standard
+    error. The best play itself has no error (its cost is 0 by definition)."""
+    match, path = _club(tmp_path)
+    options = WeighOptions(samples=6, seed=11)
+    checked = 0
+    for d in decisions(match, record_resolver(path)):
+        w = weigh_decision(d, options)
+        if not (w.unforced and w.weighed):
+            continue
+        res = solve(d.at.rules, Knowledge.from_position(d.at), mode="sample",
+                    objective="points", samples=6, seed=11 * 1_000_003 + d.turn.line,
+                    node_limit=options.node_limit(2))
+        assert all(len(mv.deals) == res.samples == 6 for mv in res.moves)
+        for mv in res.moves:
+            assert mv.value == pytest.approx(statistics.fmean(mv.deals))
+        best = next(mv for mv in res.moves if mv.move == res.best)
+        played = next(mv for mv in res.moves if isinstance(mv.move, Place)
+                      and isinstance(d.move, Place) and mv.move.tile == d.move.tile
+                      and mv.move.end == d.move.end)
+        gaps = [b - p for b, p in zip(best.deals, played.deals)]
+        assert w.cost == pytest.approx(statistics.fmean(gaps))
+        if played is best:
+            assert w.error is None and w.cost == 0
+        else:
+            assert w.error == pytest.approx(statistics.stdev(gaps) / math.sqrt(6))
+        checked += 1
+    assert checked >= 5

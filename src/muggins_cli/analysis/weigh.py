@@ -26,6 +26,8 @@ or took, and nothing the player chose.
 
 from __future__ import annotations
 
+import math
+import statistics
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -35,7 +37,7 @@ from muggins_cli.errors import MugginsError
 from muggins_cli.notation.model import Diagnostic, Match, Severity
 from muggins_cli.replay.position import Decision, Position, decisions
 from muggins_cli.replay.replay import RulesResolver
-from muggins_cli.solver import Knowledge, SolveResult, SolverMove, solve
+from muggins_cli.solver import Knowledge, MoveValue, SolveResult, SolverMove, solve
 
 #: The solver's budget per search by default: enough for every position of a
 #: two-player round (about three seconds at worst here), and a cap on the
@@ -96,7 +98,8 @@ class Weighed(TurnRef):
     after the turn's draws minus the value of drawing before them (the
     mover's view), None for a turn without draws or when it could not be
     measured. ``exact`` is True when every value is exact (perfect view,
-    search finished); ``samples`` the deals averaged (sample view).
+    search finished); ``samples`` the deals averaged (sample view), and
+    ``error`` the standard error of ``cost`` over them.
     """
 
     choices: int
@@ -107,6 +110,7 @@ class Weighed(TurnRef):
     exact: bool
     samples: int
     why: str | None = None
+    error: float | None = None
 
     @property
     def weighed(self) -> bool:
@@ -160,16 +164,35 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str) -> _S
     return _Searched(res, None)
 
 
-def _value_of(result: SolveResult, move: SolverMove | Pass | Place) -> float | None:
+def _move_of(result: SolveResult, move: SolverMove | Pass | Place) -> MoveValue | None:
     for mv in result.moves:
         m = mv.move
         if isinstance(move, Place) and isinstance(m, Place) and same_move(m, move):
-            return mv.value
+            return mv
         if isinstance(move, Pass) and isinstance(m, Pass):
-            return mv.value
+            return mv
         if isinstance(move, UnseenDraw) and isinstance(m, UnseenDraw):
-            return mv.value
+            return mv
     return None
+
+
+def _value_of(result: SolveResult, move: SolverMove | Pass | Place) -> float | None:
+    mv = _move_of(result, move)
+    return mv.value if mv is not None else None
+
+
+def cost_error(result: SolveResult, move: SolverMove | Pass | Place) -> float | None:
+    """The standard error of what ``move`` gave away against the best move,
+    from the deals both were valued in (paired, so what the deals share
+    cancels); None for an exact answer, fewer than two deals, or when
+    ``move`` is the best (its cost is then 0 by definition, whatever the
+    deals say of the others)."""
+    played = _move_of(result, move)
+    best = _move_of(result, result.best) if result.best is not None else None
+    if played is None or best is None or best is played or len(played.deals) < 2:
+        return None
+    return statistics.stdev(b - p for b, p in zip(best.deals, played.deals)) / math.sqrt(
+        len(played.deals))
 
 
 def _luck(d: Decision, options: WeighOptions, after: SolveResult | None) -> float | None:
@@ -210,9 +233,10 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
     played = written(turn)
 
     def out(choices: int, value: float | None, best: str | None, best_value: float | None,
-            luck: float | None, exact: bool, samples: int, why: str | None) -> Weighed:
+            luck: float | None, exact: bool, samples: int, why: str | None,
+            error: float | None = None) -> Weighed:
         return Weighed(at.round, at.turn, turn.line, turn.column, at.to_move, name, played,
-                       choices, value, best, best_value, luck, exact, samples, why)
+                       choices, value, best, best_value, luck, exact, samples, why, error)
 
     if d.move is None:
         return out(0, None, None, None, None, False, 0, "the replay did not accept this turn")
@@ -238,7 +262,8 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
     if value is None or best_value is None:
         why = "the play made is not a legal move here"
         value = best_value = None
-    return out(choices, value, best, best_value, luck, res.exact, res.samples, why)
+    error = cost_error(res, d.move) if why is None else None
+    return out(choices, value, best, best_value, luck, res.exact, res.samples, why, error)
 
 
 #: Weighs a match's decisions, in order: one after another here
@@ -319,8 +344,9 @@ def view_text(w: Weighed, options: WeighOptions) -> str:
 
 
 def costly_message(w: Weighed, options: WeighOptions) -> str:
-    return (f"{w.player} played {w.played}: {w.best} was {points(w.cost)} points better by "
-            f"the end of the round (solver, {view_text(w, options)})")
+    error = f" ± {w.error:.1f}" if w.error else ""
+    return (f"{w.player} played {w.played}: {w.best} was {points(w.cost)}{error} points "
+            f"better by the end of the round (solver, {view_text(w, options)})")
 
 
 def costly_findings(weighed: Iterable[Weighed], options: WeighOptions) -> list[Diagnostic]:

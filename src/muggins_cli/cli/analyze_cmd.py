@@ -126,8 +126,10 @@ def analyze(
     ] = False,
     samples: Annotated[
         int, typer.Option("--samples", min=1, metavar="K",
-                          help="With --solver: deals of the unseen tiles averaged per turn "
-                               "(more: steadier values, slower).", rich_help_panel="Solver")
+                          help="With --solver: deals of the unseen tiles averaged per turn. "
+                               "A sampled cost is shown with its standard error (±): about "
+                               "6 points with 16 deals, 3 with 64, at four times the time.",
+                          rich_help_panel="Solver")
     ] = DEFAULT_SAMPLES,
     nodes: Annotated[
         int | None, typer.Option("--nodes", min=0, metavar="N",

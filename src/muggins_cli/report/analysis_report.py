@@ -140,8 +140,8 @@ def play_solver_row(w: Weighed | None) -> tuple[object, ...]:
     luck = "" if w.luck is None else f"{w.luck:+.1f}"
     if not w.weighed:
         return ("forced" if w.choices == 1 else "-", "", "", luck)
-    return (_value(w.value), f"{w.best} {_value(w.best_value)}",
-            points(w.cost) if w.cost else "", luck)
+    lost = "" if not w.cost else points(w.cost) + (f" ± {w.error:.1f}" if w.error else "")
+    return (_value(w.value), f"{w.best} {_value(w.best_value)}", lost, luck)
 
 
 def plays_table(m: MatchAnalysis, tablefmt: str = "simple") -> str:
@@ -215,6 +215,7 @@ def weighed_json(w: Weighed) -> dict[str, Any]:
         "best": w.best,
         "best_value": _r(w.best_value),
         "lost": round(w.cost, 3) if w.weighed else None,
+        "lost_error": _r(w.error),
         "luck": _r(w.luck),
         "exact": w.exact,
         "samples": w.samples,

@@ -39,6 +39,7 @@ and ``stopped`` naming the reason.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -83,12 +84,16 @@ class MoveValue:
     four players), None otherwise. ``pv`` starts with the move itself; in
     ``expect`` it stops at the first draw (its tile is unknown), in
     ``sample`` it is the move alone (every deal goes on differently).
+    ``deals`` are the move's values in each sampled deal or stock order, in
+    the order they were solved (the same deals for every move, so two
+    moves' differences can be paired); empty for an exact answer.
     """
 
     move: SolverMove
     value: float | None
     pv: list[SolverMove]
     results: tuple[float, ...] | None = None
+    deals: tuple[float, ...] = ()
 
 
 @dataclass
@@ -670,14 +675,12 @@ def _average(
     """Solve ``samples`` perfect-information states from ``deal`` and
     average each move's value. A draw is reported as ``d??``: its tile is
     different in every sample."""
-    sums: dict[SolverMove, float] = {}
     vecs: dict[SolverMove, list[float]] = {}
     done = 0
     stopped: str | None = None
     state = deal()
-    order: list[SolverMove] = [
-        as_seen(m) for m in legal_moves(rules, state)]
-    sums = {m: 0.0 for m in order}
+    order: list[SolverMove] = [as_seen(m) for m in legal_moves(rules, state)]
+    per: dict[SolverMove, list[float]] = {m: [] for m in order}
     try:
         for k in range(max(1, samples)):
             if k:
@@ -694,7 +697,7 @@ def _average(
             for mv in sub.moves:
                 key: SolverMove = as_seen(mv.move)
                 assert mv.value is not None
-                sums[key] += mv.value
+                per[key].append(mv.value)
                 if mv.results is not None:
                     acc = vecs.setdefault(key, [0.0] * len(mv.results))
                     for i, x in enumerate(mv.results):
@@ -711,9 +714,10 @@ def _average(
     values: list[tuple[SolverMove, float | None, list[SolverMove], Vec | None]] = []
     for key in order:
         vec = tuple(x / done for x in vecs[key]) if key in vecs else None
-        values.append((key, sums[key] / done if done else None, [key], vec))
+        values.append((key, sum(per[key]) / done if done else None, [key], vec))
     res = _finish(mode, objective, seat, values, False, nodes, budget, method, samples=done,
                   stopped=stopped if done < samples else None)
+    res.moves = [dataclasses.replace(mv, deals=tuple(per[mv.move])) for mv in res.moves]
     return res
 
 

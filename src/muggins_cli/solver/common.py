@@ -189,7 +189,34 @@ class TwoPlayerSearch:
         self.bonus = settle_bonus_max(rules, table)
         self.far = table.max_place * table.n_tiles + self.bonus + 1
         self.nodes = 0
+        self.settle2 = self._settle2()
 
-    def settle2(self, a: int, b: int, a_out: bool, da: int, db: int) -> int:
-        """Round end from ``a``'s side (see :meth:`Settler.pair`)."""
-        return self.settler.pair(self.pips(a), self.pips(b), a_out, da, db)
+    def _settle2(self) -> Callable[[int, int, bool, int, int], int]:
+        """``settle2(a, b, a_out, da, db)``: the round end from the side of
+        the hand ``a`` (see :meth:`Settler.pair`). Under the points
+        objective it depends on the two pip counts alone, and is looked up
+        in a table shared by every search of the same rules (a sampled
+        position solves many deals, each a new search)."""
+        pips, pair = self.pips, self.settler.pair
+        if self.objective is Objective.MATCH:
+            def settle2_match(a: int, b: int, a_out: bool, da: int, db: int) -> int:
+                return pair(pips(a), pips(b), a_out, da, db)
+
+            return settle2_match
+        known = _PAIRS.setdefault(self.rules, {})
+        get = known.get
+
+        def settle2(a: int, b: int, a_out: bool, da: int, db: int) -> int:
+            pa, pb = pips(a), pips(b)
+            key = (pa << 11 | pb) << 1 | a_out  # a hand holds under 2048 pips
+            v = get(key)
+            if v is None:
+                v = known[key] = pair(pa, pb, a_out, da, db)
+            return v
+
+        return settle2
+
+
+#: Two-player round ends under the points objective, by rules, keyed by the
+#: two pip counts and who went out (see :meth:`TwoPlayerSearch._settle2`).
+_PAIRS: dict[Rules, dict[int, int]] = {}

@@ -471,6 +471,8 @@ def _solve_perfect(
             stopped = exc.reason
         except KeyboardInterrupt:
             stopped = "interrupt"
+        finally:
+            search.release()
         return _finish(Mode.PERFECT, objective, node.seat, values, True, nodes(), budget,
                        "alpha-beta", stopped=stopped)
     msearch = MaxN(rules, table, state.players, objective, budget, live, order)

@@ -136,7 +136,6 @@ class Expect2(TwoPlayerSearch):
             nonlocal nodes
             nodes += 1
             if not nodes & 1023:
-                self.nodes = nodes
                 budget.nodes += 1024
                 budget.check()
             key = me | op << op_shift | stk << stk_shift | lay << lay_shift

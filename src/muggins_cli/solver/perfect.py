@@ -181,7 +181,6 @@ class Perfect2(TwoPlayerSearch):
             nonlocal nodes
             nodes += 1
             if not nodes & 1023:
-                self.nodes = nodes
                 budget.nodes += 1024
                 budget.check()
             key = me | op << op_shift | sp << sp_shift | lay << lay_shift
@@ -268,3 +267,9 @@ class Perfect2(TwoPlayerSearch):
 
     def node_count(self) -> int:
         return self._counted()
+
+    def release(self) -> None:
+        """Drop the table now. The search's closures refer to one another,
+        so without this the table would wait for the cycle collector; a
+        sampled position solves many deals, and their tables piled up."""
+        self.tt.clear()

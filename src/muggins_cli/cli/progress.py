@@ -54,7 +54,10 @@ class Tally:
             self._bar = Progress(TextColumn("{task.description}"), BarColumn(),
                                  MofNCompleteColumn(), TextColumn(_plural(self.noun, 2)),
                                  TimeElapsedColumn(), TimeRemainingColumn(),
-                                 console=Console(stderr=True), transient=True)
+                                 console=Console(stderr=True), transient=True,
+                                 # Output printed to a terminal goes above the bar;
+                                 # to a file or a pipe, it must stay where it goes.
+                                 redirect_stdout=sys.stdout.isatty())
             self._bar.start()
             self._task = self._bar.add_task(_doing(self.verb), total=self.total)
         return self

@@ -151,3 +151,17 @@ def test_turns_are_counted_on_stderr(club: Path) -> None:
     warnings = result.stdout.count(": warning ")
     assert result.stdout.count(": warning costly-play ") >= 1
     assert result.stdout.endswith(f"checked 1 file, 1 match: no errors, {warnings} warnings\n")
+
+
+def test_ctrl_c_stops_the_whole_analysis(club: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solver answers Ctrl-C with what it has; the analysis must not go
+    on to the next turn but stop, with one line and status 130."""
+    from muggins_cli.solver import common as solver_common
+
+    def interrupt(self: solver_common.Budget) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver_common.Budget, "check", interrupt)
+    result = runner.invoke(app, ["analyze", "club.mgn", "--solver", "--jobs", "1"])
+    assert result.exit_code == 130
+    assert result.stderr == "muggins analyze: interrupted\n"

@@ -147,6 +147,8 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str) -> _S
             res = solve(rules, pos.state(), scores=pos.scores, target=pos.target,
                         mode="perfect", objective="points",
                         node_limit=options.node_limit(len(pos.players)), pv=False)
+            if res.interrupted:
+                raise KeyboardInterrupt
             if res.stopped is not None:
                 return _Searched(None, "the search did not finish within the node budget "
                                        "(--nodes)")
@@ -158,6 +160,8 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str) -> _S
                     seed=options.seed * 1_000_003 + line)
     except MugginsError as e:  # counts that do not add up after an error in the record
         return _Searched(None, str(e))
+    if res.interrupted:  # solve answers Ctrl-C with what it has; a whole match stops
+        raise KeyboardInterrupt
     if res.samples < min(MIN_DEALS, options.samples):
         return _Searched(None, f"fewer than {min(MIN_DEALS, options.samples)} deals solved "
                                "within the node budget (--nodes)")

@@ -186,3 +186,21 @@ def test_make_strategy() -> None:
         make_strategy("best")
     with pytest.raises(InputError):
         SolverStrategy(samples=0)
+
+
+def test_ctrl_c_reaches_the_match_driver(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solver answers Ctrl-C with what it has; the strategy must pass the
+    interrupt on, or self-play and the arena would play on regardless."""
+    from typer.testing import CliRunner
+
+    from muggins_cli.cli import app
+    from muggins_cli.solver import common as solver_common
+
+    def interrupt(self: solver_common.Budget) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver_common.Budget, "check", interrupt)
+    result = CliRunner().invoke(app, ["selfplay", "--strategy", "solver,greedy", "--seed", "1",
+                                      "--matches", "1", "-q"])
+    assert result.exit_code == 130, result.output
+    assert "interrupted" in result.stderr

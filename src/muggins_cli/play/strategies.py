@@ -151,6 +151,8 @@ class SolverStrategy:
         except InputError:  # no deal agrees with the view: never seen, but play on
             self.fallbacks += 1
             return greedy_seen(rules, seen)
+        if result.interrupted:  # solve answers Ctrl-C; the match must stop
+            raise KeyboardInterrupt
         choice = result.best  # None: no deal solved in the budget
         if not isinstance(choice, Place | Pass | UnseenDraw) or choice not in seen.moves:
             self.fallbacks += 1

@@ -82,6 +82,9 @@ def test_json_carries_every_weighed_turn(club: Path) -> None:
         assert play["solver"]["choices"] == w.choices
         assert play["solver"]["value"] == w.value
         assert play["solver"]["best"] == w.best
+        lost = w.cost if w.unforced and w.weighed else 0
+        assert play["solver"]["glyph"] == ("??" if lost >= 15 else "?" if lost >= 5 else None)
+    assert {p["solver"]["glyph"] for p in match["plays"]} >= {"?", "??"}
     for summary in match["players_summary"]:
         mine = [w for w in weighed.values() if w.player == summary["player"]]
         solver = summary["solver"]

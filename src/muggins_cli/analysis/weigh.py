@@ -65,7 +65,7 @@ class WeighOptions:
     and the seed of the deals (each turn's deals are seeded from it and the
     turn's line, so a turn's value does not depend on the turns around it).
     A play that gives away ``costly`` points or more is reported
-    (``costly-play``).
+    (``costly-play``) and marked ``?``, ``blunder`` or more ``??``.
     """
 
     perfect: bool = False
@@ -73,6 +73,7 @@ class WeighOptions:
     nodes: int | None = None
     seed: int = 0
     costly: float = 5.0
+    blunder: float = 15.0
 
     def node_limit(self, players: int) -> int | None:
         """The cap per search: ``nodes``, 0 for none, or by default

@@ -214,7 +214,7 @@ def analyze(
         if given:
             raise _fail(f"{given[0]} goes with --solver")
     weigh = WeighOptions(perfect=perfect, samples=samples, nodes=nodes, seed=seed,
-                         costly=mistake) if solver else None
+                         costly=mistake, blunder=blunder) if solver else None
 
     # The annotated record takes standard output when it has no file to go to.
     to_stdout = annotate and not writing

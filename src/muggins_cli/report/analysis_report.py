@@ -15,10 +15,11 @@ from typing import IO, Any
 
 from tabulate import tabulate
 
+from muggins_cli.analysis.annotate import Thresholds
 from muggins_cli.analysis.files import FileAnalysis
 from muggins_cli.analysis.match import MatchAnalysis, PlayerStats
 from muggins_cli.analysis.plays import Option, PlayAnalysis
-from muggins_cli.analysis.weigh import SolverStats, Weighed, points
+from muggins_cli.analysis.weigh import SolverStats, Weighed, WeighOptions, points
 from muggins_cli.report.json_report import Totals, file_json
 
 PLAYER_HEADERS = ("player", "turns", "analysed", "forced", "scored", "missed",
@@ -134,14 +135,24 @@ def _value(x: float | None) -> str:
     return f"{x:+.0f}" if float(x).is_integer() else f"{x:+.1f}"
 
 
-def play_solver_row(w: Weighed | None) -> tuple[object, ...]:
+def solver_glyph(w: Weighed, options: WeighOptions) -> str | None:
+    """``?`` or ``??`` by the thresholds the analysis was run with (the
+    glyph ``--annotate`` would write)."""
+    if not (w.weighed and w.unforced):
+        return None
+    return Thresholds(round(options.costly), round(options.blunder)).glyph(w.cost)
+
+
+def play_solver_row(w: Weighed | None, options: WeighOptions) -> tuple[object, ...]:
     if w is None:
         return ("",) * len(PLAY_SOLVER_HEADERS)
     luck = "" if w.luck is None else f"{w.luck:+.1f}"
     if not w.weighed:
         return ("forced" if w.choices == 1 else "-", "", "", luck)
     lost = "" if not w.cost else points(w.cost) + (f" ± {w.error:.1f}" if w.error else "")
-    return (_value(w.value), f"{w.best} {_value(w.best_value)}", lost, luck)
+    glyph = solver_glyph(w, options)
+    return (_value(w.value), f"{w.best} {_value(w.best_value)}",
+            lost + (f" {glyph}" if glyph else ""), luck)
 
 
 def plays_table(m: MatchAnalysis, tablefmt: str = "simple") -> str:
@@ -149,7 +160,8 @@ def plays_table(m: MatchAnalysis, tablefmt: str = "simple") -> str:
     and the solver's verdict when it weighed the turns."""
     weighing = m.weigh is not None
     by_line = m.weighed_by_line()
-    rows = [(*play_row(p), *(play_solver_row(by_line.get(p.line)) if weighing else ()))
+    rows = [(*play_row(p), *(play_solver_row(by_line.get(p.line), m.weigh)
+                             if m.weigh is not None else ()))
             for p in m.plays]
     headers = PLAY_HEADERS + (PLAY_SOLVER_HEADERS if weighing else ())
     align = ("left", "right", "left", "left", "right", "left", "right", "left") + (
@@ -208,7 +220,7 @@ def _r(x: float | None) -> float | None:
     return None if x is None else round(x, 3)
 
 
-def weighed_json(w: Weighed) -> dict[str, Any]:
+def weighed_json(w: Weighed, options: WeighOptions) -> dict[str, Any]:
     return {
         "choices": w.choices,
         "value": _r(w.value),
@@ -216,6 +228,7 @@ def weighed_json(w: Weighed) -> dict[str, Any]:
         "best_value": _r(w.best_value),
         "lost": round(w.cost, 3) if w.weighed else None,
         "lost_error": _r(w.error),
+        "glyph": solver_glyph(w, options),
         "luck": _r(w.luck),
         "exact": w.exact,
         "samples": w.samples,
@@ -253,8 +266,8 @@ def analysis_file_json(f: FileAnalysis) -> dict[str, Any]:
         for p in m.plays:
             pj = play_json(p)
             w = by_line.get(p.line)
-            if w is not None:
-                pj["solver"] = weighed_json(w)
+            if w is not None and m.weigh is not None:
+                pj["solver"] = weighed_json(w, m.weigh)
             mj["plays"].append(pj)
         if m.weigh is not None:
             mj["solver"] = {"view": m.weigh.mode, "samples": m.weigh.samples,

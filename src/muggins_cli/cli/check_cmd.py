@@ -40,6 +40,12 @@ PathsArgument = Annotated[
     typer.Argument(help="Record files, folders (every *.mgn below, sorted) or - for stdin.",
                    show_default=False),
 ]
+#: ``--match N``: which match of a record file a one-position command reads
+#: (``replay``, ``solve``).
+MatchOption = Annotated[
+    int, typer.Option("--match", "-m", min=1, metavar="N",
+                      help="Which match of the file (the first is 1).")
+]
 JobsOption = Annotated[
     int | None,
     typer.Option("--jobs", "-j", min=1, show_default="the number of cores",

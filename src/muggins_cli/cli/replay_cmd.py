@@ -10,9 +10,10 @@ import typer
 
 from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
+from muggins_cli.cli.check_cmd import MatchOption
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, MugginsCall, Severity, Turn
-from muggins_cli.notation.parser import parse_text, read_record_text
+from muggins_cli.notation.parser import read_match
 from muggins_cli.notation.writer import format_line
 from muggins_cli.replay.position import Position, parse_at, position_at, positions
 from muggins_cli.replay.replay import replay_match
@@ -36,11 +37,7 @@ def replay(
                           "before its 5th turn line; one past the last turn is the round's "
                           "end).", show_default=False),
     ] = None,
-    match_number: Annotated[
-        int,
-        typer.Option("--match", "-m", min=1, metavar="N",
-                     help="Which match of the file (the first is 1)."),
-    ] = 1,
+    match_number: MatchOption = 1,
     tally: Annotated[
         bool,
         typer.Option("--tally", help="End with a score sheet in the traditional tally "
@@ -76,13 +73,7 @@ def replay(
 
 
 def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[str]:
-    matches = parse_text(read_record_text(path))
-    if not matches:
-        raise InputError(f"{path} holds no match")
-    if number > len(matches):
-        raise InputError(f"{path} holds {len(matches)} match{'es' if len(matches) != 1 else ''}"
-                         f"; there is no match {number}")
-    match = matches[number - 1]
+    match = read_match(path, number)
     resolve = record_resolver(path)
     result = replay_match(match, resolve)
     if result.rules is None:

@@ -13,12 +13,13 @@ import typer
 
 from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
+from muggins_cli.cli.check_cmd import MatchOption
 from muggins_cli.engine.layout import count, lead, place
 from muggins_cli.engine.state import Draw, Place, RoundState, UnseenDraw, apply
 from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation.model import Pass as PassStep
 from muggins_cli.notation.model import Turn
-from muggins_cli.notation.parser import parse_text, read_record_text
+from muggins_cli.notation.parser import read_match
 from muggins_cli.replay.position import Position, parse_at, position_at, positions
 from muggins_cli.rules.model import Rules
 from muggins_cli.solver import Knowledge, SolveResult, SolverMove, solve
@@ -87,10 +88,7 @@ def solve_cmd(
                           help="Deals (sample) or stock orders (expect, past its budget) to "
                                "average.")
     ] = 32,
-    match_number: Annotated[
-        int, typer.Option("--match", "-m", min=1, metavar="N",
-                          help="Which match of the file (the first is 1).")
-    ] = 1,
+    match_number: MatchOption = 1,
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON document: position, to_move, mode, exact, "
                                           "moves [{move, value, pv}], best, value, nodes, "
@@ -141,13 +139,7 @@ def solve_cmd(
 def _position(path: str, at: str, number: int) -> tuple[Position, list[str]]:
     """The position and the turns of the round so far as the mover saw them
     (other players' draws hidden)."""
-    matches = parse_text(read_record_text(path))
-    if not matches:
-        raise InputError(f"{path} holds no match")
-    if number > len(matches):
-        raise InputError(f"{path} holds {len(matches)} match"
-                         f"{'es' if len(matches) != 1 else ''}; there is no match {number}")
-    match = matches[number - 1]
+    match = read_match(path, number)
     resolve = record_resolver(path)
     pos = position_at(match, resolve, at)
     if pos.match_over:

@@ -148,6 +148,18 @@ def read_record_text(path: str | os.PathLike[str]) -> str:
     return "".join(open_record(path))
 
 
+def read_match(path: str | os.PathLike[str], number: int) -> Match:
+    """Match ``number`` (the first is 1) of a record file; InputError when
+    the file cannot be read or holds fewer matches."""
+    matches = parse_text(read_record_text(path))
+    if not matches:
+        raise InputError(f"{path} holds no match")
+    if number > len(matches):
+        raise InputError(f"{path} holds {len(matches)} match{'es' if len(matches) != 1 else ''}"
+                         f"; there is no match {number}")
+    return matches[number - 1]
+
+
 def read_matches(path: str | os.PathLike[str]) -> Iterator[Match]:
     """The matches of a record file, one at a time (see :func:`open_record`
     for when :class:`UnreadableError` is raised)."""

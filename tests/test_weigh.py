@@ -29,7 +29,7 @@ from muggins_cli.notation.writer import write_match
 from muggins_cli.play.seen import Seen, SeenMove
 from muggins_cli.play.selfplay import play_match
 from muggins_cli.play.strategies import greedy_seen
-from muggins_cli.replay.position import decisions
+from muggins_cli.replay.position import decisions, position_at
 from muggins_cli.rules.loader import load_preset, preset_names
 from muggins_cli.rules.model import Rules
 from muggins_cli.solver import Knowledge, solve
@@ -87,6 +87,8 @@ def test_decisions_are_what_the_mover_saw(preset: str, players: int) -> None:
         assert at.drawn == seen.drawn
         assert at.voids == seen.voids
         assert at.scores == seen.scores
+        before = position_at(match, _resolve(rules), f"{at.round}.{at.turn}")  # R.T names it
+        assert (before.layout, before.to_move) == (at.layout, at.to_move)
         if d.turn.draws:
             assert d.start is not None
             assert d.start.hand_sizes[at.to_move] == seen.hand_sizes[at.to_move] - len(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from muggins_cli.engine.layout import Layout
 from muggins_cli.engine.state import Pass as EnginePass
@@ -70,9 +70,10 @@ def parse_at(at: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-def snapshot(rep: Replayer, drawn: Tile | None = None) -> Position:
-    """The current state of a replay as a Position (before its next line,
-    or inside a turn after its draws, ``drawn`` the tile that must go down)."""
+def snapshot(rep: Replayer, drawn: Tile | None = None, *, in_turn: bool = False) -> Position:
+    """The current state of a replay as a Position: before its next line,
+    or (``in_turn``) inside a turn after its draws, ``drawn`` the tile that
+    must go down; either way ``turn`` is the number of the turn to play."""
     rnd = rep.round
     rules = rep.rules
     assert rnd is not None and rules is not None
@@ -85,7 +86,7 @@ def snapshot(rep: Replayer, drawn: Tile | None = None) -> Position:
         rules=rules,
         players=tuple(rep.players),
         round=rnd.number,
-        turn=rnd.turn_lines + 1,
+        turn=rnd.turn_lines + (0 if in_turn else 1),  # a turn line counts once begun
         hands=hands,
         hand_sizes=tuple(h.size for h in rnd.hands),
         stock=tuple(rnd.stock) if rnd.stock is not None else None,
@@ -189,10 +190,7 @@ def decisions(match: Match, resolve: RulesResolver) -> Iterator[Decision]:
         return True
 
     def decide(rep: Replayer, item: Turn, drawn: Tile | None) -> None:
-        pos = snapshot(rep, drawn)
-        at = replace(pos, turn=pos.turn - 1)
-        start = starts.get(item.line)
-        found.append((item, replace(start, turn=at.turn) if start is not None else None, at))
+        found.append((item, starts.get(item.line), snapshot(rep, drawn, in_turn=True)))
 
     result = Replayer(match, resolve, collect_events=True, watch=watch, decide=decide).run()
     played: dict[int, Place | EnginePass] = {

@@ -20,6 +20,7 @@ from muggins_cli.cli.selfplay_cmd import (
     QuietOption,
     SamplesOption,
     SearchLeadOption,
+    TargetOption,
     rules_tag,
 )
 from muggins_cli.errors import InputError, MugginsError
@@ -76,11 +77,7 @@ def arena(
                           help="Seats: A and B alternate round the table (A first in the first "
                                "leg, B first in the second).")
     ] = 2,
-    target: Annotated[
-        int | None, typer.Option("--target", min=1, metavar="N",
-                                 help="Score that ends a match (default: the rules' target).",
-                                 show_default=False)
-    ] = None,
+    target: TargetOption = None,
     samples: SamplesOption = 8,
     nodes: NodesOption = DEFAULT_NODES,
     move_time: MoveTimeOption = None,

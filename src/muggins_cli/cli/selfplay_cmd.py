@@ -59,6 +59,11 @@ SearchLeadOption = Annotated[
     bool, typer.Option("--search-lead",
                        help="The solver searches a round's opening tile too (about three "
                             "times slower; by default it leads greedily).")]
+TargetOption = Annotated[
+    int | None, typer.Option("--target", min=1, metavar="N",
+                             help="Score that ends a match (default: the rules' target).",
+                             show_default=False)
+]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")]
 
 
@@ -84,11 +89,7 @@ def selfplay(
                                  help=f"Player names by seat (default {', '.join(DEFAULT_NAMES)}).",
                                  show_default=False)
     ] = None,
-    target: Annotated[
-        int | None, typer.Option("--target", min=1, metavar="N",
-                                 help="Score that ends a match (default: the rules' target).",
-                                 show_default=False)
-    ] = None,
+    target: TargetOption = None,
     output: Annotated[
         str | None, typer.Option("--output", "-o", metavar="FILE",
                                  help="Write the records here instead of stdout.",

@@ -7,7 +7,12 @@ can be replayed without either library once its ``Rules`` value exists.
 A rules file is checked in four steps, each failing with one line that names
 the file, the field and (when the YAML has it) the line:
 
-1. YAML syntax, a single document that is a mapping, no field given twice;
+0. a regular file of at most 1 MB (a FIFO would hang the run, a device never
+   end), since a record from a stranger names its own rules file;
+1. YAML syntax, a single document that is a mapping, no field given twice,
+   no anchors or aliases and no nesting past 16 levels (an alias bomb takes
+   gigabytes and a self-referring alias or 5,000 brackets recurse past
+   Python's limit; a rules file needs none of them);
 2. the JSON Schema ``schemas/rules.schema.json`` (field names, types, enums,
    ranges), so a typo'd field is reported instead of silently ignored;
 3. merging onto the preset named by ``base`` (default ``pagat``);
@@ -21,6 +26,7 @@ import dataclasses
 import difflib
 import json
 import os
+import stat as stat_mode
 from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from importlib import resources
@@ -41,6 +47,11 @@ DEFAULT_PRESET = "pagat"
 _BY_PLAYERS = ("hand_size", "target")
 
 _FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
+
+# A rules file is a few lines; anything bigger is not one.
+_MAX_BYTES = 1_000_000
+# A rules file nests three deep (the document, ``target``, a number).
+_MAX_DEPTH = 16
 
 # Where each field or entry of a YAML document starts: path -> (key line,
 # value line), 1-based. Paths are strings all the way down ("players", "2")
@@ -111,8 +122,6 @@ def load_rules(spec: str, base_dir: Path | None = None) -> Rules:
         ) from None
     except OSError as exc:
         raise RulesError(f"rules file {spec}: cannot read: {exc.strerror}") from None
-    if path.is_dir():
-        raise RulesError(f"rules file {spec}: is a directory, not a YAML file")
     return _load_file(str(path.resolve()), spec, stat.st_mtime_ns, stat.st_size)
 
 
@@ -161,14 +170,106 @@ def rules_to_yaml(rules: Rules) -> str:
 def _load_file(path: str, display: str, mtime_ns: int, size: int) -> Rules:
     # mtime_ns and size are only part of the cache key.
     where = f"rules file {display}"
+    text = _read_bounded(path, where)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise RulesError(f"{where}: not UTF-8 text") from None
+        data, marks = _parse_yaml(text, where)
+        return _resolve(data, marks, where, default_name=Path(display).stem)
+    except RulesError:
+        raise
+    except Exception as exc:
+        # Whatever the checks above missed ends this file, not the run.
+        raise RulesError(f"{where}: cannot be used ({type(exc).__name__})") from None
+
+
+def _read_bounded(path: str, where: str) -> str:
+    """The file's text, if it is a regular file of at most ``_MAX_BYTES``.
+
+    Opened without blocking and checked on the open file, so a FIFO put in
+    place after ``stat`` is refused too instead of waiting for a writer.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise RulesError(f"{where}: cannot read: {exc.strerror}") from None
-    data, marks = _parse_yaml(text, where)
-    return _resolve(data, marks, where, default_name=Path(display).stem)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat_mode.S_ISDIR(mode):
+            raise RulesError(f"{where}: is a directory, not a YAML file")
+        if not stat_mode.S_ISREG(mode):
+            raise RulesError(f"{where}: {_kind(mode)}, not a regular file")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(_MAX_BYTES + 1)
+        if len(data) > _MAX_BYTES:
+            total = max(os.fstat(fd).st_size, len(data))
+            raise RulesError(f"{where}: larger than 1 MB ({total} bytes); "
+                             "a rules file is a few lines")
+    except OSError as exc:
+        raise RulesError(f"{where}: cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RulesError(f"{where}: not UTF-8 text") from None
+
+
+def _kind(mode: int) -> str:
+    if stat_mode.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat_mode.S_ISCHR(mode) or stat_mode.S_ISBLK(mode):
+        return "a device"
+    if stat_mode.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
+
+
+class _Refused(Exception):
+    """YAML that is valid but that a rules file may not hold, and its line."""
+
+    def __init__(self, mark: object, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        line = getattr(mark, "line", None)
+        self.line = line + 1 if isinstance(line, int) else None
+
+
+class _RulesLoader(yaml.SafeLoader):
+    """SafeLoader without what only an attacker needs in a rules file.
+
+    Anchors and aliases are refused as they are met, before anything is
+    built from them, and nesting is counted, so loading takes time and
+    memory in proportion to the file and stays far from the recursion limit.
+    """
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        if isinstance(event, yaml.AliasEvent):
+            raise _Refused(event.start_mark, f"an alias (*{event.anchor}) {_NO_ANCHORS}")
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            raise _Refused(event.start_mark, f"an anchor (&{anchor}) {_NO_ANCHORS}")
+        self._depth += 1
+        try:
+            if self._depth > _MAX_DEPTH:
+                raise _Refused(event.start_mark, f"values nested more than {_MAX_DEPTH} "
+                                                 "deep; a rules file needs 3")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        # Python refuses to convert more than 4,300 digits; say so on its line.
+        if len(node.value) > 100:
+            raise _Refused(node.start_mark, f"a number of {len(node.value)} characters")
+        return super().construct_yaml_int(node)
+
+
+_NO_ANCHORS = "is not allowed in a rules file; write the value out"
+_RulesLoader.add_constructor("tag:yaml.org,2002:int", _RulesLoader.construct_yaml_int)
 
 
 def _parse_yaml(text: str, where: str) -> tuple[object, _Marks]:
@@ -177,7 +278,7 @@ def _parse_yaml(text: str, where: str) -> tuple[object, _Marks]:
     The node tree is walked before it is constructed because construction
     flattens ``<<`` merges in place, which would look like duplicate keys.
     """
-    loader = yaml.SafeLoader(text)
+    loader = _RulesLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -185,6 +286,8 @@ def _parse_yaml(text: str, where: str) -> tuple[object, _Marks]:
         marks: _Marks = {}
         _collect_marks(loader, node, (), marks, where)
         data: object = loader.construct_document(node)
+    except _Refused as exc:
+        _fail(where, exc.line, exc.problem)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -201,7 +304,7 @@ _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 def _collect_marks(
-    loader: yaml.SafeLoader, node: yaml.Node, path: _Path, marks: _Marks, where: str
+    loader: _RulesLoader, node: yaml.Node, path: _Path, marks: _Marks, where: str
 ) -> None:
     # Keys are constructed one by one (``2`` -> "2", ``yes`` -> "True") so a
     # path matches the key that ``safe_load`` will produce.

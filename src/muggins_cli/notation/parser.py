@@ -60,6 +60,7 @@ from muggins_cli.notation.model import (
     normalise_name,
     split_players,
 )
+from muggins_cli.notation.quoting import quote, shorten
 
 __all__ = [
     "UnreadableError",
@@ -282,12 +283,13 @@ def _players_problems(value: str) -> list[str]:
         bad = sorted(_NAME_FORBIDDEN.intersection(name))
         if bad:
             problems.append(
-                f"player name '{name}' holds '{bad[0]}'; names may not hold : , # {{ }} [ ]"
+                f"player name {quote(name)} holds {quote(bad[0])}; "
+                "names may not hold : , # { } [ ]"
             )
         elif name in KEYWORDS:
-            problems.append(f"player name '{name}' is a keyword of MGN")
+            problems.append(f"player name {quote(name)} is a keyword of MGN")
         elif name in seen:
-            problems.append(f"player '{name}' is named twice in Players")
+            problems.append(f"player {quote(name)} is named twice in Players")
         seen.add(name)
     return problems
 
@@ -547,7 +549,8 @@ class _Parser:
         if extra:
             column = end + len(rest) - len(extra) + 1
             word = _tokens(extra, 0)[0][0]
-            self._syntax(number, column, f"unexpected '{word}' after the tag; one tag per line")
+            self._syntax(number, column,
+                         f"unexpected {quote(word)} after the tag; one tag per line")
             return None
         value = _UNESCAPE_RE.sub(r"\1", found.group(2))
         return Tag(found.group(1), value, number, start + 1)
@@ -573,13 +576,13 @@ class _Parser:
             if name is not None:
                 after = tokens[len(name[0])] if len(name[0]) < len(tokens) else None
                 where = after[1] if after else _end_column(content)
-                self._syntax(number, where, f"expected ':' after the player name '{name[1]}'")
+                self._syntax(number, where, f"expected ':' after the player name {quote(name[1])}")
             else:
                 self._syntax(
                     number,
                     column,
                     "expected a keyword (round, lead, deal, stock, reveal, score) or a turn"
-                    f" 'NAME: ...', got '{first}'",
+                    f" 'NAME: ...', got {quote(first)}",
                 )
             return None
         return handler(number, content, tokens, notes)
@@ -615,7 +618,8 @@ class _Parser:
             index += 1
         if index == 1:
             self._syntax(
-                number, column, f"expected a player name after '{keyword}', got '{tokens[1][0]}'"
+                number, column,
+                f"expected a player name after '{keyword}', got {quote(tokens[1][0])}"
             )
             return None
         name = " ".join(word for word, _ in tokens[1:index])
@@ -626,7 +630,7 @@ class _Parser:
 
     def _unknown(self, number: int, column: int, name: str) -> None:
         known = ", ".join(self._players or ())
-        self._diag(number, column, "unknown-player", f"'{name}' is not in Players ({known})")
+        self._diag(number, column, "unknown-player", f"{quote(name)} is not in Players ({known})")
 
     def _tiles(
         self, number: int, tokens: list[Token], start: int, after: str
@@ -636,7 +640,8 @@ class _Parser:
             found = _TILE_RE.fullmatch(word)
             if found is None:
                 self._syntax(
-                    number, column, f"expected a tile like 3-5 after '{after}', got '{word}'"
+                    number, column,
+                    f"expected a tile like 3-5 after {quote(after)}, got {quote(word)}"
                 )
                 return None
             tiles.append(TileTok(int(found.group(1)), int(found.group(2)), number, column))
@@ -650,11 +655,12 @@ class _Parser:
             return None
         word, column = tokens[1]
         if _COUNT_RE.fullmatch(word) is None:
-            self._syntax(number, column, f"expected a round number after 'round', got '{word}'")
+            self._syntax(number, column,
+                         f"expected a round number after 'round', got {quote(word)}")
             return None
         if len(tokens) > 2:
             extra, where = tokens[2]
-            self._syntax(number, where, f"unexpected '{extra}' after 'round {word}'")
+            self._syntax(number, where, f"unexpected {quote(extra)} after {quote(f'round {word}')}")
             return None
         return RoundLine(int(word), number, tokens[0][1], notes)
 
@@ -667,7 +673,7 @@ class _Parser:
         name, column, index = player
         if index < len(tokens):
             extra, where = tokens[index]
-            self._syntax(number, where, f"unexpected '{extra}' after 'lead {name}'")
+            self._syntax(number, where, f"unexpected {quote(extra)} after {quote(f'lead {name}')}")
             return None
         return LeadLine(name, number, tokens[0][1], column, notes)
 
@@ -719,12 +725,12 @@ class _Parser:
             words = _tokens(part, offset)
             offset += len(part) + 1
             if not words:
-                self._syntax(number, offset, f"expected 'NAME N' after '{previous}'")
+                self._syntax(number, offset, f"expected 'NAME N' after {quote(previous)}")
                 return None
             *name_words, (points, points_at) = words
             if not name_words:
                 self._syntax(
-                    number, points_at, f"expected a player name before '{points}' in 'score'"
+                    number, points_at, f"expected a player name before {quote(points)} in 'score'"
                 )
                 return None
             name = " ".join(word for word, _ in name_words)
@@ -733,7 +739,7 @@ class _Parser:
                 self._syntax(
                     number,
                     points_at,
-                    f"expected a number after '{name}' in 'score', got '{points}'",
+                    f"expected a number after {quote(name)} in 'score', got {quote(points)}",
                 )
                 return None
             known = self._players is None or name in self._players
@@ -743,7 +749,7 @@ class _Parser:
                         self._syntax(
                             number,
                             following_at,
-                            f"expected ',' between score entries, got '{following}'",
+                            f"expected ',' between score entries, got {quote(following)}",
                         )
                         return None
                 self._unknown(number, name_at, name)
@@ -788,7 +794,7 @@ class _Parser:
             self._syntax(
                 number,
                 _end_column(content),
-                f"expected draws, a placement or 'pass' after '{name}:'",
+                f"expected draws, a placement or 'pass' after {quote(f'{name}:')}",
             )
             return None
         # A muggins call: NAME: muggins +N
@@ -806,7 +812,8 @@ class _Parser:
                 tile = _TILE_RE.fullmatch(word, 1)
                 if tile is None:
                     self._syntax(
-                        number, column, f"expected a tile like 3-5 or ?? after 'd', got '{word}'"
+                        number, column,
+                        f"expected a tile like 3-5 or ?? after 'd', got {quote(word)}"
                     )
                     return None
                 tok = TileTok(int(tile.group(1)), int(tile.group(2)), number, column + 1)
@@ -826,7 +833,7 @@ class _Parser:
             action = Pass(number, column)
             if index + 1 < count:
                 extra, where = words[index + 1]
-                self._syntax(number, where, f"unexpected '{extra}' after 'pass'")
+                self._syntax(number, where, f"unexpected {quote(extra)} after 'pass'")
                 return None
         else:
             placed = _PLACEMENT_RE.fullmatch(word)
@@ -834,7 +841,8 @@ class _Parser:
                 self._syntax(
                     number,
                     column,
-                    f"expected a placement like 3-5R, 'pass' or a draw like d3-5, got '{word}'",
+                    "expected a placement like 3-5R, 'pass' or a draw like d3-5, "
+                    f"got {quote(word)}",
                 )
                 return None
             a, b, end, glyph = placed.groups()
@@ -850,17 +858,19 @@ class _Parser:
                 points = _CLAIM_RE.fullmatch(extra)
                 if points is None:
                     if extra[0] == "d":
-                        message = f"draws come before the placement, got '{extra}' after '{word}'"
+                        message = (f"draws come before the placement, got {quote(extra)} "
+                                   f"after {quote(word)}")
                     elif extra[0] == "+":
-                        message = f"expected the points claimed, like +10, got '{extra}'"
+                        message = f"expected the points claimed, like +10, got {quote(extra)}"
                     else:
-                        message = f"expected a claim like +10 after '{word}', got '{extra}'"
+                        message = (f"expected a claim like +10 after {quote(word)}, "
+                                   f"got {quote(extra)}")
                     self._syntax(number, where, message)
                     return None
                 claim = Claim(int(points.group(1)), number, where)
                 if index + 2 < count:
                     extra, where = words[index + 2]
-                    self._syntax(number, where, f"unexpected '{extra}' after the claim")
+                    self._syntax(number, where, f"unexpected {quote(extra)} after the claim")
                     return None
         return Turn(name, tuple(draws), action, claim, number, name_at, notes)
 
@@ -882,12 +892,14 @@ class _Parser:
         points = _CLAIM_RE.fullmatch(word)
         if points is None:
             self._syntax(
-                number, column, f"expected the points taken, like +5, after 'muggins', got '{word}'"
+                number, column,
+                f"expected the points taken, like +5, after 'muggins', got {quote(word)}"
             )
             return None
         if len(words) > 2:
             extra, where = words[2]
-            self._syntax(number, where, f"unexpected '{extra}' after 'muggins {word}'")
+            self._syntax(number, where,
+                         f"unexpected {quote(extra)} after {quote(f'muggins {word}')}")
             return None
         return MugginsCall(name, int(points.group(1)), number, name_at, column, notes)
 
@@ -903,19 +915,20 @@ def _tag_problem(span: str) -> tuple[int, str]:
     pos = _BLANK_RE.match(span, name.end()).end()  # type: ignore[union-attr]
     if not span.startswith('"', pos):
         got = _shown(span, pos)
-        return pos + 1, f"expected '\"' to open the value of tag {name.group()}, got {got}"
+        return pos + 1, f"expected '\"' to open the value of tag {shorten(name.group())}, got {got}"
     opening = pos
     pos = _TAG_VALUE_RE.match(span, pos + 1).end()  # type: ignore[union-attr]
     if pos >= len(span):
-        return opening + 1, f"the value of tag {name.group()} is not closed by '\"'"
+        return opening + 1, f"the value of tag {shorten(name.group())} is not closed by '\"'"
     if span[pos] == "\\":
         return pos + 1, 'only \\" and \\\\ may follow a backslash in a tag value'
     pos = _BLANK_RE.match(span, pos + 1).end()  # type: ignore[union-attr]
-    return pos + 1, f"expected ']' after the value of tag {name.group()}, got {_shown(span, pos)}"
+    return pos + 1, (f"expected ']' after the value of tag {shorten(name.group())}, "
+                     f"got {_shown(span, pos)}")
 
 
 def _shown(text: str, pos: int) -> str:
     if pos >= len(text):
         return "end of line"
     word = _WORD_RE.match(text, pos).group()  # type: ignore[union-attr]
-    return f"'{word}'"
+    return quote(word)

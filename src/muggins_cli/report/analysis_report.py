@@ -4,7 +4,8 @@ The findings themselves go through the check's reporters unchanged (text
 lines, the JSON of NOTATION.md 9, the match table); this module adds the
 per-player statistics (text and table), each turn's alternatives (``--turns``)
 and the fields the analysis adds to each match of the JSON report:
-``players_summary`` and ``plays``.
+``players_summary`` and ``plays``. Text and tables are escaped for the
+terminal (names come from the records); the JSON keeps the raw text.
 """
 
 from __future__ import annotations
@@ -13,13 +14,12 @@ import json
 from collections.abc import Iterable
 from typing import IO, Any
 
-from tabulate import tabulate
-
 from muggins_cli.analysis.annotate import Thresholds
 from muggins_cli.analysis.files import FileAnalysis
 from muggins_cli.analysis.match import MatchAnalysis, PlayerStats
 from muggins_cli.analysis.plays import Option, PlayAnalysis
 from muggins_cli.analysis.weigh import SolverStats, Weighed, WeighOptions, points
+from muggins_cli.report.escape import for_terminal, terminal_table
 from muggins_cli.report.json_report import Totals, file_json
 
 PLAYER_HEADERS = ("player", "turns", "analysed", "forced", "scored", "missed",
@@ -66,14 +66,14 @@ def players_table(m: MatchAnalysis, tablefmt: str = "simple") -> str:
     """One match's statistics, one row per player in seating order (with
     the solver's columns when it weighed the turns)."""
     weighing = m.weigh is not None
-    return tabulate(_rows(m), headers=_headers(weighing), tablefmt=tablefmt,
+    return terminal_table(_rows(m), headers=_headers(weighing), tablefmt=tablefmt,
                     disable_numparse=True, colalign=_align(weighing))
 
 
 def match_title(path: str, m: MatchAnalysis) -> str:
     s = m.summary
     players = ", ".join(s.players) if s.players else "no players"
-    return f"{path}: match at line {s.line} ({players}; {s.rules})"
+    return for_terminal(f"{path}: match at line {s.line} ({players}; {s.rules})")
 
 
 def all_players_table(files: Iterable[FileAnalysis], tablefmt: str = "simple") -> str:
@@ -86,7 +86,7 @@ def all_players_table(files: Iterable[FileAnalysis], tablefmt: str = "simple") -
             for row in _rows(m):
                 pad = ("-",) * len(SOLVER_HEADERS) if weighing and m.weigh is None else ()
                 rows.append((f.report.path, m.summary.line, *row, *pad))
-    return tabulate(rows, headers=("file", "line", *_headers(weighing)), tablefmt=tablefmt,
+    return terminal_table(rows, headers=("file", "line", *_headers(weighing)), tablefmt=tablefmt,
                     disable_numparse=True, colalign=("left", "right", *_align(weighing)))
 
 
@@ -166,7 +166,7 @@ def plays_table(m: MatchAnalysis, tablefmt: str = "simple") -> str:
     headers = PLAY_HEADERS + (PLAY_SOLVER_HEADERS if weighing else ())
     align = ("left", "right", "left", "left", "right", "left", "right", "left") + (
         ("right", "left", "right", "right") if weighing else ())
-    return tabulate(rows, headers=headers, tablefmt=tablefmt, disable_numparse=True,
+    return terminal_table(rows, headers=headers, tablefmt=tablefmt, disable_numparse=True,
                     colalign=align)
 
 

@@ -4,7 +4,8 @@
 shows the finding on the file in the pull request. Severities map to the
 commands ``error``, ``warning`` and ``notice``. Values are escaped as the
 runner expects: ``%``, CR and LF everywhere, and ``:`` and ``,`` in the
-properties too (they separate them).
+properties too (they separate them). Other control characters are shown as
+escapes (:mod:`muggins_cli.report.escape`): the log viewer acts on them.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import IO
 
 from muggins_cli.check import FileReport
 from muggins_cli.notation.model import Diagnostic, Severity
+from muggins_cli.report.escape import for_terminal
 from muggins_cli.report.json_report import Totals
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -21,7 +23,7 @@ COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO:
 
 def escape_data(text: str) -> str:
     """A message (after ``::``)."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return for_terminal(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:

@@ -1,12 +1,14 @@
-"""Per-match summary tables (tabulate), for people reading a whole folder."""
+"""Per-match summary tables (tabulate), for people reading a whole folder.
+
+Cells hold names from the records, so they are escaped for the terminal.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tabulate import tabulate
-
 from muggins_cli.check import FileReport
+from muggins_cli.report.escape import terminal_table
 
 HEADERS = ("file", "line", "players", "rules", "rounds", "scores", "winner", "errors")
 
@@ -29,4 +31,4 @@ def match_rows(f: FileReport) -> list[tuple[object, ...]]:
 
 def render(reports: Iterable[FileReport], tablefmt: str = "simple") -> str:
     rows = [r for f in reports for r in match_rows(f)]
-    return tabulate(rows, headers=HEADERS, tablefmt=tablefmt)
+    return terminal_table(rows, headers=HEADERS, tablefmt=tablefmt)

@@ -37,6 +37,7 @@ import jsonschema
 import yaml
 
 from muggins_cli.errors import RulesError
+from muggins_cli.notation.quoting import shorten
 from muggins_cli.rules.model import RoundEnd, Rules, ScoreValue, Spinner, SpinnerCount
 
 DEFAULT_PRESET = "pagat"
@@ -116,12 +117,12 @@ def load_rules(spec: str, base_dir: Path | None = None) -> Rules:
         stat = path.stat()
     except FileNotFoundError:
         if _looks_like_path(spec):
-            raise RulesError(f"rules file {spec}: no such file") from None
+            raise RulesError(f"rules file {shorten(spec)}: no such file") from None
         raise RulesError(
-            f"unknown rules {spec!r}: no such preset{_preset_hint(spec)} or file"
+            f"unknown rules {shorten(spec)!r}: no such preset{_preset_hint(spec)} or file"
         ) from None
     except OSError as exc:
-        raise RulesError(f"rules file {spec}: cannot read: {exc.strerror}") from None
+        raise RulesError(f"rules file {shorten(spec)}: cannot read: {exc.strerror}") from None
     return _load_file(str(path.resolve()), spec, stat.st_mtime_ns, stat.st_size)
 
 
@@ -169,7 +170,7 @@ def rules_to_yaml(rules: Rules) -> str:
 @lru_cache(maxsize=256)
 def _load_file(path: str, display: str, mtime_ns: int, size: int) -> Rules:
     # mtime_ns and size are only part of the cache key.
-    where = f"rules file {display}"
+    where = f"rules file {shorten(display)}"
     text = _read_bounded(path, where)
     try:
         data, marks = _parse_yaml(text, where)
@@ -463,7 +464,7 @@ def _explain(error: jsonschema.ValidationError, marks: _Marks) -> list[tuple[int
                 out.append(
                     (
                         _line(marks, (*path, str(key)), key=True),
-                        f"unknown field {str(key)!r} ({hint})",
+                        f"unknown field {shorten(str(key))!r} ({hint})",
                     )
                 )
         return out
@@ -535,7 +536,7 @@ def _show(path: tuple[object, ...]) -> str:
     out = ""
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
+    return shorten(out)
 
 
 def _describe(value: object) -> str:
@@ -544,7 +545,7 @@ def _describe(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return repr(value)
+        return repr(shorten(value))
     if isinstance(value, (int, float)):
         return str(value)
     if isinstance(value, (list, tuple)):

@@ -1,0 +1,21 @@
+"""Record text quoted in a message, cut to a readable length.
+
+A message quotes the token it is about so the reader can find it; a record
+is a stranger's text, and one 50 MB token must not make a 50 MB message.
+The text is cut, never escaped: the reporters escape what they print.
+"""
+
+from __future__ import annotations
+
+#: The longest text quoted whole; longer text keeps its start and an ellipsis.
+QUOTE_MAX = 48
+
+
+def shorten(text: str) -> str:
+    """``text``, or its first ``QUOTE_MAX - 1`` characters and ``…``."""
+    return text if len(text) <= QUOTE_MAX else text[: QUOTE_MAX - 1] + "…"
+
+
+def quote(text: str) -> str:
+    """``'text'`` as messages quote a token, shortened."""
+    return f"'{shorten(text)}'"

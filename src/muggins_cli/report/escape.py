@@ -1,0 +1,46 @@
+"""Record text made safe for a terminal or a CI log: control characters shown.
+
+A record is a stranger's text, and the text and github reporters copy its
+names and tokens into findings; a terminal (and GitHub's log viewer) acts
+on control characters, so ``\\x1b[1A\\x1b[2K`` in a token erased the line
+above and an OSC sequence set the window title. Every control character
+(C0, DEL and C1, tab included: a finding is one line whose fields are
+separated by single spaces), the line and paragraph separators, and the
+bidirectional overrides and isolates (which reorder what is shown) are
+written as the Python escape for them (``\\x1b``, ``\\t``, ``\\u202e``).
+A backslash is left as it is, so a message keeps its look; the JSON report
+keeps the raw text and JUnit escapes in its own way.
+
+Escaping happens here, when a finding is printed, so that what the replay
+found stays the text of the record.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from tabulate import tabulate
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _visible(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    return _SHORT.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def for_terminal(text: str) -> str:
+    """``text`` with every character a terminal would act on shown as an escape."""
+    return _UNSAFE.sub(_visible, text)
+
+
+def terminal_table(rows: Iterable[Sequence[object]], **options: Any) -> str:
+    """``tabulate(rows, **options)`` with every text cell escaped first, so
+    the columns are measured on what is shown."""
+    safe = [[for_terminal(cell) if isinstance(cell, str) else cell for cell in row]
+            for row in rows]
+    return tabulate(safe, **options)

@@ -247,8 +247,8 @@ def analyze(
                         yield w
 
                 work = analysis_work(annotate=annotate, weigh=weigh, weigher=weigher)
-                _write_report((annotated(f) for f in run(work, files, jobs=1)), fmt, out,
-                              totals, quiet=quiet, turns=turns)
+                _write_report((annotated(f) for f in tally.handing(run(work, files, jobs=1))),
+                              fmt, out, totals, quiet=quiet, turns=turns)
         else:
             work = analysis_work(annotate=annotate, weigh=weigh)
             results = with_progress(run(work, files, jobs=jobs, scheduler=scheduler),

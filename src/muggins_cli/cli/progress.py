@@ -2,15 +2,29 @@
 
 A bar when stderr is a terminal, one count line at the end otherwise (CI
 logs), nothing with ``--quiet``; stdout stays the report alone.
+
+The bar shares the terminal with the report, which is written straight to
+the streams (rich's redirection of ``sys.stdout`` is bypassed by the copy a
+command takes before the bar starts, and it rewraps what it passes on). So
+the bar is taken off the screen while the caller holds an item
+(:meth:`Tally.handing`, :func:`with_progress`), and drawn again below what
+the caller wrote while the next is worked out. rich renders the bar; drawing
+and erasing it is done here, at most ten times a second, so that handing
+out an item costs a few bytes and not a redraw. When the report is on the
+same terminal it ends with its own summary, and the count line is left out.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+_TICK = 0.1  # seconds between redraws
 
 
 def _plural(noun: str, n: int) -> str:
@@ -22,6 +36,83 @@ def _plural(noun: str, n: int) -> str:
 def _doing(verb: str) -> str:
     """checked → checking, played → playing, analysed → analysing, read → reading."""
     return verb[:-2] + "ing" if verb.endswith("ed") else verb + "ing"
+
+
+class _Bar:
+    """One rich progress task, drawn on stderr by a thread of its own while
+    it is wanted, and erased (so the line it took is free) when it is not."""
+
+    def __init__(self, description: str, noun: str, total: int) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._file = sys.stderr
+        self._console = Console(file=self._file)
+        # Never started: it keeps the task and renders it; nothing else.
+        self._progress = Progress(TextColumn("{task.description}"), BarColumn(),
+                                  MofNCompleteColumn(), TextColumn(noun),
+                                  TimeElapsedColumn(), TimeRemainingColumn(),
+                                  console=self._console, auto_refresh=False)
+        self._task = self._progress.add_task(description, total=total)
+        self._lock = threading.Lock()
+        self._wanted = True
+        self._height = 0  # lines the bar takes on the screen now; 0: not drawn
+        self._drawn_at = 0.0
+        self._closed = threading.Event()
+        self._thread = threading.Thread(target=self._tick, daemon=True)
+        self._thread.start()
+        self.show()
+
+    def update(self, *, total: int | None = None, advance: int = 0) -> None:
+        self._progress.update(self._task, total=total, advance=advance)
+
+    def show(self) -> None:
+        with self._lock:
+            self._wanted = True
+            if time.monotonic() - self._drawn_at >= _TICK:
+                self._draw()
+
+    def hide(self) -> None:
+        with self._lock:
+            self._wanted = False
+            self._erase()
+
+    def close(self) -> None:
+        self._closed.set()
+        self._thread.join()
+        self.hide()
+
+    def _tick(self) -> None:
+        while not self._closed.wait(_TICK):
+            with self._lock:
+                if self._wanted:
+                    self._draw()
+
+    def _draw(self) -> None:
+        with self._console.capture() as captured:
+            self._console.print(self._progress.get_renderable(), end="")
+        text = captured.get().rstrip("\n")
+        self._erase(flush=False)
+        self._file.write("\r" + text)
+        self._file.flush()
+        self._height = text.count("\n") + 1
+        self._drawn_at = time.monotonic()
+
+    def _erase(self, *, flush: bool = True) -> None:
+        # Up to the bar's first line, clearing each; the cursor ends where
+        # the bar began, so what is written next takes its place.
+        if self._height:
+            self._file.write("\r\x1b[2K" + "\x1b[1A\x1b[2K" * (self._height - 1))
+            self._height = 0
+            if flush:
+                self._file.flush()
 
 
 class Tally:
@@ -37,45 +128,42 @@ class Tally:
         self.verb = verb
         self.noun = noun
         self._bar: Any = None
-        self._task: Any = None
+        self._report_on_screen = False
 
     def __enter__(self) -> Tally:
         if not self.quiet and sys.stderr.isatty():
-            from rich.console import Console
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
-
-            self._bar = Progress(TextColumn("{task.description}"), BarColumn(),
-                                 MofNCompleteColumn(), TextColumn(_plural(self.noun, 2)),
-                                 TimeElapsedColumn(), TimeRemainingColumn(),
-                                 console=Console(stderr=True), transient=True,
-                                 # Output printed to a terminal goes above the bar;
-                                 # to a file or a pipe, it must stay where it goes.
-                                 redirect_stdout=sys.stdout.isatty())
-            self._bar.start()
-            self._task = self._bar.add_task(_doing(self.verb), total=self.total)
+            self._report_on_screen = sys.stdout.isatty()
+            self._bar = _Bar(_doing(self.verb), _plural(self.noun, 2), self.total)
         return self
 
     def add(self, n: int) -> None:
         self.total += n
         if self._bar is not None:
-            self._bar.update(self._task, total=self.total)
+            self._bar.update(total=self.total)
 
     def advance(self) -> None:
         self.done += 1
         if self._bar is not None:
-            self._bar.advance(self._task)
+            self._bar.update(advance=1)
+
+    def handing(self, items: Iterable[T]) -> Iterator[T]:
+        """``items`` passed through, the bar off the screen while the caller
+        holds each one (and writes what it found) and back while the next
+        is worked out; off again once they run out, for the caller's summary."""
+        for item in items:
+            if self._bar is not None:
+                self._bar.hide()
+            yield item
+            if self._bar is not None:
+                self._bar.show()
+        if self._bar is not None:
+            self._bar.hide()
 
     def __exit__(self, kind: object, *rest: object) -> None:
         if self._bar is not None:
-            self._bar.stop()
-        if not self.quiet and kind is None:
+            self._bar.close()
+        if not self.quiet and kind is None and not (self._bar is not None
+                                                    and self._report_on_screen):
             sys.stderr.write(f"{self.verb} {self.done} {_plural(self.noun, self.done)}\n")
             sys.stderr.flush()
 
@@ -84,6 +172,6 @@ def with_progress(items: Iterable[T], total: int, *, quiet: bool, verb: str = "c
                   noun: str = "file") -> Iterator[T]:
     """``items`` passed through, counting them on stderr as they go by."""
     with Tally(total, quiet=quiet, verb=verb, noun=noun) as tally:
-        for item in items:
+        for item in tally.handing(items):
             yield item
             tally.advance()

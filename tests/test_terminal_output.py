@@ -106,6 +106,17 @@ def test_analyze_text_escapes_titles_and_player_tables(folder: Path) -> None:
     assert rows[0].split() == [SHOWN_ANA, "2", "2", "0", "20", "0", "0", "1", "-"]
 
 
+def test_stats_player_table_escapes_names(folder: Path) -> None:
+    result = runner.invoke(app, ["stats", "names.mgn"])
+    assert result.exit_code == 0, result.output
+    assert not _CONTROL.search(result.stdout)
+    rows = {line.split()[0]: line.split()[1:] for line in result.stdout.splitlines()
+            if line.startswith(("Ana", "Bu"))}
+    # Ana won the one match with 20 points in 2 turns; Budi scored nothing.
+    assert rows[SHOWN_ANA][:4] == ["1", "1", "2", "20"]
+    assert rows[SHOWN_BUDI][:4] == ["1", "0", "1", "0"]
+
+
 # -- long tokens ---------------------------------------------------------------
 
 LONG = "x" * 1_000_000

@@ -8,7 +8,8 @@ scored by placements (the turn score), not the end-of-round settlements;
 passes). ``missed`` are the points that the best legal placement would have
 added over the one played, summed over a player's turns, as the analysis
 (:mod:`muggins_cli.analysis`, ``missed-score``) counts them; the diagnostic
-codes are the check's own findings, not the analysis's.
+codes are the check's own findings, not the analysis's. Player names are
+escaped for the terminal in the tables (not in the JSON).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from muggins_cli.check import iter_replays
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Match, Severity
 from muggins_cli.replay.replay import MatchReplay
+from muggins_cli.report.escape import terminal_table
 
 
 @dataclass
@@ -186,10 +188,10 @@ def render(stats: CorpusStats, top: int = 10, tablefmt: str = "simple") -> str:
         rows = [(name, p.matches, p.wins, p.turns, p.points, f"{p.points_per_turn:.2f}",
                  p.missed)
                 for name, p in stats.top_players(top)]
-        parts.append(tabulate(rows, headers=("player", "matches", "wins", "turns", "points",
-                                             "points/turn", "missed"),
-                              tablefmt=tablefmt, disable_numparse=True,
-                              colalign=("left", *["right"] * 6)))
+        parts.append(terminal_table(rows, headers=("player", "matches", "wins", "turns", "points",
+                                                   "points/turn", "missed"),
+                                    tablefmt=tablefmt, disable_numparse=True,
+                                    colalign=("left", *["right"] * 6)))
     if stats.codes:
         parts.append(tabulate(stats.top_codes(top), headers=("diagnostic", "count"),
                               tablefmt=tablefmt, disable_numparse=True,

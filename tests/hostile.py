@@ -55,16 +55,21 @@ def write_hostile_folder(folder: Path) -> None:
 # processes below it; run in its own process so that nothing else this
 # process started counts.
 _WRAPPER = """
-import json, resource, subprocess, sys, time
+import json, os, resource, signal, subprocess, sys, time
+timeout, cap_mb, argv = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+if cap_mb:
+    resource.setrlimit(resource.RLIMIT_AS, (cap_mb * 2**20, cap_mb * 2**20))
 start = time.monotonic()
+# A session of its own, so that a hung run is ended with every worker it forked.
+child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
 try:
-    done = subprocess.run(sys.argv[2:], capture_output=True, text=True,
-                          timeout=float(sys.argv[1]))
-    rc, out, err = done.returncode, done.stdout, done.stderr
-except subprocess.TimeoutExpired as exc:
-    rc, out, err = None, exc.stdout or "", exc.stderr or ""
-    out = out if isinstance(out, str) else out.decode("utf-8", "replace")
-    err = err if isinstance(err, str) else err.decode("utf-8", "replace")
+    out, err = child.communicate(timeout=timeout)
+    rc = child.returncode
+except subprocess.TimeoutExpired:
+    os.killpg(child.pid, signal.SIGKILL)
+    out, err = child.communicate()
+    rc = None
 seconds = time.monotonic() - start
 peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 print(json.dumps({"rc": rc, "stdout": out, "stderr": err, "seconds": seconds,
@@ -85,18 +90,12 @@ def measure(argv: list[str], *, timeout: float, cwd: Path,
             memory_cap_mb: int | None = None) -> Measured:
     """Run ``argv`` in ``cwd``, killed after ``timeout`` seconds.
 
-    ``memory_cap_mb`` caps the address space of the run (so a regression
-    fails on a MemoryError instead of taking the machine's memory)."""
-    cap = None
-    if memory_cap_mb is not None:
-        def cap() -> None:
-            import resource
-
-            limit = memory_cap_mb * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    done = subprocess.run([sys.executable, "-c", _WRAPPER, str(timeout), *argv],
-                          capture_output=True, text=True, cwd=cwd, preexec_fn=cap,
-                          timeout=timeout + 30)
+    ``memory_cap_mb`` caps the address space of each process of the run (so
+    a regression fails on a MemoryError instead of taking the machine's
+    memory)."""
+    done = subprocess.run([sys.executable, "-c", _WRAPPER, str(timeout),
+                           str(memory_cap_mb or 0), *argv],
+                          capture_output=True, text=True, cwd=cwd, timeout=timeout + 30)
     got = json.loads(done.stdout)
     return Measured(got["rc"], got["stdout"], got["stderr"], got["seconds"], got["peak_mb"])
 

@@ -181,7 +181,7 @@ def test_existing_output_is_refused_without_force(runner: CliRunner, here: Path)
     result = runner.invoke(app, ["analyze", "--annotate", "-o", "out.mgn", "a.mgn"])
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr == "muggins analyze: out.mgn exists; add --force to overwrite it\n"
+    assert result.stderr == "muggins analyze: out.mgn exists; add --force to replace it\n"
     assert (here / "out.mgn").read_text(encoding="utf-8") == "keep me\n"
     result = runner.invoke(app, ["analyze", "-q", "--annotate", "-o", "out.mgn", "--force",
                                  "a.mgn"])

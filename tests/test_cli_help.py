@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
+import muggins_cli
 from muggins_cli.cli import app
 
 COMMANDS = sorted(c.name or "" for c in app.registered_commands)
@@ -35,3 +39,97 @@ def test_no_arguments_shows_help_not_a_traceback() -> None:
     result = CliRunner().invoke(app, [])
     assert "Usage" in result.output
     assert "Traceback" not in result.output
+
+
+# --- plain help, -h, --version, one-line usage errors -------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: The usage line of every command: plain metavars, no Python types.
+USAGE = {
+    "analyze": "Usage: muggins analyze [OPTIONS] PATH...",
+    "arena": "Usage: muggins arena [OPTIONS] A B",
+    "check": "Usage: muggins check [OPTIONS] PATH...",
+    "fmt": "Usage: muggins fmt [OPTIONS] PATH...",
+    "replay": "Usage: muggins replay [OPTIONS] FILE",
+    "rules": "Usage: muggins rules [OPTIONS] [NAME|FILE]",
+    "selfplay": "Usage: muggins selfplay [OPTIONS]",
+    "solve": "Usage: muggins solve [OPTIONS] FILE",
+    "stats": "Usage: muggins stats [OPTIONS] PATH...",
+}
+#: What Typer shows of Python when left alone: ``<list[str]>``, ``<int range>``,
+#: ``<text|json>``, ``[x>=1]`` (and ``{paths}`` in the usage line).
+PYTHON_IN_HELP = re.compile(r"<[a-z_|\[\] ]+>|\bx[<>]=?\d|list\[|\brange\b")
+
+
+def test_version_is_the_one_in_pyproject() -> None:
+    pyproject = (ROOT / "pyproject.toml").read_text("utf-8")
+    written = re.search(r'^version = "([^"]+)"$', pyproject, re.M)
+    assert written is not None
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"muggins {written[1]}\n"
+    assert muggins_cli.__version__ == written[1]
+
+
+def test_short_help_at_the_top() -> None:
+    short = CliRunner().invoke(app, ["-h"])
+    assert short.exit_code == 0, short.output
+    assert short.stdout == CliRunner().invoke(app, ["--help"]).stdout
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_short_help_is_help(name: str) -> None:
+    short = CliRunner().invoke(app, [name, "-h"])
+    assert short.exit_code == 0, short.output
+    assert short.stdout == CliRunner().invoke(app, [name, "--help"]).stdout
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_help_speaks_plainly(name: str) -> None:
+    result = CliRunner().invoke(app, [name, "--help"])
+    assert result.exit_code == 0, result.output
+    usage = result.stdout.splitlines()[0]
+    assert "{" not in usage, usage
+    if name in USAGE:
+        assert usage == USAGE[name]
+    found = PYTHON_IN_HELP.findall(result.stdout)
+    assert not found, found
+
+
+def test_known_usage_lines_are_all_commands() -> None:
+    assert set(USAGE) <= set(COMMANDS)
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["check", "--format", "xml", "records"],
+         "muggins check: --format: 'xml' is not one of text, json, table, github, junit "
+         "(see 'muggins check --help')"),
+        (["stats", "--format", "github", "records"],
+         "muggins stats: --format: 'github' is not one of table, json "
+         "(see 'muggins stats --help')"),
+        (["check", "--fail-on", "sometimes", "records"],
+         "muggins check: --fail-on: 'sometimes' is not one of error, warning, never "
+         "(see 'muggins check --help')"),
+        (["check", "--jobs", "0", "records"],
+         "muggins check: --jobs: 0 is too small (the least is 1) (see 'muggins check --help')"),
+        (["check", "--jobs", "many", "records"],
+         "muggins check: --jobs: 'many' is not a whole number (see 'muggins check --help')"),
+        (["check"], "muggins check: missing PATH (see 'muggins check --help')"),
+        (["check", "--zzz", "records"],
+         "muggins check: no such option --zzz (see 'muggins check --help')"),
+        (["check", "--formt", "json", "records"],
+         "muggins check: no such option --formt (did you mean --format?) "
+         "(see 'muggins check --help')"),
+        (["frobnicate"], "muggins: no such command 'frobnicate' (see 'muggins --help')"),
+        (["solve", "records/club-night-pagat-2p.mgn"],
+         "muggins solve: missing --at (see 'muggins solve --help')"),
+    ],
+)
+def test_usage_errors_are_one_plain_line(args: list[str], line: str) -> None:
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr == line + "\n"

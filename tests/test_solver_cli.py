@@ -144,7 +144,8 @@ def test_ctrl_c_prints_the_best_answer_so_far(
 
     monkeypatch.setattr(solver_common.Budget, "check", interrupt)
     result = runner.invoke(app, ["solve", path, "--at", "1.1"])
-    assert result.exit_code == 0, result.output
+    # The best answer so far is printed, and the run says it was stopped.
+    assert result.exit_code == 130, result.output
     assert "interrupted: best answer so far" in result.stdout
 
 

@@ -61,7 +61,10 @@ def test_stats_table_exactly(corpus: Path, jobs: str) -> None:
     result = runner.invoke(app, ["stats", ".", "--jobs", jobs])
     assert result.exit_code == 2  # sub/broken.mgn cannot be read
     assert result.stdout == TABLE
-    assert result.stderr == "read 3 files\n"
+    # The table counts the unreadable file; stderr says which it is and why.
+    assert result.stderr == ("read 3 files\n"
+                             "sub/broken.mgn:0:0: error unreadable cannot read sub/broken.mgn: "
+                             "not UTF-8 text (line 2, byte 1)\n")
 
 
 def test_stats_json_exactly(corpus: Path) -> None:

@@ -6,4 +6,10 @@ The package is layered so that each layer knows only the ones below it:
 engine → diagnostics) → ``analysis``, ``solver`` → ``report`` → ``cli``.
 """
 
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    # pyproject.toml is the one place the version is written.
+    __version__ = version("muggins-cli")
+except PackageNotFoundError:  # a source tree that was never installed
+    __version__ = "unknown"

@@ -19,19 +19,30 @@ from muggins_cli.analysis.weigh import (
     weigh_decision,
     weigh_each,
 )
-from muggins_cli.batch import BatchError, TaskPool, default_jobs, run
-from muggins_cli.check import STDIN, expand_paths
+from muggins_cli.batch import BatchError, TaskPool, run
+from muggins_cli.check import STDIN
 from muggins_cli.cli.app import app
-from muggins_cli.cli.check_cmd import (
+from muggins_cli.cli.files import write_atomic
+from muggins_cli.cli.options import (
     FailOn,
+    ForceOption,
     Format,
     JobsOption,
+    JsonOption,
     PathsArgument,
+    QuietOption,
     SchedulerOption,
+    check_output,
     exit_status,
+    fail,
+    format_option,
+    output_format,
+    record_files,
+    report_unreadable,
+    summary_line,
     use_colour,
+    worker_count,
 )
-from muggins_cli.cli.files import write_atomic
 from muggins_cli.cli.progress import Tally, with_progress
 from muggins_cli.replay.position import Decision
 from muggins_cli.report import github, junit, table, text
@@ -46,8 +57,7 @@ _NAME = "muggins analyze"
 
 
 def _fail(message: str) -> typer.Exit:
-    typer.echo(f"{_NAME}: {message}", err=True)
-    return typer.Exit(2)
+    return fail(_NAME, message)
 
 
 @app.command("analyze")
@@ -56,24 +66,23 @@ def analyze(
     *,
     fmt: Annotated[
         Format,
-        typer.Option("--format", "-f",
-                     help="text: findings, then each match's player statistics; json: the "
+        format_option(Format.text, Format.json, Format.table, Format.github, Format.junit,
+                      help="text (the default): findings, then each match's player "
+                           "statistics; json: the "
                           "check's report with players_summary and plays added to each "
                           "match (and the solver's verdicts with --solver; schema in "
                           "schemas/analysis.schema.json); table: the match table, then one "
                           "row per player; github, junit: as for check, the analysis "
                           "findings included."),
     ] = Format.text,
+    as_json: JsonOption = False,
     fail_on: Annotated[
         FailOn,
-        typer.Option(help="What makes the exit status 1: errors (default), warnings too "
-                          "(missed-score and costly-play are warnings), or never."),
+        typer.Option(metavar="WHAT",
+                     help="What makes the exit status 1: error (the default), warning (errors "
+                          "or warnings; missed-score and costly-play are warnings), or never."),
     ] = FailOn.error,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q",
-                           help="No closing summary line (text format) and no progress "
-                                "on stderr.")
-    ] = False,
+    quiet: QuietOption = False,
     turns: Annotated[
         bool, typer.Option("--turns", help="Text and table formats: list every turn with its "
                                            "legal alternatives and what each scores.")
@@ -88,16 +97,18 @@ def analyze(
         Path | None,
         typer.Option("--output", "-o", metavar="FILE",
                      help="With --annotate: write the annotated record to FILE (one input "
-                          "file only). An existing FILE needs --force.",
+                          "file only). An existing FILE needs --force; it keeps its mode and "
+                          "owner, and a read-only one is refused.",
                      show_default=False, dir_okay=False),
     ] = None,
     in_place: Annotated[
         bool, typer.Option("--in-place", help="With --annotate: rewrite each record that "
-                                               "gains annotations, atomically.")
+                                               "gains annotations, atomically, keeping its "
+                                               "mode and owner. A read-only record (no write "
+                                               "permission for its owner) is refused, even "
+                                               "for root.")
     ] = False,
-    force: Annotated[
-        bool, typer.Option("--force", help="With -o: overwrite FILE if it exists.")
-    ] = False,
+    force: ForceOption = False,
     mistake: Annotated[
         int, typer.Option("--mistake", min=1, metavar="POINTS",
                           help="With --annotate: a play that missed this many points or more "
@@ -181,29 +192,20 @@ def analyze(
     The annotated record keeps everything written in it (comments too); only
     glyphs and {notes} are added, and `muggins check` reads it as before.
     """
+    fmt = output_format(fmt, as_json)
     writing = output is not None or in_place
     if writing and not annotate:
         raise _fail("-o/--output and --in-place write an annotated record; add --annotate")
-    if force and output is None:
-        raise _fail("--force only goes with -o/--output")
     if output is not None and in_place:
         raise _fail("use either -o/--output or --in-place, not both")
     try:
         thresholds = Thresholds(mistake, blunder)
     except AnnotateError as e:
         raise _fail(str(e)) from None
-    files = list(expand_paths(paths))
-    if not files:
-        raise _fail("no .mgn files found in " + " ".join(paths))
-    if jobs is not None and jobs < 1:
-        raise _fail("--jobs must be at least 1")
-    if output is not None:
-        if len(files) != 1:
-            raise _fail(f"-o/--output takes one record; {len(files)} files were given")
-        if output.exists() and not force:
-            raise _fail(f"{output} exists; add --force to overwrite it")
-        if output.exists() and not output.is_file():
-            raise _fail(f"{output} is not a file")
+    check_output(_NAME, output, force)
+    files = record_files(_NAME, paths)
+    if output is not None and len(files) != 1:
+        raise _fail(f"-o/--output takes one record; {len(files)} files were given")
     if in_place and STDIN in files:
         raise _fail("--in-place cannot rewrite standard input; use -o FILE")
     if not solver:
@@ -234,7 +236,9 @@ def analyze(
             # and to count: one match can take a minute, and a folder of
             # records is read faster than one turn is weighed.
             with ExitStack() as stack:
-                n = default_jobs() if jobs is None else jobs
+                # How many turns there are to weigh is known only as the
+                # records are read: at most a process per core.
+                n = worker_count(_NAME, jobs, None, unit="turn")
                 pool = stack.enter_context(TaskPool(n)) if n > 1 else None
                 tally = stack.enter_context(Tally(quiet=quiet, verb="weighed", noun="turn"))
 
@@ -247,26 +251,33 @@ def analyze(
                         yield w
 
                 work = analysis_work(annotate=annotate, weigh=weigh, weigher=weigher)
-                _write_report((annotated(f) for f in tally.handing(run(work, files, jobs=1))),
-                              fmt, out, totals, quiet=quiet, turns=turns)
+                after_table = _write_report(
+                    (annotated(f) for f in tally.handing(run(work, files, jobs=1))),
+                    fmt, out, totals, turns=turns)
         else:
             work = analysis_work(annotate=annotate, weigh=weigh)
-            results = with_progress(run(work, files, jobs=jobs, scheduler=scheduler),
+            workers = worker_count(_NAME, jobs, len(files)) if scheduler is None else jobs
+            results = with_progress(run(work, files, jobs=workers, scheduler=scheduler),
                                     len(files), quiet=quiet, verb="analysed")
-            _write_report((annotated(f) for f in results), fmt, out, totals, quiet=quiet,
-                          turns=turns)
+            after_table = _write_report((annotated(f) for f in results), fmt, out, totals,
+                                        turns=turns)
     except BatchError as e:
         raise _fail(str(e)) from None
     except KeyboardInterrupt:
         typer.echo(f"{_NAME}: interrupted", err=True)
         raise typer.Exit(130) from None
-    raise typer.Exit(max(status, exit_status(totals, fail_on)))
+    status = max(status, exit_status(totals, fail_on))
+    if fmt is Format.text and not quiet:
+        out.write(("\n" if after_table else "") + summary_line(totals, status, fail_on) + "\n")
+        out.flush()
+    raise typer.Exit(status)
 
 
 def _write_report(files: Iterable[FileAnalysis], fmt: Format, out: IO[str], totals: Totals,
-                  *, quiet: bool, turns: bool) -> None:
+                  *, turns: bool) -> bool:
     """The check's report in ``fmt`` with the analysis findings in it, and
-    the analysis tables where the format has room for them."""
+    the analysis tables where the format has room for them. True when the
+    text ends with a table (a blank line then goes before the summary)."""
     if fmt is Format.json:
         write_analysis_json(files, out, totals)
     elif fmt is Format.github:
@@ -282,6 +293,8 @@ def _write_report(files: Iterable[FileAnalysis], fmt: Format, out: IO[str], tota
         if turns:
             for block in (b for f in kept for b in file_text_blocks(f, turns=True)):
                 out.write("\n" + block + "\n")
+        out.flush()
+        report_unreadable(f.report for f in kept)
     else:
         colour = use_colour(out)
         started = after_table = False  # a blank line goes around each table
@@ -293,11 +306,10 @@ def _write_report(files: Iterable[FileAnalysis], fmt: Format, out: IO[str], tota
             for block in file_text_blocks(f, turns):
                 out.write(("\n" if started else "") + block + "\n")
                 started = after_table = True
-        if not quiet:
-            out.write(("\n" if after_table else "")
-                      + text.summary_line(totals.files, totals.matches, totals.errors,
-                                          totals.warnings) + "\n")
+        out.flush()
+        return after_table
     out.flush()
+    return False
 
 
 def _write_annotation(f: FileAnalysis, thresholds: Thresholds, output: Path | None,

@@ -1,11 +1,189 @@
-"""The Typer application object that every command module registers on."""
+"""The Typer application object that every command module registers on.
+
+Typer's defaults speak Python to the user: help shows ``{paths}...``,
+``<list[str]>``, ``<int range>`` and ``[x>=1]``, and a bad value reads
+"Value error, 'xml' is not one of 'text', ...". The classes here keep the
+help in plain metavars (``PATH...``, ``N``, ``FORMAT``) and every usage
+error on one line, ``muggins check: --format: 'xml' is not one of text,
+json, ...``, exit status 2, for every command, including the ones added
+later: :class:`MugginsTyper` gives each new command the plain class.
+"""
 
 from __future__ import annotations
 
-import typer
+import re
+import sys
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any
 
-app = typer.Typer(
-    name="muggins",
+import typer
+from typer._click.exceptions import (  # Typer's own Click, which it does not re-export
+    BadParameter,
+    ClickException,
+    MissingParameter,
+    NoArgsIsHelpError,
+    UsageError,
+)
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+from typer.models import CommandFunctionType
+
+from muggins_cli import __version__
+from muggins_cli.report.escape import for_terminal
+
+NAME = "muggins"
+
+
+class _PlainArgument(TyperArgument):
+    """An argument shown as ``PATH...`` in the usage line and in the help,
+    without its Python type."""
+
+    def _label(self) -> str:
+        return self.metavar or (self.name or "ARG").upper()
+
+    def _usage_display_name(self) -> str:
+        name = self._label()
+        if not self.required:
+            name = f"[{name}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+    def _rich_display_name(self) -> str:
+        return self._label() + ("..." if self.nargs != 1 else "")
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def _get_number_range_help_str(self) -> str | None:
+        return None
+
+
+class _PlainOption(TyperOption):
+    """An option shown with its metavar (``N``, ``FORMAT``; the upper-case
+    name when none is given), never a Python type or a ``[x>=1]`` range: the
+    help text says the range in words."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        if self.is_flag or self.count:
+            return None
+        return self.metavar or (self.name or "VALUE").upper()
+
+    def _get_number_range_help_str(self) -> str | None:
+        return None
+
+
+class MugginsCommand(TyperCommand):
+    """Every ``muggins`` command: its parameters shown plainly."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            # Same state, other display methods: Typer builds the parameters
+            # itself and offers no hook to choose their classes.
+            if type(param) is TyperArgument:
+                param.__class__ = _PlainArgument
+            elif type(param) is TyperOption:
+                param.__class__ = _PlainOption
+
+
+class MugginsGroup(TyperGroup):
+    """The ``muggins`` group: usage errors as one plain line on stderr."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             windows_expand_args: bool = True, **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args,
+                                **extra)
+        try:
+            # Not standalone, so that Click's errors come here instead of
+            # being printed in Click's three-line form. Commands end with
+            # typer.Exit, which comes back as its exit status; a command
+            # that returns normally returns None.
+            status = super().main(args, prog_name, complete_var, False, windows_expand_args,
+                                  **extra)
+        except typer.Abort:
+            sys.stderr.write(f"{NAME}: interrupted\n")
+            sys.exit(130)
+        except NoArgsIsHelpError as e:  # ``muggins`` alone: the help, as Click gives it
+            e.show()
+            sys.exit(e.exit_code)
+        except ClickException as e:
+            sys.stderr.write(for_terminal(usage_error_line(e)) + "\n")
+            sys.exit(e.exit_code)
+        sys.exit(status if isinstance(status, int) else 0)
+
+
+def usage_error_line(e: ClickException) -> str:
+    """``muggins CMD: what was wrong (see 'muggins CMD --help')``."""
+    ctx = e.ctx if isinstance(e, UsageError) else None
+    where = ctx.command_path if ctx is not None else NAME
+    return f"{where}: {_message(e)} (see '{where} --help')"
+
+
+def _message(e: ClickException) -> str:
+    param = e.param if isinstance(e, BadParameter) else None
+    if isinstance(e, BadParameter) and param is not None:
+        if isinstance(param, TyperArgument):
+            name = param.metavar or (param.name or "ARG").upper()
+        else:
+            name = max(param.opts, key=len) if param.opts else str(param.name)
+        if isinstance(e, MissingParameter):
+            return f"missing {name}"
+        return f"{name}: {_value_message(e)}"
+    text = e.format_message()
+    text = re.sub(r"^(No such (?:option|command)): ?", lambda m: m[1].lower() + " ", text)
+    text = re.sub(r" \((?:Possible options|Did you mean):? ?(.*?)\??\)$",
+                  lambda m: f" (did you mean {m[1].replace(', ', ' or ')}?)", text)
+    text = re.sub(r"\. Did you mean '(.*?)'\?$", r" (did you mean '\1'?)", text)
+    return text[:1].lower() + text[1:].rstrip(".")
+
+
+def _value_message(e: BadParameter) -> str:
+    """A bad value said plainly. Typer validates with pydantic, whose error
+    (the exception's cause) knows the value given and the rule it broke."""
+    errors: Callable[[], list[dict[str, Any]]] | None = getattr(e.__cause__, "errors", None)
+    if errors is not None:
+        found = errors()
+        if found:
+            err = found[0]
+            given, kind, limits = err.get("input"), err.get("type"), err.get("ctx") or {}
+            shown = str(given) if kind and kind.startswith(("greater", "less")) else repr(given)
+            if kind in ("greater_than_equal", "greater_than"):
+                bound = limits.get("ge", limits.get("gt"))
+                return f"{shown} is too small (the least is {bound})" if kind.endswith(
+                    "equal") else f"{shown} is too small (it must be above {bound})"
+            if kind in ("less_than_equal", "less_than"):
+                bound = limits.get("le", limits.get("lt"))
+                return f"{shown} is too large (the most is {bound})" if kind.endswith(
+                    "equal") else f"{shown} is too large (it must be below {bound})"
+            if kind in ("int_parsing", "int_from_float"):
+                return f"{shown} is not a whole number"
+            if kind == "float_parsing":
+                return f"{shown} is not a number"
+            if kind == "bool_parsing":
+                return f"{shown} is not yes or no"
+    text = str(e.message)
+    text = re.sub(r"^Value error, ", "", text)
+    # "'xml' is not one of 'text', 'json'." -> "'xml' is not one of text, json"
+    choices = re.match(r"^(.*) is not one of (.*?)\.?$", text)
+    if choices:
+        names = ", ".join(c.strip().strip("'") for c in choices[2].split(","))
+        return f"{choices[1]} is not one of {names}"
+    return text.rstrip(".")
+
+
+class MugginsTyper(typer.Typer):
+    """A Typer whose commands are :class:`MugginsCommand` unless told
+    otherwise, so that a command added later is shown as plainly."""
+
+    def command(self, name: str | None = None, **kwargs: Any
+                ) -> Callable[[CommandFunctionType], CommandFunctionType]:
+        kwargs.setdefault("cls", MugginsCommand)
+        return super().command(name, **kwargs)
+
+
+app = MugginsTyper(
+    name=NAME,
+    cls=MugginsGroup,
     help=(
         "Check, analyse and solve recorded matches of the domino game Muggins.\n\n"
         "Records are plain text in MGN notation (NOTATION.md). Start with "
@@ -15,9 +193,22 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"{NAME} {__version__}")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    *,
+    show_version: Annotated[
+        bool, typer.Option("--version", is_eager=True, callback=_show_version,
+                           help="Print the installed version and exit.")
+    ] = False,
+) -> None:
     """Check, analyse and solve recorded matches of the domino game Muggins."""

@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from tabulate import tabulate
 
 from muggins_cli.cli.app import app
-from muggins_cli.cli.progress import with_progress
-from muggins_cli.cli.selfplay_cmd import (
+from muggins_cli.cli.files import AtomicFile
+from muggins_cli.cli.options import (
+    ForceOption,
+    Format,
+    JsonOption,
     MoveTimeOption,
     NodesOption,
     ObjectiveOpt,
@@ -21,8 +25,15 @@ from muggins_cli.cli.selfplay_cmd import (
     SamplesOption,
     SearchLeadOption,
     TargetOption,
-    rules_tag,
+    check_output,
+    fail,
+    format_option,
+    node_cap,
+    output_format,
+    worker_count,
 )
+from muggins_cli.cli.progress import with_progress
+from muggins_cli.cli.selfplay_cmd import rules_tag
 from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation.writer import write_match
 from muggins_cli.play.arena import ArenaResult, ArenaSpec, Game, as_json, play_pairs, tally
@@ -67,15 +78,16 @@ def arena(
     ] = "pagat",
     matches: Annotated[
         int, typer.Option("--matches", "-k", min=1, metavar="K",
-                          help="Deal sequences; each is played twice, seats swapped (2K "
-                               "matches).")
+                          help="Deal sequences (at least 1); each is played twice, seats "
+                               "swapped (2K matches).")
     ] = 50,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the deals and of the "
-                                                            "strategies' choices.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N",
+                                      help="Seed of the deals and of the strategies' "
+                                           "choices.")] = 0,
     players: Annotated[
-        int, typer.Option("--players", "-n", min=2, max=4,
-                          help="Seats: A and B alternate round the table (A first in the first "
-                               "leg, B first in the second).")
+        int, typer.Option("--players", "-n", min=2, max=4, metavar="N",
+                          help="Seats, 2 to 4: A and B alternate round the table (A first in "
+                               "the first leg, B first in the second).")
     ] = 2,
     target: TargetOption = None,
     samples: SamplesOption = 8,
@@ -84,17 +96,25 @@ def arena(
     objective: ObjectiveOption = ObjectiveOpt.match,
     search_lead: SearchLeadOption = False,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, metavar="J",
-                          help="Processes to play in; the results do not depend on it.")
+        int, typer.Option("--jobs", "-j", min=1, metavar="N",
+                          help="Processes to play in (at least 1; never more than the deal "
+                               "sequences, a note on stderr when more than the cores); the "
+                               "results do not depend on it.")
     ] = 1,
-    as_json_out: Annotated[
-        bool, typer.Option("--json", help="One JSON document instead of the table.")
-    ] = False,
+    fmt: Annotated[
+        Format,
+        format_option(Format.table, Format.json,
+                      help="table (the default): the table and a line on the pairs; json: "
+                           "one JSON document."),
+    ] = Format.table,
+    as_json_out: JsonOption = False,
     output: Annotated[
         str | None, typer.Option("--output", "-o", metavar="FILE",
-                                 help="Also write every match as an MGN record to FILE.",
+                                 help="Also write every match as an MGN record to FILE, "
+                                      "atomically (an existing FILE needs --force).",
                                  show_default=False)
     ] = None,
+    force: ForceOption = False,
     quiet: QuietOption = False,
 ) -> None:
     """Play strategy A against B in duplicate format: every deal sequence is
@@ -123,18 +143,19 @@ def arena(
             raise InputError(f"the rules {rules.name} allow {allowed} players, not {players}")
         tag = rules_tag(rules_spec, output) if output is not None else rules.name
     except MugginsError as e:
-        typer.echo(f"{_NAME}: {e}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(_NAME, str(e)) from None
+    fmt = output_format(fmt, as_json_out)
+    check_output(_NAME, Path(output) if output is not None else None, force)
     spec = ArenaSpec(a, b, rules, players=players, seed=seed, target=target, rules_tag=tag,
-                     samples=samples, node_limit=nodes or None, time_limit=move_time,
+                     samples=samples, node_limit=node_cap(nodes), time_limit=move_time,
                      objective=objective.value, search_lead=search_lead)
     sink = None
     if output is not None:
         try:
-            sink = open(output, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+            sink = AtomicFile(output)
         except OSError as e:
-            typer.echo(f"{_NAME}: cannot write {output}: {e.strerror}", err=True)
-            raise typer.Exit(2) from None
+            raise fail(_NAME, f"cannot write {output}: {e.strerror or e}") from None
+    jobs = worker_count(_NAME, jobs, matches, unit="deal sequence")
     games: list[Game] = []
     start = time.perf_counter()
     try:
@@ -147,11 +168,16 @@ def arena(
         raise typer.Exit(130) from None
     finally:
         if sink is not None:
+            # Whole matches only, in order, also after Ctrl-C.
             records = [g.record for g in sorted(games, key=lambda g: (g.pair, g.leg))]
-            sink.write("\n".join(write_match(r) for r in records if r is not None))
-            sink.close()
+            with sink:
+                sink.write("\n".join(write_match(r) for r in records if r is not None))
+                try:
+                    sink.commit()
+                except OSError as e:
+                    raise fail(_NAME, f"cannot write {output}: {e.strerror or e}") from None
     result = tally(spec, games)
-    if as_json_out:
+    if fmt is Format.json:
         doc = as_json(result)
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:

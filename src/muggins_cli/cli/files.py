@@ -1,35 +1,162 @@
-"""Writing the user's files: only when asked, and never half a file."""
+"""Writing the user's files: only when asked, and never half a file.
+
+A file is replaced by writing a temporary file beside it and renaming it
+over the old one (:func:`os.replace`), so that a reader never sees half a
+file and a failure leaves the old one as it was. The rename goes through
+the folder, not the file, so it would also replace a file its owner made
+read-only, and a file written by root would become root's. Hence the rules
+every command that rewrites or replaces a file follows (``fmt --in-place``,
+``analyze --annotate --in-place``, ``-o FILE --force``):
+
+- a file without write permission for its owner (``chmod a-w``) is
+  refused, whoever runs the command, root included: that bit is how a user
+  says "leave this file alone", and root's ``os.access`` says yes to
+  everything, so it is read from the mode itself;
+- anyone but root must also be allowed to write the file (``os.access``),
+  and must own it: a rename cannot give the file back to another owner;
+- the new file gets the old one's mode, owner and group;
+- SIGTERM and SIGHUP while the temporary file exists remove it (the
+  process then exits 128 + the signal, as the shell's default would).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import signal
 import stat
 import tempfile
+import threading
 from pathlib import Path
+from types import FrameType, TracebackType
+from typing import Any
+
+READ_ONLY = "the file is read-only (no write permission for its owner)"
+NOT_YOURS = "the file belongs to another user, whom a rewrite could not give it back to"
+NO_ACCESS = "you have no write permission for the file"
+
+_STOPPING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
+                  if hasattr(signal, name))
 
 
-def write_atomic(path: Path, content: str) -> None:
-    """Write ``content`` to ``path`` all at once: a temporary file in the same
-    folder, then :func:`os.replace`, so a reader never sees half a file and a
-    failure leaves the old file as it was. An existing file keeps its
-    permissions; a symbolic link keeps pointing at it."""
-    target = Path(os.path.realpath(path))
-    if target.exists():
-        mode = stat.S_IMODE(target.stat().st_mode)
-    else:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+def replace_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why an existing file must not be replaced (see the module's rules),
+    or None when it may be (or does not exist)."""
     try:
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(content.encode("utf-8"))
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temp, mode)
-        os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        return e.strerror or str(e)
+    if not st.st_mode & stat.S_IWUSR:
+        return READ_ONLY
+    if os.geteuid() != 0:
+        if not os.access(path, os.W_OK):
+            return NO_ACCESS
+        if st.st_uid != os.geteuid():
+            return NOT_YOURS
+    return None
+
+
+def _exit_on_signal(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
+class AtomicFile:
+    """Text written to a temporary file beside ``path`` that replaces
+    ``path`` on :meth:`commit`; leaving the ``with`` block without a commit
+    (or with an exception, or on SIGTERM) removes it and leaves ``path`` as
+    it was. Raises :class:`PermissionError` (its ``strerror`` says why) for
+    a file that :func:`replace_problem` refuses."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(os.path.realpath(path))  # a symbolic link keeps pointing at it
+        problem = replace_problem(self.path)
+        if problem is not None:
+            raise PermissionError(errno.EACCES, problem, str(path))
+        if self.path.exists():
+            st = self.path.stat()
+            self._mode = stat.S_IMODE(st.st_mode)
+            self._owner: tuple[int, int] | None = (st.st_uid, st.st_gid)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            self._mode = 0o666 & ~umask
+            self._owner = None
+        self._previous: dict[int, Any] = {}
+        self._catch_signals()
+        try:
+            fd, self._temp = tempfile.mkstemp(dir=self.path.parent,
+                                              prefix=f".{self.path.name}.", suffix=".tmp")
+            try:
+                if self._owner is not None and self._owner != (os.geteuid(), os.getegid()):
+                    os.fchown(fd, *self._owner)  # before the mode: chown clears set-id bits
+                os.fchmod(fd, self._mode)
+            except OSError:
+                os.close(fd)
+                raise
+            self._stream = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        except BaseException:
+            self._cleanup()
+            raise
+        self._done = False
+
+    def _catch_signals(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return  # only the main thread may set handlers; it is the one that writes
+        for signum in _STOPPING:
+            if signal.getsignal(signum) in (signal.SIG_DFL, None):
+                self._previous[signum] = signal.signal(signum, _exit_on_signal)
+
+    def _cleanup(self) -> None:
+        temp = getattr(self, "_temp", None)
+        stream = getattr(self, "_stream", None)
+        if stream is not None:
+            with contextlib.suppress(OSError):
+                stream.close()
+        if temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+        self._release()
+
+    def _release(self) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+        self._previous.clear()
+
+    def write(self, text: str) -> None:
+        self._stream.write(text)
+
+    def commit(self) -> None:
+        """Put the text written in place of ``path``, all at once."""
+        try:
+            self._stream.flush()
+            os.fsync(self._stream.fileno())
+            self._stream.close()
+            os.replace(self._temp, self.path)
+        except BaseException:
+            self._cleanup()
+            raise
+        self._done = True
+        self._release()
+
+    def discard(self) -> None:
+        """Forget the text written; ``path`` stays as it was."""
+        if not self._done:
+            self._done = True
+            self._cleanup()
+
+    def __enter__(self) -> AtomicFile:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.discard()
+
+
+def write_atomic(path: str | os.PathLike[str], content: str) -> None:
+    """Write ``content`` to ``path`` all at once (see :class:`AtomicFile`)."""
+    with AtomicFile(path) as out:
+        out.write(content)
+        out.commit()

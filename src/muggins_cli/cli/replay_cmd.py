@@ -10,7 +10,7 @@ import typer
 
 from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
-from muggins_cli.cli.check_cmd import MatchOption
+from muggins_cli.cli.options import MatchOption
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, MugginsCall, Severity, Turn
 from muggins_cli.notation.parser import read_match

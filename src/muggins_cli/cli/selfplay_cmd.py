@@ -6,13 +6,27 @@ import os
 import random
 import sys
 from dataclasses import replace
-from enum import Enum
 from pathlib import Path
-from typing import IO, Annotated, TypeVar
+from typing import Annotated
 
 import typer
 
 from muggins_cli.cli.app import app
+from muggins_cli.cli.files import AtomicFile
+from muggins_cli.cli.options import (
+    ForceOption,
+    MoveTimeOption,
+    NodesOption,
+    ObjectiveOpt,
+    ObjectiveOption,
+    QuietOption,
+    SamplesOption,
+    SearchLeadOption,
+    TargetOption,
+    check_output,
+    fail,
+    node_cap,
+)
 from muggins_cli.cli.progress import with_progress
 from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation import model as m
@@ -31,41 +45,6 @@ _NAME = "muggins selfplay"
 #: Player names by seat when --names is not given.
 DEFAULT_NAMES = ("Ana", "Budi", "Citra", "Dana")
 
-T = TypeVar("T")
-
-
-class ObjectiveOpt(str, Enum):
-    match = "match"
-    points = "points"
-
-
-# Options shared with ``muggins arena``: the solver strategy's budget.
-SamplesOption = Annotated[
-    int, typer.Option("--samples", min=1, metavar="K",
-                      help="Deals of the unseen tiles the solver solves and averages per move.")]
-NodesOption = Annotated[
-    int, typer.Option("--nodes", min=0, metavar="N",
-                      help="Cap on search nodes per move (0: none); the deals solved within it "
-                           "are averaged. Reproducible, unlike --move-time.")]
-MoveTimeOption = Annotated[
-    float | None, typer.Option("--move-time", min=0.0, metavar="S",
-                               help="Cap on seconds per move; results then depend on the "
-                                    "machine.", show_default=False)]
-ObjectiveOption = Annotated[
-    ObjectiveOpt, typer.Option("--objective",
-                               help="match: reaching the target first counts above any points; "
-                                    "points: points to the round's end.")]
-SearchLeadOption = Annotated[
-    bool, typer.Option("--search-lead",
-                       help="The solver searches a round's opening tile too (about three "
-                            "times slower; by default it leads greedily).")]
-TargetOption = Annotated[
-    int | None, typer.Option("--target", min=1, metavar="N",
-                             help="Score that ends a match (default: the rules' target).",
-                             show_default=False)
-]
-QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")]
-
 
 @app.command("selfplay")
 def selfplay(
@@ -75,10 +54,13 @@ def selfplay(
                           help="A rules preset (pagat, spinner, all-threes) or a rules YAML file "
                                "in the output's folder or below it.")
     ] = "pagat",
-    players: Annotated[int, typer.Option("--players", "-n", min=2, help="Seats at the table.")] = 2,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: the same command writes the "
-                                                            "same bytes.")] = 0,
-    matches: Annotated[int, typer.Option("--matches", "-k", min=1, help="Matches to play.")] = 1,
+    players: Annotated[int, typer.Option("--players", "-n", min=2, metavar="N",
+                                         help="Seats at the table.")] = 2,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N",
+                                      help="Seed: the same command writes the same "
+                                           "bytes.")] = 0,
+    matches: Annotated[int, typer.Option("--matches", "-k", min=1, metavar="K",
+                                         help="Matches to play (at least 1).")] = 1,
     strategy: Annotated[
         str, typer.Option("--strategy", metavar="A,B[,C,D]",
                           help="A strategy per seat, in seating order (one name: every seat). "
@@ -92,9 +74,12 @@ def selfplay(
     target: TargetOption = None,
     output: Annotated[
         str | None, typer.Option("--output", "-o", metavar="FILE",
-                                 help="Write the records here instead of stdout.",
+                                 help="Write the records to FILE instead of stdout, "
+                                      "atomically (an existing FILE needs --force). Ctrl-C "
+                                      "keeps the matches finished.",
                                  show_default=False)
     ] = None,
+    force: ForceOption = False,
     samples: SamplesOption = 8,
     nodes: NodesOption = DEFAULT_NODES,
     move_time: MoveTimeOption = None,
@@ -126,12 +111,12 @@ def selfplay(
         for kind in kinds:  # refuse a bad name before any output
             make_strategy(kind)
     except MugginsError as e:
-        typer.echo(f"{_NAME}: {e}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(_NAME, str(e)) from None
+    check_output(_NAME, Path(output) if output is not None else None, force)
 
     def one(k: int) -> m.Match:
         strategies: list[AnyStrategy] = [
-            make_strategy(x, samples=samples, node_limit=nodes or None, time_limit=move_time,
+            make_strategy(x, samples=samples, node_limit=node_cap(nodes), time_limit=move_time,
                           objective=objective.value, search_lead=search_lead)
             for x in kinds]
         rng = random.Random(f"selfplay:{seed}:{k}")
@@ -139,24 +124,37 @@ def selfplay(
         extra = m.Tag("Strategies", ", ".join(kinds), 0, 0)
         return replace(out.record, tags=(*out.record.tags, extra))
 
-    sink: IO[str] = sys.stdout
-    try:
-        if output is not None:
-            sink = open(output, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
-    except OSError as e:
-        typer.echo(f"{_NAME}: cannot write {output}: {e.strerror}", err=True)
-        raise typer.Exit(2) from None
+    sink: AtomicFile | None = None
+    if output is not None:
+        try:
+            sink = AtomicFile(output)
+        except OSError as e:
+            raise fail(_NAME, f"cannot write {output}: {e.strerror or e}") from None
+    write = sys.stdout.write if sink is None else sink.write
     try:
         for k in with_progress(range(matches), matches, quiet=quiet, noun="match",
                                verb="played"):
-            sink.write(("\n" if k else "") + write_match(one(k)))
-            sink.flush()
+            write(("\n" if k else "") + write_match(one(k)))
+            if sink is None:
+                sys.stdout.flush()
     except KeyboardInterrupt:
+        _commit(sink, output)  # the matches finished, each whole
         typer.echo(f"{_NAME}: interrupted", err=True)
         raise typer.Exit(130) from None
-    finally:
-        if sink is not sys.stdout:
-            sink.close()
+    except BaseException:
+        if sink is not None:
+            sink.discard()
+        raise
+    _commit(sink, output)
+
+
+def _commit(sink: AtomicFile | None, output: str | None) -> None:
+    if sink is None:
+        return
+    try:
+        sink.commit()
+    except OSError as e:
+        raise fail(_NAME, f"cannot write {output}: {e.strerror or e}") from None
 
 
 def strategy_list(spec: str, players: int) -> list[str]:

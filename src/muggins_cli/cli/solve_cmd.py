@@ -13,7 +13,16 @@ import typer
 
 from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
-from muggins_cli.cli.check_cmd import MatchOption
+from muggins_cli.cli.options import (
+    Format,
+    JsonOption,
+    MatchOption,
+    QuietOption,
+    fail,
+    format_option,
+    node_cap,
+    output_format,
+)
 from muggins_cli.engine.layout import count, lead, place
 from muggins_cli.engine.state import Draw, Place, RoundState, UnseenDraw, apply
 from muggins_cli.errors import InputError, MugginsError
@@ -58,14 +67,16 @@ def solve_cmd(
     ],
     mode: Annotated[
         ModeOpt,
-        typer.Option("--mode", help="perfect: every hand and the stock order known (exact); "
-                                    "expect: hands known, each draw uniform over the stock; "
-                                    "sample: only what the mover could know, deals averaged."),
+        typer.Option("--mode", metavar="MODE",
+                     help="perfect: every hand and the stock order known (exact); "
+                          "expect: hands known, each draw uniform over the stock; "
+                          "sample: only what the mover could know, deals averaged."),
     ] = ModeOpt.perfect,
     objective: Annotated[
         ObjectiveOpt,
-        typer.Option("--objective", help="points: points to the round's end; match: reaching "
-                                         "the target first wins, whatever the points."),
+        typer.Option("--objective", metavar="OBJECTIVE",
+                     help="points: points to the round's end; match: reaching "
+                          "the target first wins, whatever the points."),
     ] = ObjectiveOpt.points,
     time_limit: Annotated[
         float | None,
@@ -77,7 +88,9 @@ def solve_cmd(
     ] = None,
     nodes: Annotated[
         int | None,
-        typer.Option("--nodes", metavar="N", min=1, help="Stop after N search nodes.",
+        typer.Option("--nodes", metavar="N", min=0,
+                     help="Stop after N search nodes (0: no cap, as without --nodes; the "
+                          "time limit then still applies).",
                      show_default=False),
     ] = None,
     seed: Annotated[
@@ -86,14 +99,19 @@ def solve_cmd(
     samples: Annotated[
         int, typer.Option("--samples", min=1, metavar="K",
                           help="Deals (sample) or stock orders (expect, past its budget) to "
-                               "average.")
+                               "average (at least 1).")
     ] = 32,
     match_number: MatchOption = 1,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="One JSON document: position, to_move, mode, exact, "
-                                          "moves [{move, value, pv}], best, value, nodes, "
-                                          "seconds.")
-    ] = False,
+    fmt: Annotated[
+        Format,
+        format_option(Format.text, Format.json,
+                      help="text (the default): the moves and their values, the best and "
+                           "its principal variation; json: one JSON document: position, "
+                           "to_move, mode, exact, moves [{move, value, pv}], best, value, "
+                           "nodes, seconds."),
+    ] = Format.text,
+    as_json: JsonOption = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Value every legal play of a position, as a double-dummy solver does.
 
@@ -106,9 +124,9 @@ def solve_cmd(
     clockwise, smallest first, then the first play in legal order.
 
     The principal variation is written as MGN turn lines. Ctrl-C prints the
-    best answer found so far. A mode that the record cannot support (perfect
-    without the stock order, expect without the deals) is refused with exit
-    status 2.
+    best answer found so far, and the exit status is then 130. A mode that
+    the record cannot support (perfect without the stock order, expect
+    without the deals) is refused with exit status 2.
 
     \b
     Examples:
@@ -116,21 +134,28 @@ def solve_cmd(
         muggins solve club.mgn --at 2.1 --mode expect --time 5
         muggins solve club.mgn --at 3.7 --mode sample --samples 64 --json
     """
+    fmt = output_format(fmt, as_json)
     try:
         parse_at(at)
         pos, history = _position(path, at, match_number)
         result, state = _run(pos, mode, objective, time_limit, nodes, seed, samples, history)
     except MugginsError as e:
-        typer.echo(f"{_NAME}: {e}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(_NAME, str(e)) from None
     except KeyboardInterrupt:
         typer.echo(f"{_NAME}: interrupted", err=True)
         raise typer.Exit(130) from None
     where = f"{pos.round}.{pos.turn}"
-    if as_json:
+    if fmt is Format.json:
         sys.stdout.write(json.dumps(_json(pos, where, result, state), indent=2) + "\n")
     else:
         sys.stdout.write("\n".join(_text(pos, where, result, state)) + "\n")
+    sys.stdout.flush()
+    if result.interrupted:
+        # The search answered Ctrl-C with what it had: printed above, but
+        # the run was still stopped, as a shell script must be able to tell.
+        if not quiet:
+            typer.echo(f"{_NAME}: interrupted", err=True)
+        raise typer.Exit(130)
 
 
 # ----------------------------------------------------------------------
@@ -168,6 +193,7 @@ def _run(
     nodes: int | None, seed: int, samples: int, history: Sequence[str],
 ) -> tuple[SolveResult, RoundState | None]:
     rules = pos.rules
+    nodes = node_cap(nodes)
     if time_limit is None and nodes is None:
         time_limit = DEFAULT_TIME
     elif time_limit == 0:

@@ -4,22 +4,31 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
 from typing import Annotated
 
 import typer
 
 from muggins_cli.batch import BatchError, run
-from muggins_cli.check import expand_paths
+from muggins_cli.check import check_file
 from muggins_cli.cli.app import app
-from muggins_cli.cli.check_cmd import JobsOption, PathsArgument, SchedulerOption
+from muggins_cli.cli.options import (
+    Format,
+    JobsOption,
+    JsonOption,
+    PathsArgument,
+    QuietOption,
+    SchedulerOption,
+    fail,
+    format_option,
+    output_format,
+    record_files,
+    report_unreadable,
+    worker_count,
+)
 from muggins_cli.cli.progress import with_progress
 from muggins_cli.report.stats import STATS, CorpusStats, as_json, render
 
-
-class StatsFormat(str, Enum):
-    table = "table"
-    json = "json"
+_NAME = "muggins stats"
 
 
 @app.command("stats")
@@ -27,17 +36,18 @@ def stats(
     paths: PathsArgument,
     *,
     fmt: Annotated[
-        StatsFormat,
-        typer.Option("--format", "-f", help="table: three tables; json: one JSON document."),
-    ] = StatsFormat.table,
+        Format,
+        format_option(Format.table, Format.json,
+                      help="table (the default): three tables; json: one JSON document."),
+    ] = Format.table,
+    as_json_out: JsonOption = False,
     top: Annotated[
         int,
-        typer.Option(min=0, help="Players (most matches first) and diagnostic codes (most "
-                                 "frequent first) to list; 0 for all."),
+        typer.Option(min=0, metavar="N",
+                     help="Players (most matches first) and diagnostic codes (most "
+                          "frequent first) to list; 0 for all."),
     ] = 10,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="No progress on stderr.")
-    ] = False,
+    quiet: QuietOption = False,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
 ) -> None:
@@ -51,22 +61,26 @@ def stats(
 
     Example: muggins stats archive/ --format json --jobs 2
     """
-    files = list(expand_paths(paths))
+    fmt = output_format(fmt, as_json_out)
+    files = record_files(_NAME, paths)
+    n = worker_count(_NAME, jobs, len(files)) if scheduler is None else jobs
     total = CorpusStats()
+    unreadable: list[str] = []
     try:
-        for part in with_progress(run(STATS, files, jobs=jobs, scheduler=scheduler),
-                                  len(files), quiet=quiet, verb="read"):
+        parts = run(STATS, files, jobs=n, scheduler=scheduler)
+        for i, part in enumerate(with_progress(parts, len(files), quiet=quiet, verb="read")):
             total.merge(part)
+            if part.unreadable:
+                unreadable.append(files[i])
     except BatchError as e:
-        typer.echo(f"muggins stats: {e}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(_NAME, str(e)) from None
     out = sys.stdout
-    if fmt is StatsFormat.json:
+    if fmt is Format.json:
         out.write(json.dumps(as_json(total, top), indent=2, ensure_ascii=False) + "\n")
     else:
         out.write(render(total, top) + "\n")
     out.flush()
-    if total.files == 0:
-        typer.echo("muggins stats: no .mgn files found in " + " ".join(paths), err=True)
-        raise typer.Exit(2)
+    # The summary only counts them; the check's own reading says why, as
+    # `muggins check` would (a file that cannot be read is quick to find so).
+    report_unreadable(check_file(path) for path in unreadable)
     raise typer.Exit(2 if total.unreadable else 0)

@@ -1,0 +1,264 @@
+"""The options that several commands share, and what they mean, in one place.
+
+Like sqlite-utils' ``output_options``: every command that prints a report
+takes the same ``-f/--format FORMAT`` (``--json`` short for ``--format
+json``) and ``-q/--quiet``; the commands that read many records take the
+same ``PATH...``, ``--jobs`` and ``--scheduler``. A new command (or a new
+option such as ``--retries``) is added here once and imported by every
+command that needs it; each alias is an ``Annotated`` type, so a command
+writes ``jobs: JobsOption = None``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, TextIO
+
+import typer
+from typer._click.exceptions import BadParameter
+
+from muggins_cli.batch import default_jobs
+from muggins_cli.check import STDIN, FileReport, expand_paths
+from muggins_cli.report import text
+from muggins_cli.report.json_report import Totals
+
+# ---------------------------------------------------------------------------
+# Output: --format, --json, --quiet
+
+
+class Format(str, Enum):
+    """Every output format; each command takes the ones that fit its report
+    (:func:`format_option`)."""
+
+    text = "text"
+    json = "json"
+    table = "table"
+    github = "github"
+    junit = "junit"
+
+
+def format_option(*allowed: Format, help: str) -> Any:
+    """``-f/--format FORMAT`` for a command that prints its report in the
+    ``allowed`` formats (the others are refused with the list of these).
+    Use as ``fmt: Annotated[Format, format_option(...)] = Format.text``."""
+    names = ", ".join(f.value for f in allowed)
+
+    def only_allowed(value: Format) -> Format:
+        if value not in allowed:
+            raise BadParameter(f"{value.value!r} is not one of {names}")
+        return value
+
+    return typer.Option("--format", "-f", metavar="FORMAT", callback=only_allowed,
+                        help=f"{help} --json is short for --format json.")
+
+
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="The same as --format json (and wins over another "
+                                      "--format).")
+]
+QuietOption = Annotated[
+    bool, typer.Option("--quiet", "-q",
+                       help="Only the report and errors: no progress on stderr, no closing "
+                            "summary line.")
+]
+
+
+def output_format(fmt: Format, as_json: bool) -> Format:
+    """The format asked for by ``--format`` and ``--json`` together."""
+    return Format.json if as_json else fmt
+
+
+def use_colour(stream: object) -> bool:
+    return (hasattr(stream, "isatty") and stream.isatty()
+            and "NO_COLOR" not in os.environ)
+
+
+# ---------------------------------------------------------------------------
+# Records in, and how many processes read them
+
+
+PathsArgument = Annotated[
+    list[str],
+    typer.Argument(metavar="PATH",
+                   help="Record files, folders (every *.mgn below, sorted) or - for stdin. "
+                        "A file that cannot be read is reported on one line, PATH:0:0: error "
+                        "unreadable REASON (on stderr when the format has no place for it), "
+                        "and makes the exit status 2; so does finding no record at all.",
+                   show_default=False),
+]
+#: ``--match N``: which match of a record file a one-position command reads
+#: (``replay``, ``solve``).
+MatchOption = Annotated[
+    int, typer.Option("--match", "-m", min=1, metavar="N",
+                      help="Which match of the file (the first is 1).")
+]
+JobsOption = Annotated[
+    int | None,
+    typer.Option("--jobs", "-j", min=1, metavar="N", show_default="the number of cores",
+                 help="Worker processes to spread the work over (at least 1; never more than "
+                      "there are files, or tasks; a note on stderr when more than the cores). "
+                      "1 works in this process. The output is the same, in the same order."),
+]
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option("--scheduler", metavar="ADDRESS",
+                 help="Run on the Dask cluster at ADDRESS (e.g. tcp://10.0.0.5:8786) "
+                      "instead of local processes; needs muggins-cli[dask], and workers "
+                      "that see the files at the same absolute paths."),
+]
+
+
+def fail(command: str, message: str) -> typer.Exit:
+    """Say what is wrong on one line and give the exit status 2 to raise."""
+    typer.echo(f"{command}: {message}", err=True)
+    return typer.Exit(2)
+
+
+def record_files(command: str, paths: Sequence[str]) -> list[str]:
+    """The files named by ``paths`` (folders expanded), or exit status 2 when
+    there is none: an empty folder is a mistake, not a clean run."""
+    files = list(expand_paths(paths))
+    if not files:
+        raise fail(command, "no .mgn files found in " + " ".join(paths))
+    return files
+
+
+def worker_count(command: str, jobs: int | None, tasks: int | None, *,
+                 cores: int | None = None, unit: str = "file") -> int:
+    """How many processes ``--jobs`` starts: never more than the ``tasks``
+    there are to share out (files, deal sequences), nor, when that number is
+    not known in advance (None), than the cores. A count above the cores
+    works but shares them, so a note on stderr says so."""
+    have = default_jobs() if cores is None else cores
+    asked = have if jobs is None else jobs
+    n = max(1, min(asked, tasks if tasks is not None else have))
+    if jobs is not None and jobs > have:
+        if n < jobs:
+            why = f"one per {unit}" if tasks is not None and n == tasks else "one per core"
+        else:
+            why = "as asked"
+        share = ", which share them" if n > have else ""
+        typer.echo(f"{command}: note: --jobs {jobs} is more than the {have} cores: running "
+                   f"{n} process{'' if n == 1 else 'es'} ({why}){share}", err=True)
+    return n
+
+
+def node_cap(nodes: int | None) -> int | None:
+    """``--nodes``: 0 (like no option at all) means no cap."""
+    return nodes or None
+
+
+# ---------------------------------------------------------------------------
+# Findings and exit status
+
+
+class FailOn(str, Enum):
+    error = "error"
+    warning = "warning"
+    never = "never"
+
+
+def exit_status(totals: Totals, fail_on: FailOn) -> int:
+    """0 clean, 1 findings at or above ``fail_on``, 2 a file could not be read."""
+    if totals.unreadable:
+        return 2
+    if fail_on is FailOn.error and totals.errors:
+        return 1
+    if fail_on is FailOn.warning and (totals.errors or totals.warnings):
+        return 1
+    return 0
+
+
+def summary_line(totals: Totals, status: int, fail_on: FailOn) -> str:
+    """The closing line of the text report, which says what the exit status
+    means when it is not 0: a newcomer whose first check ends with 1 should
+    read that findings were found, not that the tool failed."""
+    line = text.summary_line(totals.files, totals.matches, totals.errors, totals.warnings)
+    if status == 2:
+        return line + "; exit status 2: a file could not be read"
+    if status == 1:
+        what = "errors or warnings" if fail_on is FailOn.warning else "errors"
+        return line + f"; exit status 1: {what} found"
+    return line
+
+
+def report_unreadable(reports: Iterable[FileReport], stream: TextIO | None = None) -> None:
+    """The ``unreadable`` finding of each file that could not be read, on
+    stderr, for the outputs that have no place for it (a table, the corpus
+    summary, the records ``fmt`` prints)."""
+    out = sys.stderr if stream is None else stream
+    for f in reports:
+        if f.unreadable:
+            for line in text.file_lines(f):
+                out.write(line + "\n")
+    out.flush()
+
+
+# ---------------------------------------------------------------------------
+# Files written
+
+
+OutputFileOption = Annotated[
+    Path | None,
+    typer.Option("--output", "-o", metavar="FILE", show_default=False, dir_okay=False,
+                 help="Write to FILE (an existing FILE needs --force)."),
+]
+ForceOption = Annotated[
+    bool, typer.Option("--force", help="With -o: replace FILE if it exists (atomically).")
+]
+
+
+def check_output(command: str, output: Path | None, force: bool) -> None:
+    """Refuse to replace a file the user did not ask to replace."""
+    if output is None:
+        if force:
+            raise fail(command, "--force only goes with -o/--output")
+        return
+    if str(output) == STDIN:
+        return
+    if output.is_dir():
+        raise fail(command, f"{output} is a folder, not a file")
+    if output.exists() and not force:
+        raise fail(command, f"{output} exists; add --force to replace it")
+    if output.exists() and not output.is_file():
+        raise fail(command, f"{output} is not a file")
+
+
+# ---------------------------------------------------------------------------
+# The solver's budget (selfplay, arena)
+
+
+class ObjectiveOpt(str, Enum):
+    match = "match"
+    points = "points"
+
+
+SamplesOption = Annotated[
+    int, typer.Option("--samples", min=1, metavar="K",
+                      help="Deals of the unseen tiles the solver solves and averages per move "
+                           "(at least 1).")]
+NodesOption = Annotated[
+    int, typer.Option("--nodes", min=0, metavar="N",
+                      help="Cap on search nodes per move (0: none); the deals solved within it "
+                           "are averaged. Reproducible, unlike --move-time.")]
+MoveTimeOption = Annotated[
+    float | None, typer.Option("--move-time", min=0.0, metavar="S",
+                               help="Cap on seconds per move; results then depend on the "
+                                    "machine.", show_default=False)]
+ObjectiveOption = Annotated[
+    ObjectiveOpt, typer.Option("--objective", metavar="OBJECTIVE",
+                               help="match: reaching the target first counts above any points; "
+                                    "points: points to the round's end.")]
+SearchLeadOption = Annotated[
+    bool, typer.Option("--search-lead",
+                       help="The solver searches a round's opening tile too (about three "
+                            "times slower; by default it leads greedily).")]
+TargetOption = Annotated[
+    int | None, typer.Option("--target", min=1, metavar="N",
+                             help="Score that ends a match (default: the rules' target).",
+                             show_default=False)
+]

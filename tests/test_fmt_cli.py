@@ -189,3 +189,32 @@ def test_unknown_option_is_exit_2(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(app, ["fmt", "--frobnicate", str(tmp_path)])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
+
+
+def test_many_matches_stream_to_the_writers_text(runner: CliRunner, tmp_path: Path) -> None:
+    # fmt writes a match at a time; what it prints must be what the writer
+    # gives for the whole file at once.
+    from muggins_cli.notation.parser import parse_text
+    from muggins_cli.notation.writer import write_matches
+
+    records = Path(__file__).resolve().parents[1] / "records"
+    text = "\n".join(p.read_text("utf-8") for p in sorted(records.glob("*.mgn"))) * 3
+    path = write(tmp_path / "many.mgn", text)
+    expected = write_matches(parse_text(text))
+    result = runner.invoke(app, ["fmt", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == expected
+    in_place = runner.invoke(app, ["fmt", "--in-place", str(path)])
+    assert in_place.exit_code == 0, in_place.output
+    assert path.read_text("utf-8") == expected
+    again = runner.invoke(app, ["fmt", "--check", str(path)])
+    assert again.exit_code == 0 and again.stderr == ""
+
+
+def test_an_error_late_in_a_file_prints_nothing_of_it(runner: CliRunner, tmp_path: Path) -> None:
+    bad = write(tmp_path / "a.mgn", MESSY + "\n" + OTHER + "Eko: 1-1 x\n")
+    good = write(tmp_path / "b.mgn", OTHER)
+    result = runner.invoke(app, ["fmt", str(bad), str(good)])
+    assert result.exit_code == 1
+    assert result.stdout == OTHER
+    assert result.stderr.startswith(f"{bad}:")

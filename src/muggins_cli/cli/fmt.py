@@ -3,37 +3,52 @@
 Modelled on black: print by default, ``--check`` for CI, ``--in-place`` to
 rewrite. A file with notation errors is never rewritten, because the parser
 leaves out the lines it cannot read and writing back would lose them.
+
+A file is read as a stream of matches, as ``check`` reads it, and each
+match is written as soon as it is parsed: to the temporary file that will
+replace the record (``--in-place``), to a spool that goes to standard output
+once the whole file has proved free of errors (printing), or nowhere
+(``--check``). Whether the record changes is known by comparing digests of
+the text read and the text written, so memory holds one match at a time
+whatever the size of the file.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import hashlib
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
 from typing import Annotated
 
 import typer
 
+from muggins_cli.check import STDIN, unreadable_diagnostic
 from muggins_cli.cli.app import app
-from muggins_cli.cli.files import write_atomic
+from muggins_cli.cli.files import AtomicFile, replace_problem
+from muggins_cli.cli.options import PathsArgument, fail, record_files
 from muggins_cli.notation.model import Severity
-from muggins_cli.notation.parser import UnreadableError, parse_text, read_record_text
-from muggins_cli.notation.writer import write_matches
+from muggins_cli.notation.parser import UnreadableError, iter_matches, open_record
+from muggins_cli.notation.writer import write_match
+from muggins_cli.report.text import diagnostic_line
 
+_NAME = "muggins fmt"
 _OK, _CHANGED, _UNREADABLE = 0, 1, 2
+#: Printed output is held in memory up to this size, then in a temporary file.
+_SPOOL_BYTES = 1 << 20
 
 
 @app.command("fmt")
 def fmt_command(
-    paths: Annotated[
-        list[Path],
-        typer.Argument(
-            help="Record files, or folders (every *.mgn below, sorted); '-' reads stdin.",
-            show_default=False,
-        ),
-    ],
+    paths: PathsArgument,
     *,
     in_place: Annotated[
         bool,
-        typer.Option("--in-place", help="Rewrite each file that changes, atomically."),
+        typer.Option("--in-place",
+                     help="Rewrite each file that changes, atomically, keeping its mode and "
+                          "owner. A read-only file (no write permission for its owner) that "
+                          "would change is refused, even for root."),
     ] = False,
     check: Annotated[
         bool,
@@ -44,63 +59,113 @@ def fmt_command(
     ] = False,
 ) -> None:
     """Print records in canonical MGN: tags in a fixed order, single spaces,
-    annotations kept, comments dropped."""
+    annotations kept, comments dropped.
+
+    Files of any size are read and written a match at a time. A file with
+    notation errors is listed (path:line:col: error code message) and never
+    rewritten or printed.
+
+    Exit status: 0 nothing to say, 1 a file would change (--check) or holds
+    notation errors, 2 a file could not be read or written, no record was
+    found, or the command line is wrong.
+
+    \b
+    Examples:
+        muggins fmt club.mgn > club-canonical.mgn
+        muggins fmt --check records/
+        muggins fmt --in-place records/
+    """
     if in_place and check:
-        typer.echo("muggins fmt: --in-place and --check cannot be used together", err=True)
-        raise typer.Exit(code=2)
+        raise fail(_NAME, "--in-place and --check cannot be used together")
     status = _OK
     printed = False
-    for path in _expand(paths):
-        shown = str(path)
+    for path in record_files(_NAME, paths):
         try:
-            text = read_record_text(path)
-        except UnreadableError as exc:
-            typer.echo(f"{shown}:0:0: error unreadable {exc.reason}", err=True)
+            if in_place and path != STDIN:
+                status = max(status, _rewrite(path))
+            elif check:
+                errors, changed = _canonical(open_record(path), _ignore, path)
+                if changed and not errors:
+                    typer.echo(f"would reformat {path}", err=True)
+                status = max(status, _CHANGED if errors or changed else _OK)
+            else:
+                wrote, errors = _print(path, printed)
+                printed = printed or wrote
+                status = max(status, _CHANGED if errors else _OK)
+        except UnreadableError as e:
+            typer.echo(diagnostic_line(path, unreadable_diagnostic(e)), err=True)
             status = max(status, _UNREADABLE)
-            continue
-        matches = parse_text(text)
-        errors = [
-            diag
-            for match in matches
-            for diag in match.diagnostics
-            if diag.severity is Severity.ERROR
-        ]
-        if errors:
-            for diag in errors:
-                typer.echo(
-                    f"{shown}:{diag.line}:{diag.column}: error {diag.code} {diag.message}",
-                    err=True,
-                )
-            status = max(status, _CHANGED)
-            continue
-        canonical = write_matches(matches)
-        if check:
-            if canonical != text:
-                typer.echo(f"would reformat {shown}", err=True)
-                status = max(status, _CHANGED)
-        elif in_place and shown != "-":
-            if canonical != text:
-                try:
-                    write_atomic(path, canonical)
-                except OSError as exc:
-                    typer.echo(f"{shown}:0:0: error unwritable {exc.strerror or exc}", err=True)
-                    status = max(status, _UNREADABLE)
-                    continue
-                typer.echo(f"reformatted {shown}", err=True)
-        else:
-            if printed and canonical:
-                typer.echo("")
-            typer.echo(canonical, nl=False)
-            printed = printed or bool(canonical)
+        except OSError as e:
+            typer.echo(f"{path}:0:0: error unwritable {e.strerror or e}", err=True)
+            status = max(status, _UNREADABLE)
     raise typer.Exit(code=status)
 
 
-def _expand(paths: list[Path]) -> list[Path]:
-    """Files as given; a folder becomes every ``*.mgn`` file below it."""
-    out: list[Path] = []
-    for path in paths:
-        if str(path) != "-" and path.is_dir():
-            out.extend(sorted(p for p in path.rglob("*.mgn") if p.is_file()))
-        else:
-            out.append(path)
-    return out
+def _ignore(text: str) -> None:
+    pass
+
+
+def _canonical(lines: Iterable[str], write: Callable[[str], object], path: str
+               ) -> tuple[int, bool]:
+    """Each match of ``lines`` in canonical form, passed to ``write`` as it
+    is parsed, and its notation errors on stderr; the number of errors and
+    whether the canonical text differs from the text read."""
+    read, written = hashlib.sha256(), hashlib.sha256()
+
+    def seen(source: Iterable[str]) -> Iterator[str]:
+        for line in source:
+            read.update(line.encode("utf-8"))
+            yield line
+
+    errors = 0
+    for number, match in enumerate(iter_matches(seen(lines))):
+        for diag in match.diagnostics:
+            if diag.severity is Severity.ERROR:
+                errors += 1
+                typer.echo(diagnostic_line(path, diag), err=True)
+        # As notation.writer.write_matches joins them: a blank line between two.
+        text = ("\n" if number else "") + write_match(match)
+        written.update(text.encode("utf-8"))
+        write(text)
+    return errors, read.digest() != written.digest()
+
+
+def _rewrite(path: str) -> int:
+    """``--in-place`` for one file."""
+    lines = open_record(path)  # a missing file is unreadable before it is unwritable
+    problem = replace_problem(path)
+    if problem is not None:
+        # Refused only if it would change: a read-only record already in
+        # canonical form is no one's problem.
+        errors, changed = _canonical(lines, _ignore, path)
+        if errors:
+            return _CHANGED
+        if changed:
+            typer.echo(f"{path}:0:0: error unwritable {problem}", err=True)
+            return _UNREADABLE
+        return _OK
+    with AtomicFile(path) as out:
+        errors, changed = _canonical(lines, out.write, path)
+        if errors:
+            return _CHANGED
+        if changed:
+            out.commit()
+            typer.echo(f"reformatted {path}", err=True)
+    return _OK
+
+
+def _print(path: str, printed: bool) -> tuple[bool, int]:
+    """One file's canonical text on stdout (after a blank line if something
+    was printed before), only once all of it parsed without an error.
+    Whether anything was printed, and the number of errors."""
+    with tempfile.SpooledTemporaryFile(_SPOOL_BYTES, mode="w+", encoding="utf-8",
+                                       newline="\n") as spool:
+        errors, _ = _canonical(open_record(path), spool.write, path)
+        if errors or not spool.tell():
+            return False, errors
+        if printed:
+            sys.stdout.write("\n")
+        spool.seek(0)
+        shutil.copyfileobj(spool, sys.stdout, 1 << 16)
+        sys.stdout.flush()
+    return True, 0

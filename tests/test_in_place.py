@@ -1,0 +1,139 @@
+"""Rewriting the user's files (``fmt --in-place``, ``analyze --annotate
+--in-place``): never a file they could not write themselves, the same mode
+and owner after, and no temporary file left behind when the process is
+stopped. Also Ctrl-C in ``solve``: exit status 130, as everywhere."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from muggins_cli.cli import app
+from muggins_cli.cli.files import write_atomic
+
+from .test_analysis import PAGAT
+from .test_fmt_cli import CANONICAL, MESSY
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORDS = ROOT / "records"
+runner = CliRunner()
+
+
+def write(path: Path, text: str, mode: int) -> Path:
+    path.write_text(text, encoding="utf-8")
+    path.chmod(mode)
+    return path
+
+
+@pytest.mark.parametrize("mode", [0o444, 0o400, 0o044])
+def test_fmt_refuses_a_file_without_write_permission(tmp_path: Path, mode: int) -> None:
+    path = write(tmp_path / "a.mgn", MESSY, mode)
+    result = runner.invoke(app, ["fmt", "--in-place", str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (f"{path}:0:0: error unwritable the file is read-only "
+                             "(no write permission for its owner)\n")
+    assert path.read_text(encoding="utf-8") == MESSY
+    assert stat.S_IMODE(path.stat().st_mode) == mode
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.mgn"]
+
+
+def test_fmt_leaves_a_read_only_canonical_file_alone(tmp_path: Path) -> None:
+    path = write(tmp_path / "a.mgn", CANONICAL, 0o444)
+    result = runner.invoke(app, ["fmt", "--in-place", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+
+
+def test_analyze_refuses_a_file_without_write_permission(tmp_path: Path) -> None:
+    path = write(tmp_path / "a.mgn", PAGAT, 0o444)
+    result = runner.invoke(app, ["analyze", "-q", "--annotate", "--in-place", str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (f"muggins analyze: cannot write {path}: the file is read-only "
+                             "(no write permission for its owner)\n")
+    assert path.read_text(encoding="utf-8") == PAGAT
+
+
+def test_a_writable_file_keeps_its_mode_and_owner(tmp_path: Path) -> None:
+    path = write(tmp_path / "a.mgn", MESSY, 0o620)
+    # Root can hand the file to someone else, and must give it back to them.
+    uid, gid = (4321, 4322) if os.geteuid() == 0 else (os.getuid(), os.getgid())
+    os.chown(path, uid, gid)
+    result = runner.invoke(app, ["fmt", "--in-place", str(path)])
+    assert result.exit_code == 0, result.output
+    assert path.read_text(encoding="utf-8") == CANONICAL
+    after = path.stat()
+    assert (after.st_uid, after.st_gid) == (uid, gid)
+    assert stat.S_IMODE(after.st_mode) == 0o620
+
+
+def test_write_atomic_refuses_read_only(tmp_path: Path) -> None:
+    path = write(tmp_path / "out.mgn", "old\n", 0o444)
+    with pytest.raises(PermissionError) as caught:
+        write_atomic(path, "new\n")
+    assert caught.value.strerror == "the file is read-only (no write permission for its owner)"
+    assert path.read_text() == "old\n"
+
+
+def big_record(path: Path, copies: int) -> bytes:
+    text = "".join((RECORDS / name).read_text("utf-8") + "\n" for name in
+                   ("club-night-pagat-2p.mgn", "family-pagat-3p.mgn", "league-pagat-4p.mgn"))
+    data = (text * copies).encode("utf-8")
+    path.write_bytes(data)
+    return data
+
+
+def muggins(*args: str, **kwargs: object) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "muggins_cli", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            **kwargs)  # type: ignore[call-overload]
+
+
+def test_sigterm_mid_rewrite_leaves_no_temporary_file(tmp_path: Path) -> None:
+    path = tmp_path / "big.mgn"
+    data = big_record(path, 40)
+    proc = muggins("fmt", "--in-place", str(path))
+    try:
+        deadline = time.monotonic() + 120
+        while not [p for p in tmp_path.iterdir() if p.name != "big.mgn"]:
+            assert proc.poll() is None, "fmt ended before it started writing"
+            assert time.monotonic() < deadline, "no temporary file while rewriting"
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode in (128 + signal.SIGTERM, -signal.SIGTERM), err
+    assert b"Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.mgn"]
+    assert path.read_bytes() == data
+
+
+def test_ctrl_c_in_solve_is_exit_130() -> None:
+    # A long search (four hands, the expected value over the stock orders,
+    # no time limit): interrupted, it prints its best answer and exits 130.
+    code = ("import sys; from muggins_cli.cli import main; "
+            "sys.stderr.write('ready\\n'); sys.stderr.flush(); main()")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "solve", str(RECORDS / "league-pagat-4p.mgn"),
+         "--at", "1.2", "--mode", "expect", "--time", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stderr is not None
+        assert proc.stderr.readline() == b"ready\n"
+        time.sleep(3)  # into the search
+        assert proc.poll() is None, "the search ended on its own"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert b"interrupted" in out + err
+    assert b"Traceback" not in err

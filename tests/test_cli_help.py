@@ -133,3 +133,11 @@ def test_usage_errors_are_one_plain_line(args: list[str], line: str) -> None:
     assert result.exit_code == 2, result.output
     assert result.stdout == ""
     assert result.stderr == line + "\n"
+
+
+def test_a_value_echoed_in_an_error_cannot_drive_the_terminal() -> None:
+    result = CliRunner().invoke(app, ["check", "--format", "\x1b[2J\x07", "records"])
+    assert result.exit_code == 2
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    assert result.stderr == ("muggins check: --format: '\\x1b[2J\\x07' is not one of text, "
+                             "json, table, github, junit (see 'muggins check --help')\n")

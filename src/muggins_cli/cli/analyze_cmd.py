@@ -67,7 +67,7 @@ def analyze(
     fmt: Annotated[
         Format,
         format_option(Format.text, Format.json, Format.table, Format.github, Format.junit,
-                      help="text (the default): findings, then each match's player "
+                      help="text: findings, then each match's player "
                            "statistics; json: the "
                           "check's report with players_summary and plays added to each "
                           "match (and the solver's verdicts with --solver; schema in "

@@ -104,7 +104,7 @@ def arena(
     fmt: Annotated[
         Format,
         format_option(Format.table, Format.json,
-                      help="table (the default): the table and a line on the pairs; json: "
+                      help="table: the table and a line on the pairs; json: "
                            "one JSON document."),
     ] = Format.table,
     as_json_out: JsonOption = False,

@@ -43,7 +43,7 @@ def check(
     fmt: Annotated[
         Format,
         format_option(Format.text, Format.json, Format.table, Format.github, Format.junit,
-                      help="text (the default): one finding per line (path:line:col: severity "
+                      help="text: one finding per line (path:line:col: severity "
                            "code message), then a summary line that says what a non-zero exit "
                            "status means; json: the report of NOTATION.md 9; table: one row "
                            "per match; github: GitHub Actions annotations; junit: JUnit XML, "

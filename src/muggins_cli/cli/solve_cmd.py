@@ -105,7 +105,7 @@ def solve_cmd(
     fmt: Annotated[
         Format,
         format_option(Format.text, Format.json,
-                      help="text (the default): the moves and their values, the best and "
+                      help="text: the moves and their values, the best and "
                            "its principal variation; json: one JSON document: position, "
                            "to_move, mode, exact, moves [{move, value, pv}], best, value, "
                            "nodes, seconds."),

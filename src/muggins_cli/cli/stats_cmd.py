@@ -38,7 +38,7 @@ def stats(
     fmt: Annotated[
         Format,
         format_option(Format.table, Format.json,
-                      help="table (the default): three tables; json: one JSON document."),
+                      help="table: three tables; json: one JSON document."),
     ] = Format.table,
     as_json_out: JsonOption = False,
     top: Annotated[

@@ -67,13 +67,12 @@ def analyze(
     fmt: Annotated[
         Format,
         format_option(Format.text, Format.json, Format.table, Format.github, Format.junit,
-                      help="text: findings, then each match's player "
-                           "statistics; json: the "
-                          "check's report with players_summary and plays added to each "
-                          "match (and the solver's verdicts with --solver; schema in "
-                          "schemas/analysis.schema.json); table: the match table, then one "
-                          "row per player; github, junit: as for check, the analysis "
-                          "findings included."),
+                      help="text: findings, then each match's player statistics; json: "
+                           "the check's report with players_summary and plays added to each "
+                           "match (and the solver's verdicts with --solver; schema in "
+                           "schemas/analysis.schema.json); table: the match table, then one "
+                           "row per player; github, junit: as for check, the analysis "
+                           "findings included."),
     ] = Format.text,
     as_json: JsonOption = False,
     fail_on: Annotated[

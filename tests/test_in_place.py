@@ -28,7 +28,7 @@ runner = CliRunner()
 
 
 def write(path: Path, text: str, mode: int) -> Path:
-    path.write_text(text, encoding="utf-8")
+    path.write_bytes(text.encode("utf-8"))
     path.chmod(mode)
     return path
 
@@ -40,7 +40,7 @@ def test_fmt_refuses_a_file_without_write_permission(tmp_path: Path, mode: int) 
     assert result.exit_code == 2, result.output
     assert result.stderr == (f"{path}:0:0: error unwritable the file is read-only "
                              "(no write permission for its owner)\n")
-    assert path.read_text(encoding="utf-8") == MESSY
+    assert path.read_bytes() == MESSY.encode("utf-8")
     assert stat.S_IMODE(path.stat().st_mode) == mode
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.mgn"]
 
@@ -68,7 +68,7 @@ def test_a_writable_file_keeps_its_mode_and_owner(tmp_path: Path) -> None:
     os.chown(path, uid, gid)
     result = runner.invoke(app, ["fmt", "--in-place", str(path)])
     assert result.exit_code == 0, result.output
-    assert path.read_text(encoding="utf-8") == CANONICAL
+    assert path.read_bytes() == CANONICAL.encode("utf-8")
     after = path.stat()
     assert (after.st_uid, after.st_gid) == (uid, gid)
     assert stat.S_IMODE(after.st_mode) == 0o620

@@ -75,10 +75,10 @@ def muggins(*args: str) -> list[str]:
     [
         # The first finding of the README's example.
         (("check",), "records/kept-without-deals-2p.mgn:11:8: info unverified ",
-         "checked 9 files, 9 matches: 2 errors, 0 warnings"),
+         "checked 9 files, 9 matches: 2 errors, 0 warnings; exit status 1: errors found"),
         # The first match's statistics (its file has no finding).
         (("analyze",), "records/club-night-pagat-2p.mgn: match at line 1 (Ana, Budi; pagat)",
-         "checked 9 files, 9 matches: 2 errors, 45 warnings"),
+         "checked 9 files, 9 matches: 2 errors, 45 warnings; exit status 1: errors found"),
     ],
 )
 def test_findings_start_on_their_own_line_and_the_summary_is_said_once(
@@ -107,7 +107,8 @@ def test_with_stdout_to_a_file_the_count_stays_on_the_terminal(tmp_path: Path) -
     assert screen_lines(data) == ["checked 9 files"]
     text = out.read_text(encoding="utf-8")
     assert "\x1b" not in text
-    assert text.splitlines()[-1] == "checked 9 files, 9 matches: 2 errors, 0 warnings"
+    assert text.splitlines()[-1] == ("checked 9 files, 9 matches: 2 errors, 0 warnings"
+                                     "; exit status 1: errors found")
 
 
 def test_solver_bar_leaves_the_findings_whole() -> None:
@@ -126,5 +127,5 @@ def test_solver_bar_leaves_the_findings_whole() -> None:
     assert [f.split(" ")[1:3] for f in findings] == [["warning", "costly-play"]] * 4 + [
         ["error", "illegal-draw"]]
     assert all(f.endswith(")") for f in findings), findings
-    assert lines[-1] == "checked 1 file, 1 match: 1 error, 4 warnings"
+    assert lines[-1] == "checked 1 file, 1 match: 1 error, 4 warnings; exit status 1: errors found"
     assert "weighed 56 turns" not in lines

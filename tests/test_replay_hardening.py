@@ -56,3 +56,50 @@ def test_a_tab_inside_a_name_is_one_space_too() -> None:
     result = replay(text)
     assert result.summary.players == ["Putu Ayu", "Ketut"]
     assert result.summary.scores == {"Putu Ayu": 20, "Ketut": 10}
+
+
+# ---------------------------------------------------------------------------
+# 3. One muggins call at most, on the line right after the placement
+
+# Spinner: Ana leads 5-5 and claims nothing, so the 10 it scores is left for
+# the taking.
+THREE = """\
+[Players "Ana, Budi, Citra"]
+[Rules "spinner"]
+[Result "*"]
+
+round 1
+lead Ana
+Ana: 5-5
+"""
+
+
+def test_a_second_call_on_the_same_placement_is_invalid() -> None:
+    result = replay(THREE + "Budi: muggins +5\nCitra: muggins +5\nscore Ana 0, Budi 5, Citra 0\n")
+    assert errors(result) == [(9, "muggins-invalid")]
+    assert result.summary.scores == {"Ana": 0, "Budi": 5, "Citra": 0}
+
+
+def test_the_same_caller_cannot_call_twice() -> None:
+    result = replay(THREE + "Budi: muggins +5\nBudi: muggins +5\nscore Ana 0, Budi 5, Citra 0\n")
+    assert errors(result) == [(9, "muggins-invalid")]
+    assert result.summary.scores["Budi"] == 5
+
+
+def test_a_call_after_the_placers_own_call_is_invalid() -> None:
+    result = replay(THREE + "Ana: muggins +5\nBudi: muggins +5\nscore Ana 0, Budi 0, Citra 0\n")
+    assert errors(result) == [(8, "muggins-invalid"), (9, "muggins-invalid")]
+    assert result.summary.scores == {"Ana": 0, "Budi": 0, "Citra": 0}
+
+
+def test_a_call_after_a_score_line_is_invalid() -> None:
+    result = replay(THREE + "score Ana 0, Budi 0, Citra 0\nBudi: muggins +5\n")
+    assert errors(result) == [(9, "muggins-invalid")]
+    assert result.summary.scores["Budi"] == 0
+
+
+def test_the_message_names_the_call_already_made() -> None:
+    result = replay(THREE + "Budi: muggins +5\nCitra: muggins +5\n")
+    (bad,) = [d for d in result.diagnostics if d.code == "muggins-invalid"]
+    assert (bad.line, bad.column) == (9, 1)
+    assert "line 8" in bad.message and "Budi" in bad.message

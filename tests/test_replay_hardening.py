@@ -4,9 +4,12 @@ a stock reserve. Every expected total is worked by hand in the comments."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from muggins_cli.notation.model import Severity
 from muggins_cli.notation.parser import parse_text
 from muggins_cli.replay.replay import MatchReplay, replay_match
+from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import Rules
 from muggins_cli.rules.resolve import resolver_for
 
@@ -103,3 +106,42 @@ def test_the_message_names_the_call_already_made() -> None:
     (bad,) = [d for d in result.diagnostics if d.code == "muggins-invalid"]
     assert (bad.line, bad.column) == (9, 1)
     assert "line 8" in bad.message and "Budi" in bad.message
+
+
+# ---------------------------------------------------------------------------
+# 4. A blocked round is inferred once the stock is down to its reserve
+
+# Pagat with 12 tiles that may never be drawn: two players are dealt 14 of
+# the 28 tiles, so only 2 of the 14 undealt ones can be drawn. Budi draws
+# both, and the record (kept without deals) goes on to round 2 without the
+# closing passes: the stock is exhausted, so the round may have been blocked.
+RESERVED = dataclasses.replace(load_preset("pagat"), name="reserve-12", stock_reserve=12)
+KEPT = """\
+[Players "Ana, Budi"]
+[Result "*"]
+
+round 1
+lead Ana
+Ana: 5-5 +10
+Budi: d?? d?? 5-0R +10
+Ana: 0-0R +10
+"""
+
+
+def test_blocked_round_is_inferred_at_the_reserve_before_a_new_round() -> None:
+    result = replay(KEPT + "round 2\nlead Budi\nBudi: 6-6\n", RESERVED)
+    assert errors(result) == []
+    blocked = [d for d in result.diagnostics
+               if d.code == "unverified" and "taken as blocked" in d.message]
+    assert [d.line for d in blocked] == [9]
+
+
+def test_blocked_round_is_inferred_at_the_reserve_before_a_reveal() -> None:
+    result = replay(KEPT + "reveal Ana 1-2 1-3 1-4 1-5 1-6\n", RESERVED)
+    assert [c for c in errors(result) if c[1] == "reveal-mismatch"] == []
+
+
+def test_above_the_reserve_a_new_round_is_still_too_early() -> None:
+    # Only one of the two drawable tiles was drawn: the stock is not exhausted.
+    text = KEPT.replace("d?? d?? 5-0R", "d?? 5-0R") + "round 2\nlead Budi\n"
+    assert errors(replay(text, RESERVED)) == [(9, "bad-round")]

@@ -358,8 +358,10 @@ class Replayer:
 
     def _hidden_block_possible(self, rnd: RoundProgress) -> bool:
         """A round kept without hands may have been blocked without the
-        closing passes being written; we cannot tell, so we say so."""
-        return rnd.started and rnd.stock_count == 0 and not all(
+        closing passes being written; we cannot tell, so we say so. The
+        stock is exhausted once only its reserve is left (RULES.md)."""
+        assert self.rules is not None
+        return rnd.started and rnd.stock_count <= self.rules.stock_reserve and not all(
             h.complete for h in rnd.hands)
 
     def _expected_leader(self) -> int | None:

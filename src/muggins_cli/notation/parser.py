@@ -4,7 +4,10 @@ The parser knows the grammar and nothing of the rules: whether a tile fits, a
 pip is in the set or a round number comes next is the replay's business. It
 never raises on text. Every problem becomes a :class:`Diagnostic` on the
 match, the line that holds it is left out of the body (never half kept), and
-reading goes on with the next line, so one run reports every problem.
+reading goes on with the next line, so one run reports every problem. The one
+exception is a word in the wrong case (``Round``, ``Muggins``, ``3-5r``):
+reported with the right spelling, then read as meant, because dropping a
+``round`` line would make every later line of the round an error too.
 
 Records are read one physical line at a time and each match is handed out as
 soon as the next one begins, so a file of any size is read in bounded memory
@@ -535,6 +538,11 @@ class _Parser:
     def _syntax(self, line: int, column: int, message: str) -> None:
         self._diags.append(Diagnostic.error(line, column, "syntax", message))
 
+    def _wrong_case(self, line: int, column: int, wrote: str, meant: str, rule: str) -> None:
+        """MGN is case-sensitive (NOTATION.md 4); the fix is obvious, so say it."""
+        self._syntax(line, column,
+                     f"{quote(wrote)} is not MGN; {rule}: did you mean {quote(meant)}?")
+
     # -- tags -------------------------------------------------------------
 
     def _tag(self, number: int, content: str, start: int, end: int) -> Tag | None:
@@ -573,10 +581,17 @@ class _Parser:
         tokens = _tokens(content, 0)
         if handler is None:
             name = self._name_prefix(tokens, 0)
+            meant = first.lower()
             if name is not None:
                 after = tokens[len(name[0])] if len(name[0]) < len(tokens) else None
                 where = after[1] if after else _end_column(content)
                 self._syntax(number, where, f"expected ':' after the player name {quote(name[1])}")
+            elif meant in self._keyword:
+                # 4a. A keyword in the wrong case: said once, then read as the
+                # keyword it spells, so that the lines after it still make sense.
+                self._wrong_case(number, column, first, meant, "keywords are lower case")
+                return self._keyword[meant](number, content, [(meant, column), *tokens[1:]],
+                                            notes)
             else:
                 self._syntax(
                     number,
@@ -800,6 +815,10 @@ class _Parser:
         # A muggins call: NAME: muggins +N
         if words[0][0] == "muggins":
             return self._muggins(number, content, name, name_at, words, notes)
+        if words[0][0].lower() == "muggins":
+            self._wrong_case(number, words[0][1], words[0][0], "muggins",
+                             "keywords are lower case")
+            return self._muggins(number, content, name, name_at, words, notes)
         # Draws, then a placement or pass, then a claim after a placement.
         draws: list[Draw] = []
         count = len(words)
@@ -829,7 +848,9 @@ class _Parser:
         word, column = words[index]
         action: Placement | Pass
         claim: Claim | None = None
-        if word == "pass":
+        if word.lower() == "pass":
+            if word != "pass":
+                self._wrong_case(number, column, word, "pass", "keywords are lower case")
             action = Pass(number, column)
             if index + 1 < count:
                 extra, where = words[index + 1]
@@ -837,6 +858,11 @@ class _Parser:
                 return None
         else:
             placed = _PLACEMENT_RE.fullmatch(word)
+            if placed is None and word != word.upper():
+                placed = _PLACEMENT_RE.fullmatch(word.upper())
+                if placed is not None:
+                    self._wrong_case(number, column, word, word.upper(),
+                                     "end letters are upper case")
             if placed is None:
                 self._syntax(
                     number,

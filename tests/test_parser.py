@@ -14,6 +14,8 @@ import pytest
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import (
     Claim,
+    Comment,
+    Comments,
     DealLine,
     End,
     LeadLine,
@@ -341,12 +343,18 @@ def test_tags_escapes_unknown_tags_and_comments() -> None:
     assert match.notes == ()
 
 
-def test_comments_and_blank_lines_are_ignored() -> None:
+def test_comments_are_kept_with_their_lines_and_blank_lines_ignored() -> None:
     text = '# top\n\n[Players "Ana, Budi"]   \n\n   \n# {not an annotation\nround 1 # one\n\t\n'
     match = only(text)
     assert match.diagnostics == ()
-    assert match.body == (RoundLine(1, 0, 0),)
-    assert match.notes == ()
+    assert match.tags[0].comments == Comments((Comment(" top", 1, 1),))
+    (round_line,) = match.body
+    assert round_line == RoundLine(1, 0, 0, comments=Comments(
+        (Comment(" {not an annotation", 0, 0),), Comment(" one", 0, 0)))
+    assert [(c.line, c.column) for c in round_line.comments.before] == [(6, 1)]
+    assert round_line.comments.end is not None
+    assert (round_line.comments.end.line, round_line.comments.end.column) == (7, 9)
+    assert match.notes == () and match.closing == ()
 
 
 def test_annotations_attach_to_what_precedes_them() -> None:

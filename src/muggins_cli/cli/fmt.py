@@ -44,7 +44,7 @@ def fmt_command(
     ] = False,
 ) -> None:
     """Print records in canonical MGN: tags in a fixed order, single spaces,
-    annotations kept, comments dropped."""
+    annotations and comments kept."""
     if in_place and check:
         typer.echo("muggins fmt: --in-place and --check cannot be used together", err=True)
         raise typer.Exit(code=2)

@@ -42,6 +42,32 @@ GLYPHS: tuple[str, ...] = ("!!", "!", "!?", "?!", "?", "??")
 
 
 @dataclass(frozen=True, slots=True)
+class Comment:
+    """``# ...`` to the end of a line. It means nothing to the replay, but it
+    is the keeper's words (a "disputed deal" note on a score sheet is data),
+    so the writer keeps it (NOTATION.md 1). ``text`` is what follows the
+    ``#``, without the blanks that ended the line."""
+
+    text: str
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Comments:
+    """The comments that go with one written line: ``before`` on lines of
+    their own just above it, ``end`` at its end. The parser gives a comment
+    to the tag or body line on its line, or on a line of its own to the
+    next one; a line holding only annotations gives its comments to them."""
+
+    before: tuple[Comment, ...] = ()
+    end: Comment | None = None
+
+
+NO_COMMENTS = Comments()
+
+
+@dataclass(frozen=True, slots=True)
 class TileTok:
     """A tile as written: ``a`` is the half written first (orientation matters
     for the opening tile, which is laid with ``a`` on the left)."""
@@ -97,6 +123,7 @@ class Tag:
     value: str
     line: int = field(compare=False)
     column: int = field(compare=False)
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +131,7 @@ class Annotation:
     text: str
     line: int = field(compare=False)
     column: int = field(compare=False)
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +140,7 @@ class RoundLine:
     line: int = field(compare=False)
     column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +150,7 @@ class LeadLine:
     column: int = field(compare=False)
     player_column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +161,7 @@ class DealLine:
     column: int = field(compare=False)
     player_column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +170,7 @@ class StockLine:
     line: int = field(compare=False)
     column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +181,7 @@ class RevealLine:
     column: int = field(compare=False)
     player_column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +198,7 @@ class ScoreLine:
     line: int = field(compare=False)
     column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +212,7 @@ class Turn:
     line: int = field(compare=False)
     column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +225,7 @@ class MugginsCall:
     column: int = field(compare=False)
     points_column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 BodyLine: TypeAlias = (
@@ -204,7 +240,9 @@ class Match:
     ``notes`` are annotations that come after the tags and before any body
     line (they belong to the match). ``diagnostics`` are the notation problems
     found while reading this match; lines that could not be read are absent
-    from ``body``.
+    from ``body``. ``closing`` are the comments after its last line, at the
+    end of the text (a comment before the next match's first tag is that
+    tag's).
     """
 
     tags: tuple[Tag, ...]
@@ -212,6 +250,7 @@ class Match:
     line: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
+    closing: tuple[Comment, ...] = ()
 
     def tag(self, name: str) -> str | None:
         for t in self.tags:

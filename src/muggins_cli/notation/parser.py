@@ -17,7 +17,10 @@ that decides whether bytes are MGN text at all (:class:`UnreadableError`).
 Lines and annotations:
 
 - ``#`` starts a comment to the end of the line, except inside a tag value or
-  an annotation.
+  an annotation. Comments are kept for the writer (:class:`Comments`): one
+  at the end of a line goes with the tag or body line on it, one on a line
+  of its own with the next line's; a line holding only annotations gives its
+  comments to them (the first takes those above, the last the one at its end).
 - ``{...}`` is an annotation wherever it appears outside a tag value. It is
   attached to the last body line read before it closes (the line it sits on
   when text precedes it there), or to the match when the match has no body
@@ -40,9 +43,12 @@ from typing import BinaryIO, TypeAlias
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import (
     KEYWORDS,
+    NO_COMMENTS,
     Annotation,
     BodyLine,
     Claim,
+    Comment,
+    Comments,
     DealLine,
     Diagnostic,
     Draw,
@@ -307,9 +313,15 @@ class _Parser:
 
     def __init__(self) -> None:
         self._done: Match | None = None
-        # An annotation not closed on the line that opened it.
+        # An annotation not closed on the line that opened it, and the
+        # comments on the lines above it when it opened a line.
         self._open_at: tuple[int, int] | None = None
         self._open_chunks: list[str] = []
+        self._open_comments: tuple[Comment, ...] = ()
+        # Comments on lines of their own, waiting for the next line, and
+        # those of the line being read.
+        self._pending: list[Comment] = []
+        self._comments = NO_COMMENTS
         # The match being read.
         self._active = False
         self._line = 0
@@ -336,7 +348,6 @@ class _Parser:
     def feed(self, number: int, text: str) -> Match | None:
         """Read one physical line; return the match it completed, if any."""
         self._done = None
-        start = 0
         # 1. Inside a multi-line annotation: everything up to '}' is its text.
         if self._open_at is not None:
             close = text.find("}")
@@ -346,15 +357,19 @@ class _Parser:
             self._open_chunks.append(text[:close])
             line, column = self._open_at
             self._open_at = None
-            self._attach(Annotation("\n".join(self._open_chunks), line, column))
+            closing = Annotation("\n".join(self._open_chunks), line, column,
+                                 Comments(self._open_comments))
             self._open_chunks = []
-            start = close + 1
+            self._open_comments = ()
+            # 3. The rest of the line, the closed annotation first on it.
+            self._scan(number, text, close + 1, closing)
+            return self._done
         # 2. Fast path: no tag, annotation or comment on the line.
-        if start == 0 and _SPECIAL_RE.search(text) is None:
+        if _SPECIAL_RE.search(text) is None:
             self._logical(number, text, -1, (), None)
             return self._done
         # 3. Blank out annotations and the comment, then read what is left.
-        self._scan(number, text, start)
+        self._scan(number, text, 0)
         return self._done
 
     def finish(self) -> Match | None:
@@ -364,24 +379,28 @@ class _Parser:
             line, column = self._open_at
             self._open_at = None
             self._open_chunks = []
+            self._open_comments = ()
             if not self._active:
                 self._start_match(line, column)
             self._syntax(line, column, "annotation '{' is never closed by '}'")
         if self._active:
-            self._end_match()
+            self._end_match(tuple(self._pending))
+        self._pending = []
         return self._done
 
-    def _scan(self, number: int, text: str, start: int) -> None:
+    def _scan(self, number: int, text: str, start: int, closing: Annotation | None = None) -> None:
         """Split a line into its content (annotations and comment blanked,
-        columns kept), the annotations before and after the content, and a
-        stray '}'; then read the content."""
+        columns kept), the annotations before and after the content, its
+        comment and a stray '}'; then read the content. ``closing`` is a
+        multi-line annotation that closed at ``start``."""
         size = len(text)
         parts: list[str] = [" " * start]
-        before: list[Annotation] = []
+        before: list[Annotation] = [] if closing is None else [closing]
         after: list[Annotation] = []
         has_content = False
         tag_end = -1
         error: tuple[int, str] | None = None
+        comment: Comment | None = None
         pos = start
         while pos < size:
             found = _SPECIAL_RE.search(text, pos)
@@ -394,13 +413,18 @@ class _Parser:
                 break
             char = text[stop]
             if char == "#":
+                comment = Comment(text[stop + 1 :].rstrip(_BLANKS), number, stop + 1)
                 break
             if char == "{":
                 close = text.find("}", stop + 1)
                 if close < 0:
-                    # 3a. An annotation that goes on below: kept open.
+                    # 3a. An annotation that goes on below: kept open, with
+                    # the comments above it when it is the line's first thing.
                     self._open_at = (number, stop + 1)
                     self._open_chunks = [text[stop + 1 :]]
+                    if not has_content and not before and self._pending:
+                        self._open_comments = tuple(self._pending)
+                        self._pending = []
                     break
                 note = Annotation(text[stop + 1 : close], number, stop + 1)
                 (after if has_content else before).append(note)
@@ -419,9 +443,24 @@ class _Parser:
                 parts.append(char)
                 has_content = True
                 pos = stop + 1
+        if not has_content and (before or comment is not None):
+            # 3c. A line without content: its comments go to its annotations,
+            # or wait for the next line when it holds nothing else.
+            if before and self._pending:
+                first = before[0]
+                before[0] = Annotation(first.text, first.line, first.column, Comments(
+                    (*self._pending, *first.comments.before), first.comments.end))
+                self._pending = []
+            if before and comment is not None:
+                last = before[-1]
+                before[-1] = Annotation(last.text, last.line, last.column,
+                                        Comments(last.comments.before, comment))
+            elif comment is not None:
+                self._pending.append(comment)
+            comment = None
         for note in before:
             self._attach(note)
-        self._logical(number, "".join(parts), tag_end, tuple(after), error)
+        self._logical(number, "".join(parts), tag_end, tuple(after), error, comment)
 
     def _logical(
         self,
@@ -430,14 +469,22 @@ class _Parser:
         tag_end: int,
         notes: tuple[Annotation, ...],
         error: tuple[int, str] | None,
+        comment: Comment | None = None,
     ) -> None:
-        """Read one line's content: a tag, a body line, or nothing."""
+        """Read one line's content: a tag, a body line, or nothing. The
+        comments waiting above it and ``comment``, at its end, go with it
+        (and are lost with it when it cannot be read)."""
         stripped = content.lstrip(_BLANKS)
         if not stripped:
             for note in notes:
                 self._attach(note)
             return
         column = len(content) - len(stripped) + 1
+        # The line's comments, for the constructors of its tag or body line.
+        self._comments = NO_COMMENTS
+        if self._pending or comment is not None:
+            self._comments = Comments(tuple(self._pending), comment)
+            self._pending = []
         # 4. A tag line starts a new match after a body (or at the top).
         if stripped[0] == "[":
             if not self._active or self._in_body:
@@ -485,7 +532,7 @@ class _Parser:
         self._players = None
         self._name_words = []
 
-    def _end_match(self) -> None:
+    def _end_match(self, closing: tuple[Comment, ...] = ()) -> None:
         if not self._in_body:
             self._settle_players()
         self._diags.sort(key=lambda d: (d.line, d.column))
@@ -495,6 +542,7 @@ class _Parser:
             line=self._line,
             notes=tuple(self._notes),
             diagnostics=tuple(self._diags),
+            closing=closing,
         )
         self._active = False
 
@@ -561,7 +609,7 @@ class _Parser:
                          f"unexpected {quote(word)} after the tag; one tag per line")
             return None
         value = _UNESCAPE_RE.sub(r"\1", found.group(2))
-        return Tag(found.group(1), value, number, start + 1)
+        return Tag(found.group(1), value, number, start + 1, self._comments)
 
     # -- body lines -------------------------------------------------------
 
@@ -677,7 +725,7 @@ class _Parser:
             extra, where = tokens[2]
             self._syntax(number, where, f"unexpected {quote(extra)} after {quote(f'round {word}')}")
             return None
-        return RoundLine(int(word), number, tokens[0][1], notes)
+        return RoundLine(int(word), number, tokens[0][1], notes, self._comments)
 
     def _lead(
         self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
@@ -690,7 +738,7 @@ class _Parser:
             extra, where = tokens[index]
             self._syntax(number, where, f"unexpected {quote(extra)} after {quote(f'lead {name}')}")
             return None
-        return LeadLine(name, number, tokens[0][1], column, notes)
+        return LeadLine(name, number, tokens[0][1], column, notes, self._comments)
 
     def _deal(
         self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
@@ -714,7 +762,7 @@ class _Parser:
         tiles = self._tiles(number, tokens, index, f"{keyword} {name}")
         if tiles is None:
             return None
-        return kind(name, tiles, number, tokens[0][1], column, notes)
+        return kind(name, tiles, number, tokens[0][1], column, notes, self._comments)
 
     def _stock(
         self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
@@ -722,7 +770,7 @@ class _Parser:
         tiles = self._tiles(number, tokens, 1, "stock")
         if tiles is None:
             return None
-        return StockLine(tiles, number, tokens[0][1], notes)
+        return StockLine(tiles, number, tokens[0][1], notes, self._comments)
 
     def _score(
         self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
@@ -771,7 +819,7 @@ class _Parser:
                 return None
             entries.append(ScoreEntry(name, int(points), number, name_at))
             previous = f"{name} {points},"
-        return ScoreLine(tuple(entries), number, tokens[0][1], notes)
+        return ScoreLine(tuple(entries), number, tokens[0][1], notes, self._comments)
 
     def _turn(
         self, number: int, content: str, colon: int, notes: tuple[Annotation, ...]
@@ -803,7 +851,7 @@ class _Parser:
                 TileTok(int(a), int(b), number, at), _ENDS[end] if end else None, glyph, number, at
             )
             claim_ = None if points is None else Claim(int(points), number, quick.start(5))
-            return Turn(name, (), placement, claim_, number, name_at, notes)
+            return Turn(name, (), placement, claim_, number, name_at, notes, self._comments)
         words = _tokens(content[colon + 1 :], colon + 1)
         if not words:
             self._syntax(
@@ -898,7 +946,8 @@ class _Parser:
                     extra, where = words[index + 2]
                     self._syntax(number, where, f"unexpected {quote(extra)} after the claim")
                     return None
-        return Turn(name, tuple(draws), action, claim, number, name_at, notes)
+        return Turn(name, tuple(draws), action, claim, number, name_at, notes,
+                    self._comments)
 
     def _muggins(
         self,
@@ -927,7 +976,8 @@ class _Parser:
             self._syntax(number, where,
                          f"unexpected {quote(extra)} after {quote(f'muggins {word}')}")
             return None
-        return MugginsCall(name, int(points.group(1)), number, name_at, column, notes)
+        return MugginsCall(name, int(points.group(1)), number, name_at, column, notes,
+                           self._comments)
 
 
 def _tag_problem(span: str) -> tuple[int, str]:

@@ -5,7 +5,11 @@ a stock reserve. Every expected total is worked by hand in the comments."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
+from typer.testing import CliRunner
+
+from muggins_cli.cli import app
 from muggins_cli.notation.model import Severity
 from muggins_cli.notation.parser import parse_text
 from muggins_cli.replay.replay import MatchReplay, replay_match
@@ -59,6 +63,16 @@ def test_a_tab_inside_a_name_is_one_space_too() -> None:
     result = replay(text)
     assert result.summary.players == ["Putu Ayu", "Ketut"]
     assert result.summary.scores == {"Putu Ayu": 20, "Ketut": 10}
+
+
+def test_selfplay_names_are_split_and_spelled_as_the_notation_does(tmp_path: Path) -> None:
+    out = tmp_path / "g.mgn"
+    result = CliRunner().invoke(app, ["selfplay", "--names", " Putu  Ayu ,Ketut\t", "--seed", "1",
+                                      "--matches", "1", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert '[Players "Putu Ayu, Ketut"]' in text
+    assert "\nPutu Ayu: " in text and "Putu  Ayu" not in text
 
 
 # ---------------------------------------------------------------------------
@@ -145,3 +159,4 @@ def test_above_the_reserve_a_new_round_is_still_too_early() -> None:
     # Only one of the two drawable tiles was drawn: the stock is not exhausted.
     text = KEPT.replace("d?? d?? 5-0R", "d?? 5-0R") + "round 2\nlead Budi\n"
     assert errors(replay(text, RESERVED)) == [(9, "bad-round")]
+

@@ -9,10 +9,12 @@ any ``round``), and only the replay knows what that means.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TypeAlias
 
+from muggins_cli.notation.quoting import quote, shorten
 from muggins_cli.tiles import End as End
 from muggins_cli.tiles import Tile
 
@@ -291,3 +293,31 @@ def split_players(value: str) -> tuple[str, ...]:
     the replay and the parser must agree on the spelling, hence one function.
     """
     return tuple(normalise_name(part) for part in value.split(","))
+
+
+_NAME_FORBIDDEN = frozenset(":,#{}[]\n")
+
+
+def players_problems(names: Iterable[str]) -> list[str]:
+    """What is wrong with the names of a Players tag (NOTATION.md 2), one
+    entry each, for every place that takes names: the tag, ``--names``.
+    A line break cannot come from a tag line; it can from elsewhere."""
+    problems: list[str] = []
+    seen: set[str] = set()
+    for name in names:
+        if not name:
+            problems.append("Players holds an empty name")
+            continue
+        bad = sorted(_NAME_FORBIDDEN.intersection(name))
+        if bad:
+            if bad[0] == "\n":
+                problems.append(f"player name {shorten(repr(name))} holds a line break")
+            else:
+                problems.append(f"player name {quote(name)} holds {quote(bad[0])}; "
+                                "names may not hold : , # { } [ ]")
+        elif name in KEYWORDS:
+            problems.append(f"player name {quote(name)} is a keyword of MGN")
+        elif name in seen:
+            problems.append(f"player {quote(name)} is named twice in Players")
+        seen.add(name)
+    return problems

@@ -42,7 +42,6 @@ from typing import BinaryIO, TypeAlias
 
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import (
-    KEYWORDS,
     NO_COMMENTS,
     Annotation,
     BodyLine,
@@ -67,6 +66,7 @@ from muggins_cli.notation.model import (
     TileTok,
     Turn,
     normalise_name,
+    players_problems,
     split_players,
 )
 from muggins_cli.notation.quoting import quote, shorten
@@ -108,7 +108,6 @@ _COUNT_RE = re.compile(r"[0-9]{1,9}")
 _POINTS_RE = re.compile(r"-?[0-9]{1,9}")
 
 _ENDS: dict[str, End] = {"L": End.L, "R": End.R, "U": End.U, "D": End.D}
-_NAME_FORBIDDEN = frozenset(":,#{}[]")
 
 Token: TypeAlias = tuple[str, int]
 """A word of a line and its 1-based column."""
@@ -279,28 +278,6 @@ def _tag_span_end(text: str, start: int) -> int:
         if char == "]":
             return stop.end()
         return stop.start()
-
-
-def _players_problems(value: str) -> list[str]:
-    """What is wrong with a Players value (NOTATION.md 2), one entry each."""
-    problems: list[str] = []
-    seen: set[str] = set()
-    for name in split_players(value):
-        if not name:
-            problems.append("Players holds an empty name")
-            continue
-        bad = sorted(_NAME_FORBIDDEN.intersection(name))
-        if bad:
-            problems.append(
-                f"player name {quote(name)} holds {quote(bad[0])}; "
-                "names may not hold : , # { } [ ]"
-            )
-        elif name in KEYWORDS:
-            problems.append(f"player name {quote(name)} is a keyword of MGN")
-        elif name in seen:
-            problems.append(f"player {quote(name)} is named twice in Players")
-        seen.add(name)
-    return problems
 
 
 def _looks_like_tile(word: str) -> bool:
@@ -570,7 +547,7 @@ class _Parser:
         if players is None:
             self._diag(self._line, self._column, "bad-header", "the match has no Players tag")
             return
-        problems = _players_problems(players.value)
+        problems = players_problems(split_players(players.value))
         for problem in problems:
             self._diag(players.line, players.column, "bad-header", problem)
         if problems:

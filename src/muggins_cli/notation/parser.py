@@ -338,7 +338,7 @@ class _Parser:
                                  Comments(self._open_comments))
             self._open_chunks = []
             self._open_comments = ()
-            # 3. The rest of the line, the closed annotation first on it.
+            # 1b. The rest of the line reads as a new one, the annotation first on it.
             self._scan(number, text, close + 1, closing)
             return self._done
         # 2. Fast path: no tag, annotation or comment on the line.

@@ -352,3 +352,24 @@ def test_going_out_onto_the_target_ends_the_match(runner: CliRunner, here: Path)
     titles = [ln for ln in result.stdout.splitlines() if ln.startswith("==")]
     assert titles[:-1] == ["== 1.1  Ana to move ==", "== 1.2  Budi to move ==",
                            "== 1.3  Ana to move =="]
+
+
+# -- a stranger's text ------------------------------------------------------
+
+HOSTILE = (
+    '[Players "Ana\x1bc, Budi"]\n[Event "x\x1b]0;pwned\x07"]\n[Result "*"]\n'
+    "round 1\nlead Ana\x1bc\nAna\x1bc: 5-5 {note \x1bM\u202e}\nBudi: 5-0R +5\n"
+)
+
+
+def test_record_text_is_escaped_for_the_terminal(runner: CliRunner, here: Path) -> None:
+    # Budi's 5-0R scores 10, so his claim of 5 is an error, named on stderr.
+    (here / "x.mgn").write_text(HOSTILE, encoding="utf-8")
+    result = runner.invoke(app, ["replay", "x.mgn"])
+    assert result.exit_code == 0, result.output
+    for out in (result.stdout, result.stderr):
+        assert not any(ch in out for ch in "\x1b\x07\u202e"), out
+    assert result.stdout.splitlines()[0] == (
+        "match 1, x\\x1b]0;pwned\\x07: Ana\\x1bc, Budi (pagat rules, target 250)")
+    assert "  played      Ana\\x1bc: 5-5 {note \\x1bM\\u202e}" in result.stdout
+    assert "Budi claims 5" in result.stderr

@@ -281,3 +281,15 @@ def test_annotate_keeps_comments_when_it_rewrites_the_record() -> None:
     assert "Ana: 6-6? +0 {4-1 would have scored 5} {lead} #" in out  # written anew
     assert Counter(comments_in(out)) == Counter(comments_in(text))
     assert " first turn" in comments_in(out)
+
+
+def test_fmt_leaves_a_file_without_a_match_as_it_is(tmp_path: Path) -> None:
+    # Nothing in it is a record, so there is nothing to put in canonical
+    # form, and writing "" would throw the keeper's words away.
+    path = tmp_path / "notes.mgn"
+    path.write_text("# to be typed in tomorrow\n\n# Ana 120, Budi 95\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["fmt", "--check", str(path)])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(app, ["fmt", "--in-place", str(path)])
+    assert result.exit_code == 0, result.output
+    assert path.read_text(encoding="utf-8") == "# to be typed in tomorrow\n\n# Ana 120, Budi 95\n"

@@ -73,7 +73,9 @@ def fmt_command(
                 )
             status = max(status, _CHANGED)
             continue
-        canonical = write_matches(matches)
+        # A text without a match (only comments, or blank) has no canonical
+        # form; writing "" would throw the comments away.
+        canonical = write_matches(matches) if matches else text
         if check:
             if canonical != text:
                 typer.echo(f"would reformat {shown}", err=True)

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from muggins_cli.cli import app
 
 MESSY = '[Players "Ana, Budi"]\r\n[Event "x"]  # club\r\nround   1\r\nAna:  1-1 {ok}\r\n'
-CANONICAL = '[Event "x"]\n[Players "Ana, Budi"]\n\nround 1\nAna: 1-1 {ok}\n'
+CANONICAL = '[Event "x"] # club\n[Players "Ana, Budi"]\n\nround 1\nAna: 1-1 {ok}\n'
 OTHER = '[Players "Eko, Joko"]\n\nround 1\nEko: 6-6\n'
 
 

@@ -4,6 +4,7 @@ all reads without an exception, only diagnostics."""
 
 from __future__ import annotations
 
+import dataclasses
 import string
 from pathlib import Path
 
@@ -14,9 +15,12 @@ from hypothesis import strategies as st
 from muggins_cli.notation.model import (
     GLYPHS,
     KEYWORDS,
+    NO_COMMENTS,
     Annotation,
     BodyLine,
     Claim,
+    Comment,
+    Comments,
     DealLine,
     Draw,
     End,
@@ -57,15 +61,24 @@ _name = st.one_of(
 _tile = st.builds(lambda a, b: TileTok(a, b, 0, 0), st.integers(0, 99), st.integers(0, 99))
 _tiles = st.lists(_tile, max_size=8).map(tuple)
 _note_text = st.text(st.characters(codec="utf-8", exclude_characters="}\r"), max_size=24)
-_notes = st.lists(_note_text.map(lambda text: Annotation(text, 0, 0)), max_size=2).map(tuple)
+# A comment runs to the end of its line, whose closing blanks are not kept.
+_comment = st.text(st.characters(codec="utf-8", exclude_characters="\n\r"), max_size=12).map(
+    lambda text: Comment(text.rstrip(" \t"), 0, 0))
+_comments = st.one_of(
+    st.just(NO_COMMENTS),
+    st.builds(Comments, st.lists(_comment, max_size=2).map(tuple), st.none() | _comment),
+)
+_notes = st.lists(st.builds(lambda text, comments: Annotation(text, 0, 0, comments),
+                            _note_text, _comments), max_size=2).map(tuple)
 _tag_value = st.text(st.characters(codec="utf-8", exclude_characters="\n"))
 _tag = st.builds(
-    lambda name, value: Tag(name, value, 0, 0),
+    lambda name, value, comments: Tag(name, value, 0, 0, comments),
     st.one_of(
         st.sampled_from(["Event", "Site", "Date", "Rules", "Target", "Result", "Event"]),
         st.from_regex(r"[A-Za-z0-9_]{1,8}", fullmatch=True),
     ).filter(lambda name: name != "Players"),
     _tag_value.filter(lambda value: len(value) <= 30),
+    _comments,
 )
 
 
@@ -83,11 +96,20 @@ def _turn(draw: st.DrawFn, player: str) -> Turn:
         points = draw(st.none() | st.integers(0, 10**6))
         claim = None if points is None else Claim(points, 0, 0)
     notes = draw(_notes)
-    return Turn(player, tuple(Draw(t, 0, 0) for t in draws), action, claim, 0, 0, notes)
+    return Turn(player, tuple(Draw(t, 0, 0) for t in draws), action, claim, 0, 0, notes,
+                draw(_comments))
 
 
 @st.composite
 def _body_line(draw: st.DrawFn, players: list[str]) -> BodyLine:
+    line = draw(_bare_body_line(players))
+    if isinstance(line, Turn):
+        return line
+    return dataclasses.replace(line, comments=draw(_comments))
+
+
+@st.composite
+def _bare_body_line(draw: st.DrawFn, players: list[str]) -> BodyLine:
     player = draw(st.sampled_from(players))
     notes = draw(_notes)
     kind = draw(st.sampled_from(["round", "lead", "deal", "stock", "reveal", "score", "turn"]))
@@ -122,15 +144,20 @@ def _body_line(draw: st.DrawFn, players: list[str]) -> BodyLine:
 @st.composite
 def records(draw: st.DrawFn) -> Match:
     players = draw(st.lists(_name, min_size=1, max_size=4, unique=True))
-    tags = [Tag("Players", ", ".join(players), 0, 0), *draw(st.lists(_tag, max_size=4))]
+    players_tag = Tag("Players", ", ".join(players), 0, 0, draw(_comments))
+    tags = [players_tag, *draw(st.lists(_tag, max_size=4))]
     tags = draw(st.permutations(tags))
     body = draw(st.lists(_body_line(players), min_size=1, max_size=10))
-    return Match(tuple(tags), tuple(body), 0, draw(_notes))
+    closing = draw(st.lists(_comment, max_size=2).map(tuple))
+    return Match(tuple(tags), tuple(body), 0, draw(_notes), closing=closing)
 
 
 @SETTINGS
 @given(st.lists(records(), min_size=1, max_size=3))
 def test_written_records_read_back(matches: list[Match]) -> None:
+    # Comments after a match's last line read back as the next match's
+    # (they come before its first tag): only the last match may close with some.
+    matches = [dataclasses.replace(m, closing=()) for m in matches[:-1]] + matches[-1:]
     text = write_matches(matches)
     again = parse_text(text)
     assert [d for m in again for d in m.diagnostics] == []

@@ -130,9 +130,11 @@ def test_rules_file_beside_the_output(tmp_path: Path) -> None:
         (["--rules", "nosuch"], "nosuch"),
         (["--players", "5"], "not 5"),
         (["--names", "Ana"], "1 names for 2 players"),
-        (["--names", "Ana,Ana"], "repeats"),
-        (["--names", "Ana,round"], "cannot be a player name"),
-        (["--names", "Ana,B:x"], "cannot be a player name"),
+        (["--names", "Ana,Ana"], "--names: player 'Ana' is named twice"),
+        (["--names", "Ana,round"], "--names: player name 'round' is a keyword of MGN"),
+        (["--names", "Ana,B:x"], "--names: player name 'B:x' holds ':'"),
+        (["--names", "Ana,B\nx"], "holds a line break"),
+        (["--names", "Ana, "], "--names: Players holds an empty name"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(args: list[str], message: str) -> None:

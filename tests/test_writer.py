@@ -46,15 +46,16 @@ CANONICAL = (
     '[Event "Club \\"Balak\\" night \\\\ 2"]\n'
     '[Date "2026-01-02"]\n'
     '[Players "Ana, Budi"]\n'
+    "# a comment before anything\n"
     '[Result "Ana"]\n'
-    '[Scorer "Bu Ani"]\n'
+    '[Scorer "Bu Ani"] # who kept the sheet\n'
     '[Zeta "z"]\n'
     "{about the match}\n"
     "\n"
     "round 1\n"
     "lead Ana\n"
     "deal Ana 4-0 1-1\n"
-    "deal Budi 0-0 5-6\n"
+    "deal Budi 0-0 5-6 # dealt by Ana\n"
     "stock\n"
     "Ana: 4-0L!? +5\n"
     "{odd\n"
@@ -107,7 +108,7 @@ def test_matches_are_separated_by_one_blank_line() -> None:
     assert write_matches(parse_text(text)) == (
         '[Players "Ana, Budi"]\n\nround 1\nAna: 1-1\n'
         "\n"
-        '[Players "Eko, Joko"]\n\nround 1\n\nround 2\nEko: 6-6 {fine}\n'
+        '[Players "Eko, Joko"]\n\nround 1\n\nround 2 # again\nEko: 6-6 {fine}\n'
     )
     assert write_matches([]) == ""
 

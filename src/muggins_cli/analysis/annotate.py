@@ -12,9 +12,10 @@ changed with ``dataclasses.replace``) and written by patching its own text:
 only the placement token and the end of the turn line change, so comments,
 spacing and everything else the user wrote stay as they were. The patched
 text is read back and must give exactly the annotated model; if it ever does
-not, the canonical writer is used instead (which drops comments), and a
-record whose lines the parser could not all read is refused rather than
-written without them.
+not (a note written between the placement and its claim), the canonical
+writer is used instead, which keeps comments and annotations but not the
+user's spacing, and a record whose lines the parser could not all read is
+refused rather than written without them.
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ def fmt_command(
     ] = False,
 ) -> None:
     """Print records in canonical MGN: tags in a fixed order, single spaces,
-    annotations kept, comments dropped.
+    annotations and comments kept.
 
     Files of any size are read and written a match at a time. A file with
     notation errors is listed (path:line:col: error code message) and never
@@ -118,6 +118,7 @@ def _canonical(lines: Iterable[str], write: Callable[[str], object], path: str
             yield line
 
     errors = 0
+    number = -1
     for number, match in enumerate(iter_matches(seen(lines))):
         for diag in match.diagnostics:
             if diag.severity is Severity.ERROR:
@@ -127,6 +128,10 @@ def _canonical(lines: Iterable[str], write: Callable[[str], object], path: str
         text = ("\n" if number else "") + write_match(match)
         written.update(text.encode("utf-8"))
         write(text)
+    if number < 0:
+        # A text without a match (only comments, or blank) has no canonical
+        # form; writing "" would throw the comments away.
+        return errors, False
     return errors, read.digest() != written.digest()
 
 

@@ -18,6 +18,7 @@ from muggins_cli.notation.writer import format_line
 from muggins_cli.replay.position import Position, parse_at, position_at, positions
 from muggins_cli.replay.replay import replay_match
 from muggins_cli.report.board import position_lines, tally_sheet
+from muggins_cli.report.escape import for_terminal
 
 _NAME = "muggins replay"
 
@@ -67,9 +68,10 @@ def replay(
             parse_at(at)
         lines = _replay_lines(path, at, match_number, tally)
     except InputError as e:
-        typer.echo(f"{_NAME}: {e}", err=True)
+        typer.echo(for_terminal(f"{_NAME}: {e}"), err=True)
         raise typer.Exit(2) from None
-    sys.stdout.write("\n".join(lines) + "\n")
+    # The record's names, tags and notes are a stranger's text.
+    sys.stdout.write("\n".join(for_terminal(line) for line in lines) + "\n")
 
 
 def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[str]:
@@ -83,9 +85,9 @@ def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[s
     errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
     if errors:
         e = errors[0]
-        typer.echo(f"{_NAME}: note: the record has {len(errors)} error"
-                   f"{'' if len(errors) == 1 else 's'}, the first at line {e.line}: "
-                   f"{e.code} {e.message}", err=True)
+        typer.echo(for_terminal(f"{_NAME}: note: the record has {len(errors)} error"
+                                f"{'' if len(errors) == 1 else 's'}, the first at line "
+                                f"{e.line}: {e.code} {e.message}"), err=True)
 
     seen = list(positions(match, resolve))
     final = tuple(result.summary.scores[p] for p in result.summary.players)

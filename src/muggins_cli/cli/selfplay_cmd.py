@@ -179,17 +179,12 @@ def seat_names(players: int, names: str | None, rules: Rules) -> list[str]:
         if players > len(DEFAULT_NAMES):
             return [f"P{i + 1}" for i in range(players)]
         return list(DEFAULT_NAMES[:players])
-    out = [x.strip() for x in names.split(",")]
+    out = list(m.split_players(names))
     if len(out) != players:
         raise InputError(f"--names gives {len(out)} names for {players} players")
-    bad = set(":#{}[]\t\n")
-    keywords = {"round", "lead", "deal", "stock", "reveal", "score"}
-    for x in out:
-        if not x or bad & set(x) or x in keywords:
-            raise InputError(f"{x!r} cannot be a player name in MGN (not empty, "
-                             "none of : , # { } [ ], not a keyword such as round)")
-    if len(set(out)) != len(out):
-        raise InputError("--names repeats a name")
+    problems = m.players_problems(out)
+    if problems:
+        raise InputError(f"--names: {problems[0]}")
     return out
 
 

@@ -9,10 +9,12 @@ any ``round``), and only the replay knows what that means.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TypeAlias
 
+from muggins_cli.notation.quoting import quote, shorten
 from muggins_cli.tiles import End as End
 from muggins_cli.tiles import Tile
 
@@ -39,6 +41,32 @@ class Diagnostic:
 
 
 GLYPHS: tuple[str, ...] = ("!!", "!", "!?", "?!", "?", "??")
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """``# ...`` to the end of a line. It means nothing to the replay, but it
+    is the keeper's words (a "disputed deal" note on a score sheet is data),
+    so the writer keeps it (NOTATION.md 1). ``text`` is what follows the
+    ``#``, without the blanks that ended the line."""
+
+    text: str
+    line: int = field(compare=False)
+    column: int = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Comments:
+    """The comments that go with one written line: ``before`` on lines of
+    their own just above it, ``end`` at its end. The parser gives a comment
+    to the tag or body line on its line, or on a line of its own to the
+    next one; a line holding only annotations gives its comments to them."""
+
+    before: tuple[Comment, ...] = ()
+    end: Comment | None = None
+
+
+NO_COMMENTS = Comments()
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +125,7 @@ class Tag:
     value: str
     line: int = field(compare=False)
     column: int = field(compare=False)
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +133,7 @@ class Annotation:
     text: str
     line: int = field(compare=False)
     column: int = field(compare=False)
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +142,7 @@ class RoundLine:
     line: int = field(compare=False)
     column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +152,7 @@ class LeadLine:
     column: int = field(compare=False)
     player_column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +163,7 @@ class DealLine:
     column: int = field(compare=False)
     player_column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +172,7 @@ class StockLine:
     line: int = field(compare=False)
     column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +183,7 @@ class RevealLine:
     column: int = field(compare=False)
     player_column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +200,7 @@ class ScoreLine:
     line: int = field(compare=False)
     column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +214,7 @@ class Turn:
     line: int = field(compare=False)
     column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +227,7 @@ class MugginsCall:
     column: int = field(compare=False)
     points_column: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
+    comments: Comments = NO_COMMENTS
 
 
 BodyLine: TypeAlias = (
@@ -204,7 +242,9 @@ class Match:
     ``notes`` are annotations that come after the tags and before any body
     line (they belong to the match). ``diagnostics`` are the notation problems
     found while reading this match; lines that could not be read are absent
-    from ``body``.
+    from ``body``. ``closing`` are the comments after its last line, at the
+    end of the text (a comment before the next match's first tag is that
+    tag's).
     """
 
     tags: tuple[Tag, ...]
@@ -212,6 +252,7 @@ class Match:
     line: int = field(compare=False)
     notes: tuple[Annotation, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
+    closing: tuple[Comment, ...] = ()
 
     def tag(self, name: str) -> str | None:
         for t in self.tags:
@@ -252,3 +293,31 @@ def split_players(value: str) -> tuple[str, ...]:
     the replay and the parser must agree on the spelling, hence one function.
     """
     return tuple(normalise_name(part) for part in value.split(","))
+
+
+_NAME_FORBIDDEN = frozenset(":,#{}[]\n")
+
+
+def players_problems(names: Iterable[str]) -> list[str]:
+    """What is wrong with the names of a Players tag (NOTATION.md 2), one
+    entry each, for every place that takes names: the tag, ``--names``.
+    A line break cannot come from a tag line; it can from elsewhere."""
+    problems: list[str] = []
+    seen: set[str] = set()
+    for name in names:
+        if not name:
+            problems.append("Players holds an empty name")
+            continue
+        bad = sorted(_NAME_FORBIDDEN.intersection(name))
+        if bad:
+            if bad[0] == "\n":
+                problems.append(f"player name {shorten(repr(name))} holds a line break")
+            else:
+                problems.append(f"player name {quote(name)} holds {quote(bad[0])}; "
+                                "names may not hold : , # { } [ ]")
+        elif name in KEYWORDS:
+            problems.append(f"player name {quote(name)} is a keyword of MGN")
+        elif name in seen:
+            problems.append(f"player {quote(name)} is named twice in Players")
+        seen.add(name)
+    return problems

@@ -4,7 +4,10 @@ The parser knows the grammar and nothing of the rules: whether a tile fits, a
 pip is in the set or a round number comes next is the replay's business. It
 never raises on text. Every problem becomes a :class:`Diagnostic` on the
 match, the line that holds it is left out of the body (never half kept), and
-reading goes on with the next line, so one run reports every problem.
+reading goes on with the next line, so one run reports every problem. The one
+exception is a word in the wrong case (``Round``, ``Muggins``, ``3-5r``):
+reported with the right spelling, then read as meant, because dropping a
+``round`` line would make every later line of the round an error too.
 
 Records are read one physical line at a time and each match is handed out as
 soon as the next one begins, so a file of any size is read in bounded memory
@@ -14,7 +17,10 @@ that decides whether bytes are MGN text at all (:class:`UnreadableError`).
 Lines and annotations:
 
 - ``#`` starts a comment to the end of the line, except inside a tag value or
-  an annotation.
+  an annotation. Comments are kept for the writer (:class:`Comments`): one
+  at the end of a line goes with the tag or body line on it, one on a line
+  of its own with the next line's; a line holding only annotations gives its
+  comments to them (the first takes those above, the last the one at its end).
 - ``{...}`` is an annotation wherever it appears outside a tag value. It is
   attached to the last body line read before it closes (the line it sits on
   when text precedes it there), or to the match when the match has no body
@@ -36,10 +42,12 @@ from typing import BinaryIO, TypeAlias
 
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import (
-    KEYWORDS,
+    NO_COMMENTS,
     Annotation,
     BodyLine,
     Claim,
+    Comment,
+    Comments,
     DealLine,
     Diagnostic,
     Draw,
@@ -58,6 +66,7 @@ from muggins_cli.notation.model import (
     TileTok,
     Turn,
     normalise_name,
+    players_problems,
     split_players,
 )
 from muggins_cli.notation.quoting import quote, shorten
@@ -99,7 +108,6 @@ _COUNT_RE = re.compile(r"[0-9]{1,9}")
 _POINTS_RE = re.compile(r"-?[0-9]{1,9}")
 
 _ENDS: dict[str, End] = {"L": End.L, "R": End.R, "U": End.U, "D": End.D}
-_NAME_FORBIDDEN = frozenset(":,#{}[]")
 
 Token: TypeAlias = tuple[str, int]
 """A word of a line and its 1-based column."""
@@ -272,28 +280,6 @@ def _tag_span_end(text: str, start: int) -> int:
         return stop.start()
 
 
-def _players_problems(value: str) -> list[str]:
-    """What is wrong with a Players value (NOTATION.md 2), one entry each."""
-    problems: list[str] = []
-    seen: set[str] = set()
-    for name in split_players(value):
-        if not name:
-            problems.append("Players holds an empty name")
-            continue
-        bad = sorted(_NAME_FORBIDDEN.intersection(name))
-        if bad:
-            problems.append(
-                f"player name {quote(name)} holds {quote(bad[0])}; "
-                "names may not hold : , # { } [ ]"
-            )
-        elif name in KEYWORDS:
-            problems.append(f"player name {quote(name)} is a keyword of MGN")
-        elif name in seen:
-            problems.append(f"player {quote(name)} is named twice in Players")
-        seen.add(name)
-    return problems
-
-
 def _looks_like_tile(word: str) -> bool:
     return _TILE_RE.fullmatch(word) is not None
 
@@ -304,9 +290,15 @@ class _Parser:
 
     def __init__(self) -> None:
         self._done: Match | None = None
-        # An annotation not closed on the line that opened it.
+        # An annotation not closed on the line that opened it, and the
+        # comments on the lines above it when it opened a line.
         self._open_at: tuple[int, int] | None = None
         self._open_chunks: list[str] = []
+        self._open_comments: tuple[Comment, ...] = ()
+        # Comments on lines of their own, waiting for the next line, and
+        # those of the line being read.
+        self._pending: list[Comment] = []
+        self._comments = NO_COMMENTS
         # The match being read.
         self._active = False
         self._line = 0
@@ -333,7 +325,6 @@ class _Parser:
     def feed(self, number: int, text: str) -> Match | None:
         """Read one physical line; return the match it completed, if any."""
         self._done = None
-        start = 0
         # 1. Inside a multi-line annotation: everything up to '}' is its text.
         if self._open_at is not None:
             close = text.find("}")
@@ -343,15 +334,19 @@ class _Parser:
             self._open_chunks.append(text[:close])
             line, column = self._open_at
             self._open_at = None
-            self._attach(Annotation("\n".join(self._open_chunks), line, column))
+            closing = Annotation("\n".join(self._open_chunks), line, column,
+                                 Comments(self._open_comments))
             self._open_chunks = []
-            start = close + 1
+            self._open_comments = ()
+            # 1b. The rest of the line reads as a new one, the annotation first on it.
+            self._scan(number, text, close + 1, closing)
+            return self._done
         # 2. Fast path: no tag, annotation or comment on the line.
-        if start == 0 and _SPECIAL_RE.search(text) is None:
+        if _SPECIAL_RE.search(text) is None:
             self._logical(number, text, -1, (), None)
             return self._done
         # 3. Blank out annotations and the comment, then read what is left.
-        self._scan(number, text, start)
+        self._scan(number, text, 0)
         return self._done
 
     def finish(self) -> Match | None:
@@ -361,24 +356,28 @@ class _Parser:
             line, column = self._open_at
             self._open_at = None
             self._open_chunks = []
+            self._open_comments = ()
             if not self._active:
                 self._start_match(line, column)
             self._syntax(line, column, "annotation '{' is never closed by '}'")
         if self._active:
-            self._end_match()
+            self._end_match(tuple(self._pending))
+        self._pending = []
         return self._done
 
-    def _scan(self, number: int, text: str, start: int) -> None:
+    def _scan(self, number: int, text: str, start: int, closing: Annotation | None = None) -> None:
         """Split a line into its content (annotations and comment blanked,
-        columns kept), the annotations before and after the content, and a
-        stray '}'; then read the content."""
+        columns kept), the annotations before and after the content, its
+        comment and a stray '}'; then read the content. ``closing`` is a
+        multi-line annotation that closed at ``start``."""
         size = len(text)
         parts: list[str] = [" " * start]
-        before: list[Annotation] = []
+        before: list[Annotation] = [] if closing is None else [closing]
         after: list[Annotation] = []
         has_content = False
         tag_end = -1
         error: tuple[int, str] | None = None
+        comment: Comment | None = None
         pos = start
         while pos < size:
             found = _SPECIAL_RE.search(text, pos)
@@ -391,13 +390,18 @@ class _Parser:
                 break
             char = text[stop]
             if char == "#":
+                comment = Comment(text[stop + 1 :].rstrip(_BLANKS), number, stop + 1)
                 break
             if char == "{":
                 close = text.find("}", stop + 1)
                 if close < 0:
-                    # 3a. An annotation that goes on below: kept open.
+                    # 3a. An annotation that goes on below: kept open, with
+                    # the comments above it when it is the line's first thing.
                     self._open_at = (number, stop + 1)
                     self._open_chunks = [text[stop + 1 :]]
+                    if not has_content and not before and self._pending:
+                        self._open_comments = tuple(self._pending)
+                        self._pending = []
                     break
                 note = Annotation(text[stop + 1 : close], number, stop + 1)
                 (after if has_content else before).append(note)
@@ -416,9 +420,24 @@ class _Parser:
                 parts.append(char)
                 has_content = True
                 pos = stop + 1
+        if not has_content and (before or comment is not None):
+            # 3c. A line without content: its comments go to its annotations,
+            # or wait for the next line when it holds nothing else.
+            if before and self._pending:
+                first = before[0]
+                before[0] = Annotation(first.text, first.line, first.column, Comments(
+                    (*self._pending, *first.comments.before), first.comments.end))
+                self._pending = []
+            if before and comment is not None:
+                last = before[-1]
+                before[-1] = Annotation(last.text, last.line, last.column,
+                                        Comments(last.comments.before, comment))
+            elif comment is not None:
+                self._pending.append(comment)
+            comment = None
         for note in before:
             self._attach(note)
-        self._logical(number, "".join(parts), tag_end, tuple(after), error)
+        self._logical(number, "".join(parts), tag_end, tuple(after), error, comment)
 
     def _logical(
         self,
@@ -427,14 +446,22 @@ class _Parser:
         tag_end: int,
         notes: tuple[Annotation, ...],
         error: tuple[int, str] | None,
+        comment: Comment | None = None,
     ) -> None:
-        """Read one line's content: a tag, a body line, or nothing."""
+        """Read one line's content: a tag, a body line, or nothing. The
+        comments waiting above it and ``comment``, at its end, go with it
+        (and are lost with it when it cannot be read)."""
         stripped = content.lstrip(_BLANKS)
         if not stripped:
             for note in notes:
                 self._attach(note)
             return
         column = len(content) - len(stripped) + 1
+        # The line's comments, for the constructors of its tag or body line.
+        self._comments = NO_COMMENTS
+        if self._pending or comment is not None:
+            self._comments = Comments(tuple(self._pending), comment)
+            self._pending = []
         # 4. A tag line starts a new match after a body (or at the top).
         if stripped[0] == "[":
             if not self._active or self._in_body:
@@ -482,7 +509,7 @@ class _Parser:
         self._players = None
         self._name_words = []
 
-    def _end_match(self) -> None:
+    def _end_match(self, closing: tuple[Comment, ...] = ()) -> None:
         if not self._in_body:
             self._settle_players()
         self._diags.sort(key=lambda d: (d.line, d.column))
@@ -492,6 +519,7 @@ class _Parser:
             line=self._line,
             notes=tuple(self._notes),
             diagnostics=tuple(self._diags),
+            closing=closing,
         )
         self._active = False
 
@@ -519,7 +547,7 @@ class _Parser:
         if players is None:
             self._diag(self._line, self._column, "bad-header", "the match has no Players tag")
             return
-        problems = _players_problems(players.value)
+        problems = players_problems(split_players(players.value))
         for problem in problems:
             self._diag(players.line, players.column, "bad-header", problem)
         if problems:
@@ -534,6 +562,11 @@ class _Parser:
 
     def _syntax(self, line: int, column: int, message: str) -> None:
         self._diags.append(Diagnostic.error(line, column, "syntax", message))
+
+    def _wrong_case(self, line: int, column: int, wrote: str, meant: str, rule: str) -> None:
+        """MGN is case-sensitive (NOTATION.md 4); the fix is obvious, so say it."""
+        self._syntax(line, column,
+                     f"{quote(wrote)} is not MGN; {rule}: did you mean {quote(meant)}?")
 
     # -- tags -------------------------------------------------------------
 
@@ -553,7 +586,7 @@ class _Parser:
                          f"unexpected {quote(word)} after the tag; one tag per line")
             return None
         value = _UNESCAPE_RE.sub(r"\1", found.group(2))
-        return Tag(found.group(1), value, number, start + 1)
+        return Tag(found.group(1), value, number, start + 1, self._comments)
 
     # -- body lines -------------------------------------------------------
 
@@ -573,10 +606,17 @@ class _Parser:
         tokens = _tokens(content, 0)
         if handler is None:
             name = self._name_prefix(tokens, 0)
+            meant = first.lower()
             if name is not None:
                 after = tokens[len(name[0])] if len(name[0]) < len(tokens) else None
                 where = after[1] if after else _end_column(content)
                 self._syntax(number, where, f"expected ':' after the player name {quote(name[1])}")
+            elif meant in self._keyword:
+                # 4a. A keyword in the wrong case: said once, then read as the
+                # keyword it spells, so that the lines after it still make sense.
+                self._wrong_case(number, column, first, meant, "keywords are lower case")
+                return self._keyword[meant](number, content, [(meant, column), *tokens[1:]],
+                                            notes)
             else:
                 self._syntax(
                     number,
@@ -662,7 +702,7 @@ class _Parser:
             extra, where = tokens[2]
             self._syntax(number, where, f"unexpected {quote(extra)} after {quote(f'round {word}')}")
             return None
-        return RoundLine(int(word), number, tokens[0][1], notes)
+        return RoundLine(int(word), number, tokens[0][1], notes, self._comments)
 
     def _lead(
         self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
@@ -675,7 +715,7 @@ class _Parser:
             extra, where = tokens[index]
             self._syntax(number, where, f"unexpected {quote(extra)} after {quote(f'lead {name}')}")
             return None
-        return LeadLine(name, number, tokens[0][1], column, notes)
+        return LeadLine(name, number, tokens[0][1], column, notes, self._comments)
 
     def _deal(
         self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
@@ -699,7 +739,7 @@ class _Parser:
         tiles = self._tiles(number, tokens, index, f"{keyword} {name}")
         if tiles is None:
             return None
-        return kind(name, tiles, number, tokens[0][1], column, notes)
+        return kind(name, tiles, number, tokens[0][1], column, notes, self._comments)
 
     def _stock(
         self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
@@ -707,7 +747,7 @@ class _Parser:
         tiles = self._tiles(number, tokens, 1, "stock")
         if tiles is None:
             return None
-        return StockLine(tiles, number, tokens[0][1], notes)
+        return StockLine(tiles, number, tokens[0][1], notes, self._comments)
 
     def _score(
         self, number: int, content: str, tokens: list[Token], notes: tuple[Annotation, ...]
@@ -756,7 +796,7 @@ class _Parser:
                 return None
             entries.append(ScoreEntry(name, int(points), number, name_at))
             previous = f"{name} {points},"
-        return ScoreLine(tuple(entries), number, tokens[0][1], notes)
+        return ScoreLine(tuple(entries), number, tokens[0][1], notes, self._comments)
 
     def _turn(
         self, number: int, content: str, colon: int, notes: tuple[Annotation, ...]
@@ -788,7 +828,7 @@ class _Parser:
                 TileTok(int(a), int(b), number, at), _ENDS[end] if end else None, glyph, number, at
             )
             claim_ = None if points is None else Claim(int(points), number, quick.start(5))
-            return Turn(name, (), placement, claim_, number, name_at, notes)
+            return Turn(name, (), placement, claim_, number, name_at, notes, self._comments)
         words = _tokens(content[colon + 1 :], colon + 1)
         if not words:
             self._syntax(
@@ -799,6 +839,10 @@ class _Parser:
             return None
         # A muggins call: NAME: muggins +N
         if words[0][0] == "muggins":
+            return self._muggins(number, content, name, name_at, words, notes)
+        if words[0][0].lower() == "muggins":
+            self._wrong_case(number, words[0][1], words[0][0], "muggins",
+                             "keywords are lower case")
             return self._muggins(number, content, name, name_at, words, notes)
         # Draws, then a placement or pass, then a claim after a placement.
         draws: list[Draw] = []
@@ -829,7 +873,9 @@ class _Parser:
         word, column = words[index]
         action: Placement | Pass
         claim: Claim | None = None
-        if word == "pass":
+        if word.lower() == "pass":
+            if word != "pass":
+                self._wrong_case(number, column, word, "pass", "keywords are lower case")
             action = Pass(number, column)
             if index + 1 < count:
                 extra, where = words[index + 1]
@@ -837,6 +883,11 @@ class _Parser:
                 return None
         else:
             placed = _PLACEMENT_RE.fullmatch(word)
+            if placed is None and word != word.upper():
+                placed = _PLACEMENT_RE.fullmatch(word.upper())
+                if placed is not None:
+                    self._wrong_case(number, column, word, word.upper(),
+                                     "end letters are upper case")
             if placed is None:
                 self._syntax(
                     number,
@@ -872,7 +923,8 @@ class _Parser:
                     extra, where = words[index + 2]
                     self._syntax(number, where, f"unexpected {quote(extra)} after the claim")
                     return None
-        return Turn(name, tuple(draws), action, claim, number, name_at, notes)
+        return Turn(name, tuple(draws), action, claim, number, name_at, notes,
+                    self._comments)
 
     def _muggins(
         self,
@@ -901,7 +953,8 @@ class _Parser:
             self._syntax(number, where,
                          f"unexpected {quote(extra)} after {quote(f'muggins {word}')}")
             return None
-        return MugginsCall(name, int(points.group(1)), number, name_at, column, notes)
+        return MugginsCall(name, int(points.group(1)), number, name_at, column, notes,
+                           self._comments)
 
 
 def _tag_problem(span: str) -> tuple[int, str]:

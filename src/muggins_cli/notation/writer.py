@@ -3,9 +3,11 @@
 One spelling per record, so that ``muggins fmt`` output can be diffed and
 checked in CI: tags in a fixed order, single spaces, LF line ends, a blank
 line after the tags and before each round after the first. Annotations are
-kept (they are the analyser's output); comments are not in the record, so
-they are gone. Reading the text back gives the same record, tags in the
-canonical order (:func:`canonical_tag_order`)::
+kept (they are the analyser's output), and so are comments (the keeper's
+words, NOTATION.md 1): a comment of its own line stays on its own line above
+the line it preceded, one at the end of a line at the end of that line, with
+one space before its ``#``. Reading the text back gives the same record, tags
+in the canonical order (:func:`canonical_tag_order`)::
 
     parse_text(write_match(m)) == [with_canonical_tags(m)]
 """
@@ -16,8 +18,11 @@ import dataclasses
 from collections.abc import Iterable
 
 from muggins_cli.notation.model import (
+    NO_COMMENTS,
     Annotation,
     BodyLine,
+    Comment,
+    Comments,
     DealLine,
     Draw,
     LeadLine,
@@ -67,29 +72,55 @@ def write_match(match: Match) -> str:
     """One match in canonical form, ending with a newline.
 
     Raises ValueError for a record that MGN cannot spell (an annotation
-    holding ``}``, a tag value or name holding a line break): such a record
-    was not read from text, and writing it would change its meaning.
+    holding ``}``, a tag value, name or comment holding a line break): such
+    a record was not read from text, and writing it would change its meaning.
     """
-    out: list[str] = [_tag_line(tag) for tag in canonical_tag_order(match.tags)]
-    out.extend(_annotation(note) for note in match.notes)
+    out: list[str] = []
+    for tag in canonical_tag_order(match.tags):
+        out.extend(_with_comments(_tag_line(tag), tag.comments))
+    for note in match.notes:
+        out.extend(_with_comments(_annotation(note), note.comments))
     if out and match.body:
         out.append("")
     for index, record in enumerate(match.body):
         if index and isinstance(record, RoundLine):
             out.append("")
-        line = format_line(record)
-        own_lines: list[str] = []
-        for note in record.notes:
-            text = _annotation(note)
-            # A multi-line note, and every note after one, goes on its own
-            # line: it still follows this body line, so it reads back here.
-            if own_lines or "\n" in note.text:
-                own_lines.append(text)
-            else:
-                line = f"{line} {text}"
-        out.append(line)
-        out.extend(own_lines)
+        out.extend(_with_notes(format_line(record), record.comments, record.notes))
+    out.extend(_comment(c) for c in match.closing)
     return "\n".join(out) + "\n"
+
+
+def _with_notes(line: str, comments: Comments, notes: tuple[Annotation, ...]) -> list[str]:
+    """A body line, its comments and its annotations, as physical lines.
+
+    Notes go on the line while they can: a multi-line note, a note with a
+    comment, and every note after one, go on lines of their own (still after
+    this body line, so they read back as its notes), and the line's own end
+    comment comes after the notes kept on it."""
+    out = [_comment(c) for c in comments.before]
+    own: list[str] = []
+    for note in notes:
+        text = _annotation(note)
+        if own or "\n" in note.text or note.comments != NO_COMMENTS:
+            own.extend(_with_comments(text, note.comments))
+        else:
+            line = f"{line} {text}"
+    out.extend(_with_comments(line, Comments((), comments.end)))
+    out.extend(own)
+    return out
+
+
+def _with_comments(line: str, comments: Comments) -> list[str]:
+    out = [_comment(c) for c in comments.before]
+    out.append(line if comments.end is None else f"{line} {_comment(comments.end)}")
+    return out
+
+
+def _comment(comment: Comment) -> str:
+    if "\n" in comment.text or "\r" in comment.text:
+        raise ValueError(f"a comment holds a line break, which MGN cannot write: "
+                         f"{comment.text!r}")
+    return f"#{comment.text}"
 
 
 def format_line(record: BodyLine) -> str:

@@ -7,6 +7,7 @@ the record hides stays ``None``, never a guess.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -44,7 +45,12 @@ class Position:
     unseen: frozenset[Tile]
     voids: tuple[Void, ...]
     round_over: bool
-    match_over: bool
+    winner: int | None
+    """The seat that won, once the match is over (None before)."""
+
+    @property
+    def match_over(self) -> bool:
+        return self.winner is not None
 
     @property
     def perfect(self) -> bool:
@@ -99,8 +105,24 @@ def snapshot(rep: Replayer, drawn: Tile | None = None, *, in_turn: bool = False)
         unseen=unseen,
         voids=rnd.voids.voids(),
         round_over=rnd.ended,
-        match_over=rep.winner is not None,
+        winner=rep.winner,
     )
+
+
+def _round_end(rep: Replayer) -> Position:
+    """The position at a round's end, as it was before the settlement (the
+    display shows the totals after it beside), but knowing whether the
+    settlement ended the match. The replay settles when it reads the next
+    line or reaches the end; settling now, a line early, changes nothing."""
+    pos = snapshot(rep)
+    rep._finish_round_end()
+    return dataclasses.replace(pos, winner=rep.winner)
+
+
+def _final(rep: Replayer) -> Position:
+    """The position where the match ended (the replay reads no further)."""
+    rnd = rep.round
+    return _round_end(rep) if rnd is not None and rnd.ended else snapshot(rep)
 
 
 def _leader_of(rep: Replayer, item: Turn) -> None:
@@ -113,19 +135,25 @@ def _leader_of(rep: Replayer, item: Turn) -> None:
 
 def position_at(match: Match, resolve: RulesResolver, at: str) -> Position:
     """Replay ``match`` up to ``R.T``; raises InputError when it has no such
-    position or the record stops making sense before it."""
+    position (naming the end when the match was over before it) or the
+    record stops making sense before it."""
     want_round, want_turn = parse_at(at)
     found: list[Position] = []
+    over: list[Position] = []
 
     def watch(rep: Replayer, item: BodyLine | None) -> bool:
         rnd = rep.round
-        if rnd is None or rnd.number != want_round or rnd.skipping:
+        if rnd is None or rnd.skipping:
             return True
         at_end = item is None or isinstance(item, RoundLine)
-        if (isinstance(item, Turn) or at_end) and rnd.turn_lines + 1 == want_turn:
+        here = rnd.number == want_round and rnd.turn_lines + 1 == want_turn
+        if rep.winner is not None:
+            (found if here else over).append(_final(rep))
+            return False
+        if here and (isinstance(item, Turn) or at_end):
             if isinstance(item, Turn):
                 _leader_of(rep, item)
-            found.append(snapshot(rep))
+            found.append(_round_end(rep) if at_end else snapshot(rep))
             return False
         return True
 
@@ -133,31 +161,43 @@ def position_at(match: Match, resolve: RulesResolver, at: str) -> Position:
     result = rep.run()
     if found:
         return found[0]
+    where = f"the match has no position {want_round}.{want_turn}"
+    if over and (want_round, want_turn) > (over[0].round, over[0].turn):
+        end = over[0]
+        assert end.winner is not None
+        raise InputError(f"{where}: it was over at {end.round}.{end.turn}, when "
+                         f"{end.players[end.winner]} reached the target of {end.target}")
     errors = [d for d in result.diagnostics if d.severity.value == "error"]
     hint = f" (the record has errors first, e.g. line {errors[0].line}: {errors[0].message})" \
         if errors else ""
-    raise InputError(f"the match has no position {want_round}.{want_turn}{hint}")
+    raise InputError(f"{where}{hint}")
 
 
 def positions(match: Match, resolve: RulesResolver) -> Iterator[tuple[Position, BodyLine | None]]:
     """Every position before a turn line, and each round's end, in order,
-    with the line that follows it (None at the very end)."""
+    with the line that follows it (None at the very end); once the match is
+    over, its last position and nothing after it."""
     out: list[tuple[Position, BodyLine | None]] = []
 
     def watch(rep: Replayer, item: BodyLine | None) -> bool:
         rnd = rep.round
+        if rep.winner is not None:
+            if rnd is not None and not rnd.skipping:
+                out.append((_final(rep), None))
+            return False
         if rnd is None or rnd.skipping:
             return True
         if isinstance(item, Turn) and not rnd.ended:
             _leader_of(rep, item)
             out.append((snapshot(rep), item))
         elif (item is None or isinstance(item, RoundLine)) and rnd.started:
-            out.append((snapshot(rep), item))
+            pos = _round_end(rep)
+            out.append((pos, item))
+            return not pos.match_over
         return True
 
     Replayer(match, resolve, watch=watch).run()
     yield from out
-
 
 
 @dataclass(frozen=True)

@@ -181,6 +181,9 @@ class Replayer:
         self.round: RoundProgress | None = None
         self.prev_round: RoundProgress | None = None
         self.pending: tuple[int, int, Turn] | None = None  # (placer, unclaimed rest, turn)
+        # The muggins line just read: the only line that may follow a
+        # placement as a call, so a muggins line after it is one too many.
+        self.last_call: MugginsCall | None = None
         self.scores_uncertain = False
         self.after_end_reported = False
         self.deduced: dict[int, dict[int, set[Tile]]] = {}
@@ -249,7 +252,7 @@ class Replayer:
             if not any(d.code == "bad-header" for d in self.diags):
                 self.error(m.line, 1, "bad-header", "the match has no Players tag")
             return False
-        names = [n.strip() for n in players_tag.value.split(",")]
+        names = list(m.players)
         if any(d.code == "bad-header" and d.line == players_tag.line for d in self.diags):
             return False
         self.players = names
@@ -287,6 +290,7 @@ class Replayer:
     def _line(self, item: BodyLine) -> None:
         if not isinstance(item, MugginsCall):
             self.pending = None
+            self.last_call = None
             if not isinstance(item, RevealLine):
                 self._finish_round_end()
         if self.winner is not None:
@@ -354,8 +358,10 @@ class Replayer:
 
     def _hidden_block_possible(self, rnd: RoundProgress) -> bool:
         """A round kept without hands may have been blocked without the
-        closing passes being written; we cannot tell, so we say so."""
-        return rnd.started and rnd.stock_count == 0 and not all(
+        closing passes being written; we cannot tell, so we say so. The
+        stock is exhausted once only its reserve is left (RULES.md)."""
+        assert self.rules is not None
+        return rnd.started and rnd.stock_count <= self.rules.stock_reserve and not all(
             h.complete for h in rnd.hands)
 
     def _expected_leader(self) -> int | None:
@@ -876,24 +882,31 @@ class Replayer:
         self.scores[seat] += points
 
     def _muggins(self, call: MugginsCall) -> None:
+        """Only the line right after a placement may call (NOTATION.md 5),
+        valid or not: whatever it was, the chance to call is used up."""
         assert self.rules is not None
         pending, self.pending = self.pending, None
+        previous, self.last_call = self.last_call, call
         name = call.player
         if not self.rules.muggins:
             self.error(call.line, call.column, "muggins-invalid",
                        f"rules {self.rules.name!r} have no muggins call; "
                        "every placement scores by itself")
             return
+        if previous is not None:
+            self.error(call.line, call.column, "muggins-invalid",
+                       "one muggins call at most follows a placement, and "
+                       f"{previous.player} called on line {previous.line}")
+            return
         if pending is None:
             self.error(call.line, call.column, "muggins-invalid",
                        "a muggins call must follow the turn it takes points from")
             return
-        placer, rest, turn = pending
+        placer, rest, _turn = pending
         caller = self.seat[name]
         if caller == placer:
             self.error(call.line, call.column, "muggins-invalid",
                        f"{name} cannot call muggins on their own play")
-            self.pending = pending
             return
         if rest <= 0:
             self.error(call.line, call.column, "muggins-invalid",
@@ -905,7 +918,6 @@ class Replayer:
                        f"went unclaimed")
             return
         self._credit(caller, call.points)
-        self.pending = (placer, rest - call.points, turn)
 
     def _finish_round_end(self) -> None:
         """Apply the round-end settlement once the lines that may precede it

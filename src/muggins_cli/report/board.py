@@ -164,11 +164,17 @@ def went_out(pos: Position) -> str | None:
 
 
 def position_title(pos: Position) -> str:
+    parts: list[str] = []
     if pos.round_over:
         who = went_out(pos)
         how = f"{who} went out" if who is not None else "blocked"
-        return f"== {pos.round}.{pos.turn}  end of round {pos.round}: {how} =="
-    return f"== {pos.round}.{pos.turn}  {pos.players[pos.to_move]} to move =="
+        parts.append(f"end of round {pos.round}: {how}")
+    if pos.winner is not None:
+        parts.append(f"match over: {pos.players[pos.winner]} reached the target of "
+                     f"{pos.target} and won")
+    if not parts:
+        parts.append(f"{pos.players[pos.to_move]} to move")
+    return f"== {pos.round}.{pos.turn}  {'; '.join(parts)} =="
 
 
 def position_lines(pos: Position, after_round: Sequence[int] | None = None) -> list[str]:
@@ -185,7 +191,7 @@ def position_lines(pos: Position, after_round: Sequence[int] | None = None) -> l
     width = max(len(p) for p in pos.players)
     for i, (name, hand) in enumerate(zip(pos.players, pos.hands)):
         label = "hands" if i == 0 else ""
-        mover = ">" if i == pos.to_move and not pos.round_over else " "
+        mover = ">" if i == pos.to_move and not (pos.round_over or pos.match_over) else " "
         if hand is None:
             n = pos.hand_sizes[i]
             held = f"{n} hidden tile{'' if n == 1 else 's'}"

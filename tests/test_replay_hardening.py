@@ -1,0 +1,162 @@
+"""Replay hardening (issue 18): player names spelled with inner runs of
+blanks, muggins calls in the wrong place, and blocked rounds inferred under
+a stock reserve. Every expected total is worked by hand in the comments."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from muggins_cli.cli import app
+from muggins_cli.notation.model import Severity
+from muggins_cli.notation.parser import parse_text
+from muggins_cli.replay.replay import MatchReplay, replay_match
+from muggins_cli.rules.loader import load_preset
+from muggins_cli.rules.model import Rules
+from muggins_cli.rules.resolve import resolver_for
+
+
+def replay(text: str, rules: Rules | None = None) -> MatchReplay:
+    (match,) = parse_text(text)
+    if rules is None:
+        return replay_match(match, resolver_for(None))
+    return replay_match(match, lambda _spec: rules)
+
+
+def errors(result: MatchReplay) -> list[tuple[int, str]]:
+    return [(d.line, d.code) for d in result.diagnostics if d.severity is Severity.ERROR]
+
+
+# ---------------------------------------------------------------------------
+# 2. Names: one spelling, the notation layer's
+
+
+SPACED = """\
+[Players "Putu  Ayu, Ketut"]
+[Rules "pagat"]
+[Result "*"]
+
+round 1
+lead Putu Ayu
+deal Putu Ayu 5-5 3-4 6-1 0-0 2-3 4-4 1-1
+deal Ketut 5-0 1-2 6-6 0-3 2-2 4-6 1-3
+stock 0-4 2-6 3-5 1-5 0-1 2-4 3-6 0-6 1-4 3-3 2-5 4-5 5-6 0-2
+Putu Ayu: 5-5 +10
+Ketut: 5-0R +10
+Putu  Ayu: 0-0R +10
+score Putu Ayu 20, Ketut 10
+"""
+
+
+def test_inner_blanks_in_a_players_name_replay_like_one_space() -> None:
+    # 5-5 alone: 10; 5-0 on the right: 5 + 5 + 0 = 10; 0-0 on the 0: 5 + 5 + 0 + 0 = 10.
+    result = replay(SPACED)
+    assert result.diagnostics == []
+    assert result.summary.players == ["Putu Ayu", "Ketut"]
+    assert result.summary.scores == {"Putu Ayu": 20, "Ketut": 10}
+
+
+def test_a_tab_inside_a_name_is_one_space_too() -> None:
+    text = SPACED.replace('"Putu  Ayu, Ketut"', '"Putu\tAyu ,  Ketut "')
+    result = replay(text)
+    assert result.summary.players == ["Putu Ayu", "Ketut"]
+    assert result.summary.scores == {"Putu Ayu": 20, "Ketut": 10}
+
+
+def test_selfplay_names_are_split_and_spelled_as_the_notation_does(tmp_path: Path) -> None:
+    out = tmp_path / "g.mgn"
+    result = CliRunner().invoke(app, ["selfplay", "--names", " Putu  Ayu ,Ketut\t", "--seed", "1",
+                                      "--matches", "1", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert '[Players "Putu Ayu, Ketut"]' in text
+    assert "\nPutu Ayu: " in text and "Putu  Ayu" not in text
+
+
+# ---------------------------------------------------------------------------
+# 3. One muggins call at most, on the line right after the placement
+
+# Spinner: Ana leads 5-5 and claims nothing, so the 10 it scores is left for
+# the taking.
+THREE = """\
+[Players "Ana, Budi, Citra"]
+[Rules "spinner"]
+[Result "*"]
+
+round 1
+lead Ana
+Ana: 5-5
+"""
+
+
+def test_a_second_call_on_the_same_placement_is_invalid() -> None:
+    result = replay(THREE + "Budi: muggins +5\nCitra: muggins +5\nscore Ana 0, Budi 5, Citra 0\n")
+    assert errors(result) == [(9, "muggins-invalid")]
+    assert result.summary.scores == {"Ana": 0, "Budi": 5, "Citra": 0}
+
+
+def test_the_same_caller_cannot_call_twice() -> None:
+    result = replay(THREE + "Budi: muggins +5\nBudi: muggins +5\nscore Ana 0, Budi 5, Citra 0\n")
+    assert errors(result) == [(9, "muggins-invalid")]
+    assert result.summary.scores["Budi"] == 5
+
+
+def test_a_call_after_the_placers_own_call_is_invalid() -> None:
+    result = replay(THREE + "Ana: muggins +5\nBudi: muggins +5\nscore Ana 0, Budi 0, Citra 0\n")
+    assert errors(result) == [(8, "muggins-invalid"), (9, "muggins-invalid")]
+    assert result.summary.scores == {"Ana": 0, "Budi": 0, "Citra": 0}
+
+
+def test_a_call_after_a_score_line_is_invalid() -> None:
+    result = replay(THREE + "score Ana 0, Budi 0, Citra 0\nBudi: muggins +5\n")
+    assert errors(result) == [(9, "muggins-invalid")]
+    assert result.summary.scores["Budi"] == 0
+
+
+def test_the_message_names_the_call_already_made() -> None:
+    result = replay(THREE + "Budi: muggins +5\nCitra: muggins +5\n")
+    (bad,) = [d for d in result.diagnostics if d.code == "muggins-invalid"]
+    assert (bad.line, bad.column) == (9, 1)
+    assert "line 8" in bad.message and "Budi" in bad.message
+
+
+# ---------------------------------------------------------------------------
+# 4. A blocked round is inferred once the stock is down to its reserve
+
+# Pagat with 12 tiles that may never be drawn: two players are dealt 14 of
+# the 28 tiles, so only 2 of the 14 undealt ones can be drawn. Budi draws
+# both, and the record (kept without deals) goes on to round 2 without the
+# closing passes: the stock is exhausted, so the round may have been blocked.
+RESERVED = dataclasses.replace(load_preset("pagat"), name="reserve-12", stock_reserve=12)
+KEPT = """\
+[Players "Ana, Budi"]
+[Result "*"]
+
+round 1
+lead Ana
+Ana: 5-5 +10
+Budi: d?? d?? 5-0R +10
+Ana: 0-0R +10
+"""
+
+
+def test_blocked_round_is_inferred_at_the_reserve_before_a_new_round() -> None:
+    result = replay(KEPT + "round 2\nlead Budi\nBudi: 6-6\n", RESERVED)
+    assert errors(result) == []
+    blocked = [d for d in result.diagnostics
+               if d.code == "unverified" and "taken as blocked" in d.message]
+    assert [d.line for d in blocked] == [9]
+
+
+def test_blocked_round_is_inferred_at_the_reserve_before_a_reveal() -> None:
+    result = replay(KEPT + "reveal Ana 1-2 1-3 1-4 1-5 1-6\n", RESERVED)
+    assert [c for c in errors(result) if c[1] == "reveal-mismatch"] == []
+
+
+def test_above_the_reserve_a_new_round_is_still_too_early() -> None:
+    # Only one of the two drawable tiles was drawn: the stock is not exhausted.
+    text = KEPT.replace("d?? d?? 5-0R", "d?? 5-0R") + "round 2\nlead Budi\n"
+    assert errors(replay(text, RESERVED)) == [(9, "bad-round")]
+

@@ -87,8 +87,14 @@ class AtomicFile:
         self._previous: dict[int, Any] = {}
         self._catch_signals()
         try:
-            fd, self._temp = tempfile.mkstemp(dir=self.path.parent,
-                                              prefix=f".{self.path.name}.", suffix=".tmp")
+            # A signal between the file's creation and the name's assignment
+            # would leave a file nobody knows of: hold them off until then.
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+            try:
+                fd, self._temp = tempfile.mkstemp(dir=self.path.parent,
+                                                  prefix=f".{self.path.name}.", suffix=".tmp")
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
             try:
                 if self._owner is not None and self._owner != (os.geteuid(), os.getegid()):
                     os.fchown(fd, *self._owner)  # before the mode: chown clears set-id bits

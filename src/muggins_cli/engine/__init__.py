@@ -14,7 +14,13 @@ from muggins_cli.engine.layout import (
     place,
     playable,
 )
-from muggins_cli.engine.scoring import reached, settle
+from muggins_cli.engine.scoring import (
+    EndReason,
+    reached,
+    settle,
+    winner_at_settlement,
+    winner_on_credit,
+)
 from muggins_cli.engine.state import (
     Draw,
     Move,
@@ -24,15 +30,18 @@ from muggins_cli.engine.state import (
     apply,
     deal,
     drawable,
+    highest_double,
     is_blocked,
+    leads_by_deal,
     legal_moves,
     new_round,
     placements,
 )
 
 __all__ = [
-    "EMPTY", "ENDS", "Arm", "Draw", "End", "Layout", "Move", "Pass", "Place", "RoundState",
-    "apply", "count", "deal", "drawable", "ends_for", "fits", "is_blocked", "lead",
+    "EMPTY", "ENDS", "Arm", "Draw", "End", "EndReason", "Layout", "Move", "Pass", "Place",
+    "RoundState", "apply", "count", "deal", "drawable", "ends_for", "fits", "highest_double",
+    "is_blocked", "lead", "leads_by_deal",
     "legal_moves", "new_round", "open_ends", "place", "placements", "playable", "reached",
-    "settle",
+    "settle", "winner_at_settlement", "winner_on_credit",
 ]

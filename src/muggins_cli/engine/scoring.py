@@ -1,10 +1,30 @@
-"""Round-end settlement and the match target (RULES.md "Play")."""
+"""Round-end settlement and the match target (RULES.md "Play").
+
+Who wins, and when, is decided here for every caller (replay, self-play, the
+solver), so ``match_end`` is read in one place: a credit ends the match only
+under ``at-target``; a settlement ends it under either rule, each in its way.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import Enum
 
-from muggins_cli.rules.model import RoundEnd, Rules
+from muggins_cli.rules.model import MatchEnd, RoundEnd, Rules
+
+
+class EndReason(str, Enum):
+    """Why a match ended, for displays that must say it (no text here)."""
+
+    #: ``at-target``: a placement's score took the winner to the target.
+    PLACEMENT = "placement"
+    #: ``at-target``: a muggins call took the caller to the target.
+    MUGGINS = "muggins"
+    #: ``at-target``: the round-end settlement took the winner to the target.
+    SETTLEMENT = "settlement"
+    #: ``round-end``: after a settlement the winner's total was the highest,
+    #: alone, and at or above the target.
+    ROUND_END = "round-end"
 
 
 def settle(rules: Rules, hand_pips: Sequence[int], went_out: int | None) -> list[int]:
@@ -31,6 +51,34 @@ def settle(rules: Rules, hand_pips: Sequence[int], went_out: int | None) -> list
     else:
         deltas[winner] = rules.round_hand(others)
     return deltas
+
+
+def winner_on_credit(rules: Rules, scores: Sequence[int], deltas: Sequence[int],
+                     target: int) -> int | None:
+    """The seat a credit during play (a placement, a muggins call) makes the
+    winner: the one it takes to the target under ``at-target``; nobody under
+    ``round-end``, where play always finishes the round."""
+    if rules.match_end is MatchEnd.ROUND_END:
+        return None
+    return reached(scores, deltas, target)
+
+
+def winner_at_settlement(rules: Rules, scores: Sequence[int], deltas: Sequence[int],
+                         target: int) -> int | None:
+    """The seat that wins when the settlement ``deltas`` is applied to
+    ``scores``, or None when another round is played.
+
+    ``at-target``: the seat the settlement's credit takes to the target.
+    ``round-end``: the highest total after it, when it is at or above the
+    target and nobody shares it (a tie for the highest plays on).
+    """
+    if rules.match_end is MatchEnd.AT_TARGET:
+        return reached(scores, deltas, target)
+    after = [s + d for s, d in zip(scores, deltas)]
+    top = max(after)
+    if top < target or after.count(top) > 1:
+        return None
+    return after.index(top)
 
 
 def reached(scores: Sequence[int], deltas: Sequence[int], target: int) -> int | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from muggins_cli.engine.layout import EMPTY, End, Layout, count, ends_for, lead, place
 from muggins_cli.errors import IllegalMoveError
-from muggins_cli.rules.model import Rules
+from muggins_cli.rules.model import LeadTile, Rules
 from muggins_cli.tiles import Pip, Tile, full_set
 
 
@@ -81,6 +81,9 @@ class RoundState:
     over: bool = False
     went_out: int | None = None
     blocked: bool = False
+    #: The tile the round must open with (``lead_tile: highest-double``), or
+    #: None when the leader may lead any tile.
+    lead_tile: Tile | None = None
 
     @property
     def players(self) -> int:
@@ -91,9 +94,28 @@ class RoundState:
 
 
 def new_round(
-    hands: Sequence[Sequence[Tile]], stock: Sequence[Tile], leader: int
+    hands: Sequence[Sequence[Tile]], stock: Sequence[Tile], leader: int,
+    lead_tile: Tile | None = None,
 ) -> RoundState:
-    return RoundState(tuple(frozenset(h) for h in hands), tuple(stock), EMPTY, leader)
+    return RoundState(tuple(frozenset(h) for h in hands), tuple(stock), EMPTY, leader,
+                      lead_tile=lead_tile)
+
+
+def leads_by_deal(rules: Rules) -> bool:
+    """Whether a round without a leader from the last one (round 1, after a
+    block) is led by the deal rather than by lot (RULES.md ``lead_tile``)."""
+    return rules.lead_tile is LeadTile.HIGHEST_DOUBLE
+
+
+def highest_double(hands: Sequence[Iterable[Tile]]) -> tuple[int, Tile] | None:
+    """The seat dealt the highest double and that double; None when nobody
+    holds one (under ``highest-double`` such a deal is dealt again)."""
+    best: tuple[int, Tile] | None = None
+    for seat, hand in enumerate(hands):
+        for t in hand:
+            if t.is_double and (best is None or t.hi > best[1].hi):
+                best = (seat, t)
+    return best
 
 
 def deal(rules: Rules, players: int, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
@@ -103,6 +125,16 @@ def deal(rules: Rules, players: int, rng: random.Random) -> tuple[list[list[Tile
     size = rules.hand_size_for(players)
     hands = [tiles[i * size : (i + 1) * size] for i in range(players)]
     return hands, tiles[players * size :]
+
+
+def deal_with_double(rules: Rules, players: int,
+                     rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
+    """Deal until some hand holds a double: a round led by the highest
+    double (``lead_tile: highest-double``) is dealt again when none is."""
+    while True:
+        hands, stock = deal(rules, players, rng)
+        if highest_double(hands) is not None:
+            return hands, stock
 
 
 def drawable(rules: Rules, state: RoundState) -> int:
@@ -118,11 +150,14 @@ def placements(rules: Rules, layout: Layout, tiles: Iterable[Tile]) -> list[Plac
 
 
 def own_moves(rules: Rules, layout: Layout, hand: Iterable[Tile], drawn: Tile | None,
-              can_draw: bool) -> tuple[list[Place], bool]:
+              can_draw: bool, lead_tile: Tile | None = None) -> tuple[list[Place], bool]:
     """The mover's placements and whether drawing is also a move; a pass
     when it is neither. Only what the mover sees decides it (their hand,
-    the layout, a tile they just drew, whether the stock has one to draw),
-    so the analysis can count a player's choices without the other hands."""
+    the layout, a tile they just drew, whether the stock has one to draw,
+    the double they must lead), so the analysis can count a player's
+    choices without the other hands."""
+    if lead_tile is not None and not layout.started:
+        return [Place(lead_tile)], False
     if drawn is not None:
         return placements(rules, layout, (drawn,)), False
     places = placements(rules, layout, hand)
@@ -133,7 +168,7 @@ def legal_moves(rules: Rules, state: RoundState) -> list[Move]:
     if state.over:
         return []
     places, draw = own_moves(rules, state.layout, state.hands[state.to_move], state.drawn,
-                             drawable(rules, state) > 0)
+                             drawable(rules, state) > 0, state.lead_tile)
     moves: list[Move] = list(places)
     if draw:
         moves.append(Draw(state.stock[0]))
@@ -185,6 +220,7 @@ def apply(rules: Rules, state: RoundState, move: Move) -> tuple[RoundState, int]
 def _is_reoriented_lead(state: RoundState, move: Move) -> bool:
     return (isinstance(move, Place) and move.end is None and not state.layout.started
             and move.tile in state.hands[state.to_move]
+            and state.lead_tile in (None, move.tile)
             and (move.left is None or move.tile.has(move.left)))
 
 

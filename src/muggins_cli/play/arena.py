@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 
-from muggins_cli.engine.state import deal
+from muggins_cli.engine.state import deal, deal_with_double, leads_by_deal
 from muggins_cli.notation import model as m
 from muggins_cli.play.selfplay import RoundDeal, play_match
 from muggins_cli.play.strategies import DEFAULT_NODES, make_strategy
@@ -54,7 +54,10 @@ class DealSequence:
     def __call__(self, round_number: int) -> RoundDeal:
         while len(self._deals) < round_number:
             lot = self._rng.randrange(self.players)
-            hands, stock = deal(self.rules, self.players, self._rng)
+            # Under the highest-double lead every deal holds a double, so
+            # whichever rounds turn out to need one, both legs can use it.
+            dealer = deal_with_double if leads_by_deal(self.rules) else deal
+            hands, stock = dealer(self.rules, self.players, self._rng)
             self._deals.append(RoundDeal(tuple(tuple(h) for h in hands), tuple(stock), lot))
         return self._deals[round_number - 1]
 

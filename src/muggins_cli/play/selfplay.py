@@ -17,8 +17,19 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from muggins_cli.engine.scoring import reached, settle
-from muggins_cli.engine.state import Draw, Pass, Place, apply, deal, legal_moves, new_round
+from muggins_cli.engine.scoring import settle, winner_at_settlement, winner_on_credit
+from muggins_cli.engine.state import (
+    Draw,
+    Pass,
+    Place,
+    apply,
+    deal,
+    deal_with_double,
+    highest_double,
+    leads_by_deal,
+    legal_moves,
+    new_round,
+)
 from muggins_cli.engine.voids import VoidWatch
 from muggins_cli.notation import model as m
 from muggins_cli.play.seen import real_move, seen_of
@@ -79,23 +90,31 @@ def play_match(
     scores = [0] * n
     body: list[m.BodyLine] = []
     winner: int | None = None
-    leader: int | None = None  # None: chosen by lot
+    leader: int | None = None  # None: chosen by lot, or by the deal
     rounds = 0
     while winner is None and rounds < max_rounds:
         rounds += 1
         body.append(m.RoundLine(rounds, 0, 0))
         dealt = dealer(rounds) if dealer is not None else None
-        if leader is None:
-            leader = dealt.lot if dealt is not None else rng.randrange(n)
-            body.append(m.LeadLine(names[leader], 0, 0, 0))
+        by_deal = leader is None and leads_by_deal(rules)
         if dealt is not None:
             hands, stock = [list(h) for h in dealt.hands], list(dealt.stock)
         else:
             hands, stock = deal(rules, n, rng)
+        if by_deal and highest_double(hands) is None:
+            hands, stock = deal_with_double(rules, n, rng)  # dealt again
+        first = highest_double(hands) if by_deal else None
+        lead_tile = first[1] if first is not None else None
+        if leader is None:
+            if first is not None:
+                leader = first[0]
+            else:
+                leader = dealt.lot if dealt is not None else rng.randrange(n)
+            body.append(m.LeadLine(names[leader], 0, 0, 0))
         for i in range(n):
             body.append(m.DealLine(names[i], tuple(_tok(t) for t in hands[i]), 0, 0, 0))
         body.append(m.StockLine(tuple(_tok(t) for t in stock), 0, 0))
-        state = new_round(hands, stock, leader)
+        state = new_round(hands, stock, leader, lead_tile)
         watch.start_round()
         draws: list[m.Draw] = []
         while not state.over:
@@ -124,7 +143,8 @@ def play_match(
             body.append(m.Turn(names[seat], tuple(draws), action, claim, 0, 0))
             draws = []
             if points:
-                winner = reached(scores, [points if i == seat else 0 for i in range(n)], goal)
+                credit = [points if i == seat else 0 for i in range(n)]
+                winner = winner_on_credit(rules, scores, credit, goal)
                 scores[seat] += points
                 if winner is not None:
                     break
@@ -135,7 +155,7 @@ def play_match(
             if h:
                 body.append(m.RevealLine(names[i], tuple(_tok(t) for t in sorted(h)), 0, 0, 0))
         deltas = settle(rules, state.hand_pips(), state.went_out)
-        winner = reached(scores, deltas, goal)
+        winner = winner_at_settlement(rules, scores, deltas, goal)
         scores = [s + d for s, d in zip(scores, deltas)]
         body.append(_score_line(names, scores))
         leader = state.went_out

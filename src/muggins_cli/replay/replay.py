@@ -17,8 +17,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from muggins_cli.engine.layout import EMPTY, Layout, count, ends_for, lead, open_ends, place
-from muggins_cli.engine.scoring import reached, settle
-from muggins_cli.engine.state import Place
+from muggins_cli.engine.scoring import (
+    EndReason,
+    settle,
+    winner_at_settlement,
+    winner_on_credit,
+)
+from muggins_cli.engine.state import Place, highest_double, leads_by_deal
 from muggins_cli.engine.voids import VoidWatch
 from muggins_cli.errors import RulesError
 from muggins_cli.notation.model import (
@@ -37,7 +42,7 @@ from muggins_cli.notation.model import (
     StockLine,
     Turn,
 )
-from muggins_cli.rules.model import Rules
+from muggins_cli.rules.model import MatchEnd, Rules
 from muggins_cli.tiles import End, Tile, full_set
 
 RulesResolver = Callable[[str], Rules]
@@ -55,6 +60,22 @@ class MatchSummary:
     scores: dict[str, int]
     winner: str | None
     turns: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnding:
+    """Where and why the match was decided, so that displays (``replay``,
+    the study page) can say it without knowing the rules: ``line`` is the
+    record line of the deciding placement or muggins call, or the line
+    after which the round's settlement was applied (its last turn or
+    reveal); ``scores`` are the final totals by seat."""
+
+    winner: int
+    reason: EndReason
+    round: int
+    line: int
+    scores: tuple[int, ...]
+    target: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +108,9 @@ class MatchReplay:
     diagnostics: list[Diagnostic]
     rules: Rules | None
     events: list[TurnEvent] = field(default_factory=list)
+    #: How the match was decided; None when nobody has won (or the winner
+    #: was only taken from the Result tag of a record with hidden hands).
+    ending: MatchEnding | None = None
 
 
 class HandView:
@@ -120,6 +144,10 @@ class RoundProgress:
         self.lead_line: LeadLine | None = None
         self.lead_seat: int | None = None
         self.lead_wrong = False
+        # ``lead_tile: highest-double`` rounds: the double the deal makes the
+        # lead, once the hands are known (None: any tile, or not known).
+        self.lead_tile: tuple[int, Tile] | None = None
+        self.by_deal = False
         self.deals: dict[int, DealLine] = {}
         self.stock_line: StockLine | None = None
         self.started = False  # a turn has been played
@@ -176,6 +204,8 @@ class Replayer:
         self.target = 0
         self.scores: list[int] = []
         self.winner: int | None = None
+        self.ending: MatchEnding | None = None
+        self.last_line = 0  # the last body line read, where a settlement follows
         self.rounds = 0
         self.turns = 0
         self.round: RoundProgress | None = None
@@ -241,7 +271,7 @@ class Replayer:
             turns=self.turns,
         )
         self.diags.sort(key=lambda d: (d.line, d.column))
-        return MatchReplay(summary, self.diags, self.rules, self.events)
+        return MatchReplay(summary, self.diags, self.rules, self.events, self.ending)
 
     # -- header -------------------------------------------------------------
 
@@ -293,6 +323,7 @@ class Replayer:
             self.last_call = None
             if not isinstance(item, RevealLine):
                 self._finish_round_end()
+        self.last_line = item.line
         if self.winner is not None:
             self._after_match_end(item)
             return
@@ -330,11 +361,19 @@ class Replayer:
             if self.after_end_reported:
                 return
             self.after_end_reported = True
-            winner = self.players[self.winner] if self.winner is not None else "?"
             what = "a new round" if isinstance(item, RoundLine) else "a play"
             self.error(item.line, item.column, "after-match-end",
-                       f"{what} after {winner} reached the target of {self.target}; "
+                       f"{what} after {self._won_text()}; "
                        "the match was over (later lines are not checked)")
+
+    def _won_text(self) -> str:
+        """How the winner won, as the end-of-match messages say it."""
+        winner = self.players[self.winner] if self.winner is not None else "?"
+        end = self.ending
+        if end is not None and end.reason is EndReason.ROUND_END:
+            return (f"{winner} won at the end of round {end.round} with the highest total "
+                    f"at or above the target of {self.target}")
+        return f"{winner} reached the target of {self.target}"
 
     # -- round structure ----------------------------------------------------
 
@@ -383,6 +422,8 @@ class Replayer:
         expected = self._expected_leader()
         rnd.lead_line = item
         rnd.lead_seat = seat
+        # A round led by the deal is checked at its first turn, once the
+        # deal lines (which follow the lead line) have been read.
         if expected is not None and expected != seat:
             rnd.lead_wrong = True
             self.error(item.line, item.player_column, "wrong-leader",
@@ -476,7 +517,25 @@ class Replayer:
         rnd.stock_count = len(every) - n * size
         if rnd.stock_line is not None:
             self._check_stock(rnd, rnd.stock_line, pool if rnd.deals else None, every)
+        self._lead_by_deal(rnd)
         return True
+
+    def _lead_by_deal(self, rnd: RoundProgress) -> None:
+        """Under ``lead_tile: highest-double``, a round that no going out
+        decides is led by the highest double dealt; a deal without one
+        would have been dealt again."""
+        assert self.rules is not None
+        prev = self.prev_round
+        rnd.by_deal = leads_by_deal(self.rules) and (
+            prev is None or (not prev.skipping and prev.ended and prev.went_out is None))
+        if not rnd.by_deal or not all(h.complete for h in rnd.hands):
+            return
+        rnd.lead_tile = highest_double([h.known for h in rnd.hands])
+        if rnd.lead_tile is None and rnd.deals:
+            last = max(rnd.deals.values(), key=lambda d: d.line)
+            self.error(last.line, last.column, "bad-deal",
+                       f"nobody is dealt a double in round {rnd.number}; with the highest "
+                       "double leading, such a deal is dealt again")
 
     def _check_stock(self, rnd: RoundProgress, item: StockLine, pool: set[Tile] | None,
                      every: set[Tile]) -> None:
@@ -549,6 +608,9 @@ class Replayer:
         return i < len(self.dropped) and self.dropped[i] < before
 
     def _check_leader(self, rnd: RoundProgress, t: Turn, seat: int) -> None:
+        if rnd.by_deal:
+            self._check_double_lead(rnd, t, seat)
+            return
         expected = self._expected_leader()
         if rnd.lead_seat is not None:
             if seat != rnd.lead_seat and not (rnd.lead_wrong and seat == expected):
@@ -564,6 +626,46 @@ class Replayer:
             self.error(t.line, t.column, "wrong-leader",
                        f"{self.players[expected]} went out last round and leads round "
                        f"{rnd.number}, not {t.player}")
+
+    def _check_double_lead(self, rnd: RoundProgress, t: Turn, seat: int) -> None:
+        """The holder of the highest double dealt leads it: one finding per
+        round, on the `lead` line that names someone else, else on the turn."""
+        action = t.action
+        led = action.tile.tile if isinstance(action, Placement) else None
+        shown = str(action.tile) if isinstance(action, Placement) else "a pass"
+        if rnd.lead_tile is None:
+            if rnd.deals or all(h.complete for h in rnd.hands):
+                return  # no double dealt: reported on the deal
+            if led is not None and not led.is_double:
+                self.error(action.line, action.column, "wrong-leader",
+                           f"round {rnd.number} opens with the highest double dealt, "
+                           f"not {shown}")
+            elif led is not None:
+                self.unverified(action.line, action.column, "lead-double",
+                                f"round {rnd.number}: hands are not in the record, so "
+                                f"whether {led} was the highest double dealt is not checked")
+            if rnd.lead_seat is not None and seat != rnd.lead_seat:
+                self.error(t.line, t.column, "wrong-leader",
+                           f"{self.players[rnd.lead_seat]} leads round {rnd.number}, "
+                           f"not {t.player}")
+            return
+        holder, double = rnd.lead_tile
+        name = self.players[holder]
+        if rnd.lead_seat is not None and rnd.lead_seat != holder:
+            lead_line = rnd.lead_line
+            assert lead_line is not None
+            self.error(lead_line.line, lead_line.player_column, "wrong-leader",
+                       f"{name} holds {double}, the highest double dealt, and leads round "
+                       f"{rnd.number} with it, not {lead_line.player}")
+            if seat in (holder, rnd.lead_seat):
+                return
+        if seat != holder:
+            self.error(t.line, t.column, "wrong-leader",
+                       f"{name} holds {double}, the highest double dealt, and leads round "
+                       f"{rnd.number} with it, not {t.player}")
+        elif led != double:
+            self.error(action.line, action.column, "wrong-leader",
+                       f"{name} must lead {double}, the highest double dealt, not {shown}")
 
     def _closing_pass(self, rnd: RoundProgress, t: Turn, seat: int) -> bool:
         """Bare passes after a block, in seat order, at most one each."""
@@ -783,7 +885,7 @@ class Replayer:
             self.error(claim.line, claim.column, "score-mismatch",
                        f"{name} claims {claim.points}; {p.tile} scores {points}"
                        + self._sum_text(rnd.layout))
-        self._credit(seat, credit)
+        self._credit(seat, credit, t.line, EndReason.PLACEMENT)
         if rules.muggins:
             self.pending = (seat, rest, t)
         rnd.to_move = (seat + 1) % len(self.players)
@@ -870,16 +972,23 @@ class Replayer:
 
     # -- scores -------------------------------------------------------------
 
-    def _credit(self, seat: int, points: int) -> None:
+    def _credit(self, seat: int, points: int, line: int, reason: EndReason) -> None:
         if points <= 0 or self.winner is not None:
             return
+        assert self.rules is not None
         deltas = [0] * len(self.scores)
         deltas[seat] = points
         if not self.scores_uncertain:
             # With totals unknown (a settlement needed hidden hands) whether
             # this reached the target is unknown too; the record goes on.
-            self.winner = reached(self.scores, deltas, self.target)
+            self.winner = winner_on_credit(self.rules, self.scores, deltas, self.target)
         self.scores[seat] += points
+        self._ended(reason, line)
+
+    def _ended(self, reason: EndReason, line: int) -> None:
+        if self.winner is not None and self.ending is None and self.round is not None:
+            self.ending = MatchEnding(self.winner, reason, self.round.number, line,
+                                      tuple(self.scores), self.target)
 
     def _muggins(self, call: MugginsCall) -> None:
         """Only the line right after a placement may call (NOTATION.md 5),
@@ -917,7 +1026,7 @@ class Replayer:
                        f"{name} calls muggins for {call.points}, but only {rest} "
                        f"went unclaimed")
             return
-        self._credit(caller, call.points)
+        self._credit(caller, call.points, call.line, EndReason.MUGGINS)
 
     def _finish_round_end(self) -> None:
         """Apply the round-end settlement once the lines that may precede it
@@ -938,8 +1047,10 @@ class Replayer:
             return
         pips = [sum(t.pips for t in h.known) for h in hands]
         deltas = settle(self.rules, pips, rnd.went_out)
-        self.winner = reached(self.scores, deltas, self.target)
+        self.winner = winner_at_settlement(self.rules, self.scores, deltas, self.target)
         self.scores = [s + d for s, d in zip(self.scores, deltas)]
+        round_end = self.rules.match_end is MatchEnd.ROUND_END
+        self._ended(EndReason.ROUND_END if round_end else EndReason.SETTLEMENT, self.last_line)
 
     def _deduce_last_hand(self, rnd: RoundProgress, hands: list[HandView]) -> None:
         """With every other hand known and no unknown tile left in the stock,
@@ -1034,7 +1145,7 @@ class Replayer:
             if value == "*":
                 if winner is not None:
                     self.error(tag.line, tag.column, "result-mismatch",
-                               f"Result is *, but {winner} reached the target")
+                               f"Result is *, but {self._won_text()}")
                 return
             if winner is not None:
                 if value != winner:
@@ -1058,8 +1169,15 @@ class Replayer:
             self.warn(line, where.column if where is not None else 1, "unfinished",
                       ("the record ends inside round " + str(rnd.number)
                        if inside and rnd is not None else "the record ends")
-                      + f" before anyone reached {self.target}; write [Result \"*\"] "
+                      + f" {self._undecided_text()}; write [Result \"*\"] "
                       "for an unfinished match")
+
+    def _undecided_text(self) -> str:
+        assert self.rules is not None
+        if self.rules.match_end is MatchEnd.ROUND_END:
+            return ("before a round ended with one total alone the highest at or above "
+                    f"{self.target}")
+        return f"before anyone reached {self.target}"
 
 
 def deduce_hands(body: Iterable[BodyLine], seat: dict[str, int],

@@ -10,7 +10,16 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from muggins_cli.rules.model import RoundEnd, Rules, ScoreValue, Spinner, SpinnerCount
+from muggins_cli.rules.model import (
+    LeadTile,
+    MatchEnd,
+    RoundEnd,
+    Rounding,
+    Rules,
+    ScoreValue,
+    Spinner,
+    SpinnerCount,
+)
 
 if TYPE_CHECKING:
     from muggins_cli.rules.loader import (
@@ -44,7 +53,10 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "DEFAULT_PRESET",
+    "LeadTile",
+    "MatchEnd",
     "RoundEnd",
+    "Rounding",
     "Rules",
     "ScoreValue",
     "Spinner",

@@ -28,6 +28,7 @@ import json
 import os
 import stat as stat_mode
 from collections.abc import Callable, Mapping
+from enum import Enum
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -38,7 +39,16 @@ import yaml
 
 from muggins_cli.errors import RulesError
 from muggins_cli.notation.quoting import shorten
-from muggins_cli.rules.model import RoundEnd, Rules, ScoreValue, Spinner, SpinnerCount
+from muggins_cli.rules.model import (
+    LeadTile,
+    MatchEnd,
+    RoundEnd,
+    Rounding,
+    Rules,
+    ScoreValue,
+    Spinner,
+    SpinnerCount,
+)
 
 DEFAULT_PRESET = "pagat"
 
@@ -141,7 +151,7 @@ def rules_to_mapping(rules: Rules) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name in _FIELDS:
         value = getattr(rules, name)
-        if isinstance(value, (Spinner, SpinnerCount, ScoreValue, RoundEnd)):
+        if isinstance(value, Enum):
             value = value.value
         elif isinstance(value, tuple):
             value = list(value)
@@ -429,6 +439,9 @@ def _resolve(
         bonus_divisor=int(merged["bonus_divisor"]),
         target={c: merged["target"][c] for c in players},
         muggins=bool(merged["muggins"]),
+        match_end=MatchEnd(merged["match_end"]),
+        rounding=Rounding(merged["rounding"]),
+        lead_tile=LeadTile(merged["lead_tile"]),
     )
 
 

@@ -31,6 +31,22 @@ class RoundEnd(str, Enum):
     WINNER_TAKES = "winner-takes"
 
 
+class MatchEnd(str, Enum):
+    AT_TARGET = "at-target"
+    ROUND_END = "round-end"
+
+
+class Rounding(str, Enum):
+    NEAREST = "nearest"
+    DOWN = "down"
+    UP = "up"
+
+
+class LeadTile(str, Enum):
+    ANY = "any"
+    HIGHEST_DOUBLE = "highest-double"
+
+
 @dataclass(frozen=True)
 class Rules:
     """A complete, validated rules preset (see RULES.md for each field)."""
@@ -51,6 +67,9 @@ class Rules:
     bonus_divisor: int = 1
     target: dict[int, int] = field(default_factory=lambda: {2: 250, 3: 200, 4: 200})
     muggins: bool = False
+    match_end: MatchEnd = MatchEnd.AT_TARGET
+    rounding: Rounding = Rounding.NEAREST
+    lead_tile: LeadTile = LeadTile.ANY
 
     def __hash__(self) -> int:
         return hash(self.name)
@@ -72,6 +91,14 @@ class Rules:
         return total if self.score_value is ScoreValue.RAW else total // self.modulus
 
     def round_hand(self, pips: int) -> int:
-        """Round to the nearest multiple of ``round_to``; a half goes up."""
+        """Round to a multiple of ``round_to`` the way ``rounding`` says
+        (``nearest``: a half goes up), so that every settlement, the
+        solver's included, rounds hands alike."""
         q, r = divmod(pips, self.round_to)
-        return (q + (1 if 2 * r >= self.round_to else 0)) * self.round_to
+        if self.rounding is Rounding.DOWN:
+            up = False
+        elif self.rounding is Rounding.UP:
+            up = r > 0
+        else:
+            up = 2 * r >= self.round_to
+        return (q + up) * self.round_to

@@ -1,0 +1,407 @@
+"""``match_end``, ``rounding`` and ``lead_tile`` (RULES.md, "Variants found in
+other engines"): each worked number as its own case, the diagnostics of
+records that break the new rules, and seeded self-play under each one.
+
+The record tests start from ``records/fives-round-end-2p.mgn`` (Fives to 150,
+decided at a round's end, the highest double leading), whose numbers were
+added up by hand: Wayan reaches 150 with 2-2R +15 in round 4 (105 + 15 + 15
++ 15), Ketut goes out in that round and ends on 195 against Wayan's 150.
+The self-play tests judge each match from its written lines alone (deals,
+claims, reveals and score lines), not from the driver's own result.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from muggins_cli.check import check_file
+from muggins_cli.engine.scoring import EndReason, settle, winner_at_settlement, winner_on_credit
+from muggins_cli.engine.state import (
+    Place,
+    apply,
+    highest_double,
+    legal_moves,
+    new_round,
+)
+from muggins_cli.errors import IllegalMoveError
+from muggins_cli.notation import model as m
+from muggins_cli.notation.parser import parse_text
+from muggins_cli.notation.writer import write_match
+from muggins_cli.play.selfplay import play_match
+from muggins_cli.play.strategies import GreedyStrategy, RandomStrategy
+from muggins_cli.replay.replay import replay_match
+from muggins_cli.rules.loader import load_preset, load_rules
+from muggins_cli.rules.model import LeadTile, MatchEnd, Rounding, Rules
+from muggins_cli.tiles import Tile, full_set
+
+RECORDS = Path(__file__).resolve().parent.parent / "records"
+FIVES_RECORD = RECORDS / "fives-round-end-2p.mgn"
+PAGAT = load_preset("pagat")
+SPINNER = load_preset("spinner")
+ROUND_END = dataclasses.replace(SPINNER, match_end=MatchEnd.ROUND_END)
+AT_TARGET = dataclasses.replace(SPINNER, match_end=MatchEnd.AT_TARGET)
+
+
+def t(text: str) -> Tile:
+    a, b = (int(x) for x in text.split("-"))
+    return Tile.of(a, b)
+
+
+# --------------------------------------------------------------------------
+# Worked numbers
+
+
+def test_round_end_a_placement_to_the_target_does_not_end_the_match() -> None:
+    # "totals 140 and 130: a placement of 10 takes the first to 150; the round goes on"
+    assert winner_on_credit(ROUND_END, [140, 130], [10, 0], 150) is None
+
+
+def test_at_target_the_same_placement_ends_it() -> None:
+    # "(with at-target, the first would have won at the placement of 10)"
+    assert winner_on_credit(AT_TARGET, [140, 130], [10, 0], 150) == 0
+
+
+def test_round_end_the_highest_total_wins_at_the_round_end() -> None:
+    # The other gains 85 by the round's end: say 60 in placements (130 -> 190),
+    # then 25 for going out: 215 against 150, the second player wins.
+    scores = [150, 190]
+    assert winner_on_credit(ROUND_END, [150, 130], [0, 60], 150) is None
+    assert winner_at_settlement(ROUND_END, scores, [0, 25], 150) == 1
+
+
+def test_round_end_a_tie_for_the_highest_plays_another_round() -> None:
+    # "Totals 150 and 150 after a round's settlement: nobody wins; another round."
+    assert winner_at_settlement(ROUND_END, [150, 150], [0, 0], 150) is None
+    assert winner_at_settlement(ROUND_END, [150, 140], [0, 10], 150) is None
+
+
+def test_round_end_nobody_at_the_target_plays_on() -> None:
+    assert winner_at_settlement(ROUND_END, [100, 145], [0, 0], 150) is None
+
+
+def test_round_end_a_lower_total_at_the_target_does_not_win() -> None:
+    # Three players: 150 is at the target but 160 is higher; 160 wins.
+    assert winner_at_settlement(ROUND_END, [150, 160, 20], [0, 0, 0], 150) == 1
+
+
+@pytest.mark.parametrize(("rounding", "pips", "counted"), [
+    pytest.param(Rounding.UP, 2, 5, id="up: a hand of 2 pips counts 5"),
+    pytest.param(Rounding.DOWN, 4, 0, id="down: 4 counts 0"),
+    pytest.param(Rounding.UP, 10, 10, id="up: a multiple stays"),
+    pytest.param(Rounding.DOWN, 9, 5, id="down: 9 counts 5"),
+    pytest.param(Rounding.NEAREST, 2, 0, id="nearest: 2 counts 0"),
+    pytest.param(Rounding.NEAREST, 3, 5, id="nearest: 3 counts 5"),
+])
+def test_rounding(rounding: Rounding, pips: int, counted: int) -> None:
+    rules = dataclasses.replace(PAGAT, rounding=rounding)
+    assert rules.round_hand(pips) == counted
+    # deduct-own loses the rounded hand
+    assert settle(rules, [pips, 0], 1) == [-counted, 0]
+
+
+def test_rounding_up_rounds_the_bonus_too() -> None:
+    # spinner's blocked example, rounded up: 5 + 11 + 13 - 3 = 26 -> 30 -> +6
+    rules = dataclasses.replace(SPINNER, rounding=Rounding.UP)
+    assert settle(rules, [3, 5, 11, 13], None) == [6, 0, 0, 0]
+
+
+HD = dataclasses.replace(PAGAT, lead_tile=LeadTile.HIGHEST_DOUBLE)
+
+
+def test_highest_double_leads_and_must_be_led() -> None:
+    # "hands holding 6-6 and 4-4 -> the holder of 6-6 leads 6-6 in round 1"
+    hands = [[t("4-4"), t("1-2"), t("3-5")], [t("6-6"), t("0-1"), t("2-3")]]
+    assert highest_double(hands) == (1, t("6-6"))
+    state = new_round(hands, [], 1, t("6-6"))
+    assert legal_moves(HD, state) == [Place(t("6-6"))]
+    with pytest.raises(IllegalMoveError):
+        apply(HD, state, Place(t("2-3")))
+
+
+def test_no_double_dealt_means_no_leader_by_the_deal() -> None:
+    assert highest_double([[t("1-2")], [t("3-4")]]) is None
+
+
+def test_after_going_out_the_winner_leads_any_tile() -> None:
+    hands = [[t("4-4"), t("1-2")], [t("6-6"), t("0-1")]]
+    state = new_round(hands, [], 0)  # no lead tile: the winner of the last round leads
+    assert legal_moves(HD, state) == [Place(t("1-2")), Place(t("4-4"))]
+
+
+# --------------------------------------------------------------------------
+# Records
+
+
+def _check(tmp_path: Path, text: str, rules_text: str | None = None) -> tuple[
+        list[tuple[int, str, str]], str | None]:
+    """Check ``text`` beside a copy of records/fives.yaml (or ``rules_text``)."""
+    if rules_text is None:
+        shutil.copy(RECORDS / "fives.yaml", tmp_path / "fives.yaml")
+    else:
+        (tmp_path / "fives.yaml").write_text(rules_text, encoding="utf-8")
+    path = tmp_path / "game.mgn"
+    path.write_text(text, encoding="utf-8")
+    report = check_file(str(path))
+    diags = [(d.line, d.code, d.message) for d in report.diagnostics
+             if d.severity.value == "error"]
+    return diags, report.matches[0].winner
+
+
+def _line_of(text: str, line: str, start: int = 0) -> int:
+    return text.splitlines().index(line, start) + 1
+
+
+FIVES = FIVES_RECORD.read_text(encoding="utf-8")
+
+
+def test_the_done_when_rules_file() -> None:
+    rules = load_rules(str(RECORDS / "fives.yaml"))
+    assert (rules.spinner_sides_first, rules.spinner_count.value, rules.bonus_divisor,
+            rules.lead_tile, rules.match_end, rules.target[2]) == (
+        True, "until-sides-covered", 1, LeadTile.HIGHEST_DOUBLE, MatchEnd.ROUND_END, 150)
+
+
+def test_fives_record_checks_clean_with_the_round_end_winner(tmp_path: Path) -> None:
+    diags, winner = _check(tmp_path, FIVES)
+    assert diags == []
+    assert winner == "Ketut"  # 195 against 150, though Wayan reached 150 first
+
+
+def test_fives_record_says_why_the_match_ended() -> None:
+    (match,) = parse_text(FIVES)
+    from muggins_cli.rules.resolve import resolver_for
+
+    rep = replay_match(match, resolver_for(str(FIVES_RECORD)))
+    assert rep.ending is not None
+    assert (rep.ending.winner, rep.ending.reason, rep.ending.round) == (
+        1, EndReason.ROUND_END, 4)
+    assert rep.ending.scores == (150, 195)
+    assert rep.ending.line == _line_of(FIVES, "reveal Wayan 4-4")
+
+
+def test_fives_record_under_at_target_ends_at_wayans_placement(tmp_path: Path) -> None:
+    at_target = (RECORDS / "fives.yaml").read_text(encoding="utf-8").replace(
+        "match_end: round-end", "match_end: at-target")
+    diags, winner = _check(tmp_path, FIVES, at_target)
+    reach = _line_of(FIVES, "Wayan: 2-2R +15")
+    assert winner == "Wayan"
+    assert [(line, code) for line, code, _ in diags] == [
+        (5, "result-mismatch"), (reach + 1, "after-match-end"),
+        (_line_of(FIVES, "score Wayan 150, Ketut 195"), "total-mismatch")]  # Ketut stopped short
+
+
+def test_result_naming_the_first_to_reach_the_target_is_wrong(tmp_path: Path) -> None:
+    text = FIVES.replace('[Result "Ketut"]', '[Result "Wayan"]')
+    diags, _ = _check(tmp_path, text)
+    assert [(line, code) for line, code, _ in diags] == [(5, "result-mismatch")]
+
+
+def test_a_round_after_the_deciding_round_is_after_match_end(tmp_path: Path) -> None:
+    text = FIVES + "\nround 5\nlead Wayan\n"
+    diags, winner = _check(tmp_path, text)
+    assert winner == "Ketut"
+    round5 = _line_of(FIVES + "\nround 5\n", "round 5")
+    assert [(line, code) for line, code, _ in diags] == [(round5, "after-match-end")]
+    assert "end of round 4" in diags[0][2]
+
+
+def test_a_turn_after_the_deciding_round_is_after_match_end(tmp_path: Path) -> None:
+    lines = FIVES.splitlines()
+    at = _line_of(FIVES, "reveal Wayan 4-4")
+    text = "\n".join([*lines[:at], "score Wayan 150, Ketut 195", "Wayan: 4-4L", *lines[at:]])
+    diags, _ = _check(tmp_path, text + "\n")
+    assert [(line, code) for line, code, _ in diags] == [(at + 2, "after-match-end")]
+
+
+def test_a_tie_at_the_round_end_plays_on(tmp_path: Path) -> None:
+    # After round 2 the totals are 55 and 55: with Target 55 both are at it,
+    # tied, so nobody has won when the record stops there.
+    cut = _line_of(FIVES, "round 3") - 1
+    text = "\n".join(FIVES.splitlines()[:cut]) + "\n"
+    diags, winner = _check(tmp_path, text.replace('[Target "150"]', '[Target "55"]')
+                           .replace('[Result "Ketut"]', '[Result "*"]'))
+    assert (diags, winner) == ([], None)
+
+
+def test_the_highest_total_at_the_target_wins_at_that_round_end(tmp_path: Path) -> None:
+    # After round 3: 105 and 100; with Target 100 both are at it and Wayan,
+    # alone the highest, wins there.
+    cut = _line_of(FIVES, "round 4") - 1
+    text = "\n".join(FIVES.splitlines()[:cut]) + "\n"
+    diags, winner = _check(tmp_path, text.replace('[Target "150"]', '[Target "100"]')
+                           .replace('[Result "Ketut"]', '[Result "Wayan"]'))
+    assert (diags, winner) == ([], "Wayan")
+
+
+def test_lead_line_naming_the_wrong_player(tmp_path: Path) -> None:
+    text = FIVES.replace("lead Wayan", "lead Ketut", 1)
+    diags, _ = _check(tmp_path, text)
+    line, code, message = diags[0]
+    assert (line, code) == (_line_of(FIVES, "lead Wayan"), "wrong-leader")
+    assert "Wayan holds 6-6, the highest double dealt" in message
+
+
+def test_the_holder_leading_another_tile(tmp_path: Path) -> None:
+    text = FIVES.replace("Wayan: 6-6\n", "Wayan: 3-3\n", 1)
+    diags, _ = _check(tmp_path, text)
+    line, code, message = diags[0]
+    assert (line, code) == (_line_of(FIVES, "Wayan: 6-6"), "wrong-leader")
+    assert "must lead 6-6" in message and "not 3-3" in message
+
+
+def test_another_player_leading_a_lower_double(tmp_path: Path) -> None:
+    # Ketut holds 5-5; leading it without a lead line is still wrong.
+    first = _line_of(FIVES, "Wayan: 6-6")
+    lines = FIVES.splitlines()
+    lines.remove("lead Wayan")
+    lines[first - 2] = "Ketut: 5-5"
+    diags, _ = _check(tmp_path, "\n".join(lines) + "\n")
+    line, code, message = diags[0]
+    assert (line, code) == (first - 1, "wrong-leader")
+    assert "Wayan holds 6-6" in message and "not Ketut" in message
+
+
+def test_a_deal_without_a_double_is_bad_deal(tmp_path: Path) -> None:
+    singles = [x for x in full_set(6) if not x.is_double]
+    doubles = [x for x in full_set(6) if x.is_double]
+    ana, budi, rest = singles[:7], singles[7:14], singles[14:] + doubles
+    text = "\n".join([
+        '[Players "Ana, Budi"]', '[Rules "fives.yaml"]', '[Result "*"]', "",
+        "round 1", "lead Ana",
+        "deal Ana " + " ".join(map(str, ana)),
+        "deal Budi " + " ".join(map(str, budi)),
+        "stock " + " ".join(map(str, rest)),
+        f"Ana: {ana[0]}", ""])
+    diags, _ = _check(tmp_path, text)
+    assert [(line, code) for line, code, _ in diags] == [(8, "bad-deal")]
+    assert "dealt again" in diags[0][2]
+
+
+def test_a_deal_without_a_double_is_fine_in_other_rules(tmp_path: Path) -> None:
+    singles = [x for x in full_set(6) if not x.is_double]
+    doubles = [x for x in full_set(6) if x.is_double]
+    ana, budi, rest = singles[:7], singles[7:14], singles[14:] + doubles
+    text = "\n".join([
+        '[Players "Ana, Budi"]', '[Rules "fives.yaml"]', '[Result "*"]', "",
+        "round 1", "lead Ana",
+        "deal Ana " + " ".join(map(str, ana)),
+        "deal Budi " + " ".join(map(str, budi)),
+        "stock " + " ".join(map(str, rest)),
+        f"Ana: {ana[0]}", ""])
+    diags, _ = _check(tmp_path, text, "base: spinner\n")
+    assert diags == []
+
+
+# --------------------------------------------------------------------------
+# Self-play under each parameter, judged from the written record
+
+
+def _rounds(match: m.Match) -> list[list[m.BodyLine]]:
+    out: list[list[m.BodyLine]] = []
+    for item in match.body:
+        if isinstance(item, m.RoundLine):
+            out.append([])
+        out[-1].append(item)
+    return out
+
+
+def _round_totals(rnd: Sequence[m.BodyLine], names: Sequence[str]) -> list[int]:
+    last = [x for x in rnd if isinstance(x, m.ScoreLine)][-1]
+    by = {e.player: e.points for e in last.entries}
+    return [by[n] for n in names]
+
+
+def _play(rules: Rules, seed: int, players: int, tmp_path: Path) -> tuple[m.Match, str]:
+    names = ["Ana", "Budi", "Citra", "Dana"][:players]
+    rng = random.Random(seed)
+    strategies = [GreedyStrategy() if i % 2 else RandomStrategy() for i in range(players)]
+    out = play_match(rules, names, strategies, rng, rules_tag="house.yaml")
+    (tmp_path / "house.yaml").write_text(_yaml(rules), encoding="utf-8")
+    path = tmp_path / f"m{seed}.mgn"
+    path.write_text(write_match(out.record), encoding="utf-8")
+    report = check_file(str(path))
+    assert [d for d in report.diagnostics if d.severity.value != "info"] == []
+    (match,) = parse_text(path.read_text(encoding="utf-8"))
+    return match, path.read_text(encoding="utf-8")
+
+
+def _yaml(rules: Rules) -> str:
+    from muggins_cli.rules.loader import rules_to_yaml
+
+    return rules_to_yaml(rules).replace(f"name: {rules.name}", "name: house")
+
+
+def _tiles_conserved(rnd: Sequence[m.BodyLine], max_pip: int) -> None:
+    dealt = [tok.tile for x in rnd if isinstance(x, m.DealLine | m.StockLine) for tok in x.tiles]
+    assert sorted(dealt) == sorted(full_set(max_pip))
+
+
+FIVES_RULES = load_rules(str(RECORDS / "fives.yaml"))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_selfplay_round_end_ends_at_the_first_decided_round(seed: int, tmp_path: Path) -> None:
+    rules = dataclasses.replace(FIVES_RULES, name="house")
+    match, _ = _play(rules, seed, 2, tmp_path)
+    names = ["Ana", "Budi"]
+    rounds = _rounds(match)
+    decided = None
+    for number, rnd in enumerate(rounds, 1):
+        _tiles_conserved(rnd, rules.max_pip)
+        totals = _round_totals(rnd, names)
+        top = max(totals)
+        if top >= 150 and totals.count(top) == 1:
+            decided = (number, names[totals.index(top)])
+            break
+    assert decided is not None and decided[0] == len(rounds)
+    assert match.tag("Result") == decided[1]
+
+
+@pytest.mark.parametrize(("seed", "players"), [(0, 2), (1, 3), (2, 4), (3, 3)])
+def test_selfplay_highest_double_leads(seed: int, players: int, tmp_path: Path) -> None:
+    rules = dataclasses.replace(HD, name="house")
+    match, _ = _play(rules, seed, players, tmp_path)
+    led_by_deal = 0
+    previous_went_out = False
+    for rnd in _rounds(match):
+        _tiles_conserved(rnd, rules.max_pip)
+        deals = {x.player: {tok.tile for tok in x.tiles} for x in rnd if isinstance(x, m.DealLine)}
+        turns = [x for x in rnd if isinstance(x, m.Turn)]
+        if not previous_went_out:
+            doubles = [(x.hi, p) for p, h in deals.items() for x in h if x.is_double]
+            pip, holder = max(doubles)
+            first = turns[0]
+            assert first.player == holder
+            assert isinstance(first.action, m.Placement)
+            assert first.action.tile.tile == Tile.of(pip, pip)
+            led_by_deal += 1
+        placed = {p: sum(isinstance(x.action, m.Placement) and x.player == p for x in turns)
+                  for p in deals}
+        drawn = {p: sum(len(x.draws) for x in turns if x.player == p) for p in deals}
+        previous_went_out = any(placed[p] == len(deals[p]) + drawn[p] for p in deals)
+    assert led_by_deal >= 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_selfplay_rounding_up(seed: int, tmp_path: Path) -> None:
+    rules = dataclasses.replace(PAGAT, name="house", rounding=Rounding.UP)
+    match, _ = _play(rules, seed, 2, tmp_path)
+    names = ["Ana", "Budi"]
+    before = [0, 0]
+    rounds = _rounds(match)
+    for rnd in rounds[:-1]:  # the last round may end at a placement, unsettled
+        _tiles_conserved(rnd, rules.max_pip)
+        claims = [sum(x.claim.points for x in rnd if isinstance(x, m.Turn)
+                      and x.player == n and x.claim is not None) for n in names]
+        held = {x.player: sum(tok.tile.pips for tok in x.tiles)
+                for x in rnd if isinstance(x, m.RevealLine)}
+        up = [-(-held.get(n, 0) // 5) * 5 for n in names]  # rounded up by hand
+        after = _round_totals(rnd, names)
+        assert after == [b + c - u for b, c, u in zip(before, claims, up)]
+        before = after

@@ -405,3 +405,82 @@ def test_selfplay_rounding_up(seed: int, tmp_path: Path) -> None:
         after = _round_totals(rnd, names)
         assert after == [b + c - u for b, c, u in zip(before, claims, up)]
         before = after
+
+
+# --------------------------------------------------------------------------
+# The solver's match objective under round-end, against plain searches
+
+
+ROUND_END_FIVES = dataclasses.replace(FIVES_RULES, name="fives-solver")
+ROUND_END_PAGAT = dataclasses.replace(PAGAT, name="pagat-round-end", match_end=MatchEnd.ROUND_END)
+
+
+def _round_end_scores(target: int, players: int, seed: int) -> list[int]:
+    """Totals past the target, tied at it, just short of it, or far away."""
+    rng = random.Random(seed)
+    return [rng.choice([target + 10, target, target - 5, target - 15, 0])
+            for _ in range(players)]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("rules", [ROUND_END_FIVES, ROUND_END_PAGAT], ids=lambda r: r.name)
+def test_solver_perfect_round_end_equals_exhaustive_search(rules: Rules, players: int) -> None:
+    from muggins_cli.solver import solve
+    from tests.test_solver_reference import endgame, move_value2, move_vec
+
+    for seed in range(8):
+        state = endgame(rules, players, 500 * players + seed, {2: 9, 3: 8}[players])
+        target = rules.target_for(players)
+        scores = _round_end_scores(target, players, seed)
+        dists = [target - s for s in scores]
+        res = solve(rules, state, scores=scores, target=target, objective="match")
+        assert res.exact
+        for mv in res.moves:
+            if players == 2:
+                assert mv.value == move_value2(rules, state, mv.move, dists, True), (seed, mv)
+            else:
+                assert mv.results is not None
+                assert list(mv.results) == move_vec(rules, state, mv.move, dists, True)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_solver_expect_round_end_equals_exhaustive_average(players: int) -> None:
+    from muggins_cli.engine.state import Draw
+    from muggins_cli.solver import solve
+    from tests.test_solver_reference import endgame, expect_move2, expect_move_n
+
+    rules = ROUND_END_FIVES
+    for seed in range(5):
+        state = endgame(rules, players, 700 * players + seed, 7, min_stock=2)
+        target = rules.target_for(players)
+        scores = _round_end_scores(target, players, seed + 1)
+        dists = [target - s for s in scores]
+        res = solve(rules, state, scores=scores, target=target, mode="expect",
+                    objective="match")
+        assert res.exact
+        for mv, em in zip(res.moves, legal_moves(rules, state)):
+            assert isinstance(em, Draw) or mv.move == em
+            if players == 2:
+                assert mv.value == pytest.approx(expect_move2(rules, state, em, dists, True))
+            else:
+                assert mv.results is not None
+                assert list(mv.results) == pytest.approx(
+                    expect_move_n(rules, state, em, dists, True))
+
+
+def test_solver_round_end_a_placement_to_the_target_wins_nothing_yet() -> None:
+    """A position where the mover's placement takes them past the target:
+    under at-target it is worth MATCH_WIN; under round-end it is not (the
+    round goes on and the opponent may still finish higher)."""
+    from muggins_cli.solver import MATCH_WIN, solve
+    from tests.test_solver_reference import endgame
+
+    for seed in range(40):
+        state = endgame(PAGAT, 2, 900 + seed, 10)
+        at = solve(PAGAT, state, scores=[245, 0], target=250, objective="match")
+        if state.to_move == 0 and at.value is not None and at.value > MATCH_WIN // 2:
+            break
+    else:
+        raise AssertionError("no position where a placement reaches the target")
+    later = solve(ROUND_END_PAGAT, state, scores=[245, 0], target=250, objective="match")
+    assert later.value is not None and later.value < at.value

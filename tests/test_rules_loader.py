@@ -160,6 +160,9 @@ def test_rules_to_yaml_shape() -> None:
         "bonus_divisor: 1",
         "target: {2: 250, 3: 200, 4: 200}",
         "muggins: false",
+        "match_end: at-target",
+        "rounding: nearest",
+        "lead_tile: any",
     ]
 
 

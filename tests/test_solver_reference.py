@@ -24,12 +24,18 @@ from muggins_cli.engine.state import (
     legal_moves,
     new_round,
 )
-from muggins_cli.rules.model import Rules
+from muggins_cli.rules.model import MatchEnd, Rules
 
 WIN = 100_000
 
 
-def _winner(d: Sequence[int], after: Sequence[int]) -> int | None:
+def _winner(rules: Rules, d: Sequence[int], after: Sequence[int]) -> int | None:
+    """Who a settlement ``d`` makes the winner, ``after`` the distances to
+    the target before it (RULES.md ``match_end``)."""
+    if rules.match_end is MatchEnd.ROUND_END:
+        past = [x - a for x, a in zip(d, after)]  # final total minus the target
+        top = max(past)
+        return past.index(top) if top >= 0 and past.count(top) == 1 else None
     return next((i for i, x in enumerate(d) if x > 0 and x >= after[i]), None)
 
 
@@ -42,13 +48,13 @@ def outcomes(
     seat = state.to_move
     n = state.players
     child, pts = apply(rules, state, move)
-    if pts and pts >= dists[seat]:
+    if pts and pts >= dists[seat] and rules.match_end is MatchEnd.AT_TARGET:
         return None, [pts if i == seat else 0 for i in range(n)], seat, list(dists)
     new_d = [x - (pts if i == seat else 0) for i, x in enumerate(dists)]
     vec = [pts if i == seat else 0 for i in range(n)]
     if child.over:
         d = settle(rules, child.hand_pips(), child.went_out)
-        return None, [a + b for a, b in zip(vec, d)], _winner(d, new_d), new_d
+        return None, [a + b for a, b in zip(vec, d)], _winner(rules, d, new_d), new_d
     return child, vec, None, new_d
 
 

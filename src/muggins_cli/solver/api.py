@@ -55,7 +55,7 @@ from muggins_cli.engine.state import (
     legal_moves,
 )
 from muggins_cli.errors import InputError
-from muggins_cli.rules.model import Rules
+from muggins_cli.rules.model import MatchEnd, Rules
 from muggins_cli.solver.common import (
     MATCH_WIN,
     Budget,
@@ -156,6 +156,8 @@ class _Ctx:
         self.settler = Settler(rules, objective)
         self.match = objective is Objective.MATCH
         self.pips = pip_counter(table)
+        self.ends_on_credit = rules.match_end is MatchEnd.AT_TARGET
+        self.lead_tile: Tile | None = None  # the double the round must open with
 
     def drawable(self, stock: int) -> int:
         if self.order is None:
@@ -167,6 +169,8 @@ class _Ctx:
         if node.drawn >= 0:
             tile = t.by_index[node.drawn]
             return [Place(tile, end) for end, _, _ in t.real_moves(node.lid, node.drawn)]
+        if node.lid == t.empty and self.lead_tile is not None:
+            return [Place(self.lead_tile)]
         me = node.hands[node.seat]
         fit = me & t.fitmask[node.lid]
         moves: list[SolverMove] = []
@@ -189,8 +193,7 @@ class _Ctx:
                 pts: int, seat: int) -> _End:
         d = self.settler.deltas([self.pips(h) for h in hands], went_out)
         points = tuple(x + (pts if i == seat else 0) for i, x in enumerate(d))
-        winner = next((i for i, x in enumerate(d) if x > 0 and x >= dists[i]), None)
-        return _End(points, winner)
+        return _End(points, self.settler.winner(d, dists))
 
     def step(self, node: _Node, move: SolverMove) -> tuple[int, _Node | _End]:
         """Apply a known move: its points and the next node, or how it ends."""
@@ -201,7 +204,7 @@ class _Ctx:
             ti = move.tile.index()
             nid, pts = next((i, p) for e, i, p in t.real_moves(node.lid, ti) if e == move.end)
             rest = me & ~(1 << ti)
-            if pts >= node.dists[seat]:
+            if self.ends_on_credit and pts >= node.dists[seat]:
                 return pts, _End(tuple(pts if i == seat else 0 for i in range(n)), seat)
             new_hands = (*hands[:seat], rest, *hands[seat + 1:])
             dists = (*node.dists[:seat], node.dists[seat] - pts, *node.dists[seat + 1:])
@@ -271,7 +274,8 @@ def _root(
     if len(scores) != n:
         raise InputError(f"{len(scores)} scores for {n} players")
     dists = tuple(target - s for s in scores)
-    if min(dists) <= 0:
+    if min(dists) <= 0 and rules.match_end is MatchEnd.AT_TARGET:
+        # Under round-end a total past the target plays on to the round's end.
         raise InputError("the match is over: a score has reached the target")
     order = None if chance else tuple(t.index() for t in state.stock)
     stock = _mask(state.stock) if chance else 0
@@ -444,13 +448,14 @@ def _solve_perfect(
     node, order = _root(rules, table, state, scores, target, chance=False)
     assert order is not None
     ctx = _Ctx(rules, table, state.players, order, objective)
+    ctx.lead_tile = state.lead_tile
     live = _live(table, rules, node, ctx.drawable(0))
     moves: list[SolverMove] = list(legal_moves(rules, state))
     values: list[tuple[SolverMove, float | None, list[SolverMove], Vec | None]] = [
         (m, None, [m], None) for m in moves]
     stopped: str | None = None
     if state.players == 2:
-        search = Perfect2(rules, table, order, objective, budget, live)
+        search = Perfect2(rules, table, order, objective, budget, live, min(node.dists))
         root = _Perfect2Root(ctx, search)
         nodes = search.node_count
         guess = 0
@@ -475,7 +480,8 @@ def _solve_perfect(
             search.release()
         return _finish(Mode.PERFECT, objective, node.seat, values, True, nodes(), budget,
                        "alpha-beta", stopped=stopped)
-    msearch = MaxN(rules, table, state.players, objective, budget, live, order)
+    msearch = MaxN(rules, table, state.players, objective, budget, live, order,
+                   min(node.dists))
     mroot = _MaxNRoot(ctx, msearch)
     try:
         for i, m in enumerate(moves):
@@ -580,6 +586,7 @@ def _solve_expect(
     table = table_for(rules)
     node, _ = _root(rules, table, state, scores, target, chance=True)
     ctx = _Ctx(rules, table, state.players, None, objective)
+    ctx.lead_tile = state.lead_tile
     live = _live(table, rules, node, ctx.drawable(node.stock))
     moves: list[SolverMove] = [
         as_seen(m) for m in legal_moves(rules, state)]
@@ -594,7 +601,7 @@ def _solve_expect(
     value_of: Callable[[SolverMove], tuple[float, Vec | None]]
     pv_of: Callable[[SolverMove], list[SolverMove]]
     if state.players == 2:
-        search = Expect2(rules, table, objective, half, live)
+        search = Expect2(rules, table, objective, half, live, min(node.dists))
         root = _Expect2Root(ctx, search)
         count: Callable[[], int] = search.node_count
 
@@ -604,7 +611,8 @@ def _solve_expect(
         def pv_of(m: SolverMove) -> list[SolverMove]:
             return root.pv(node, m)
     else:
-        msearch = MaxN(rules, table, state.players, objective, half, live, None)
+        msearch = MaxN(rules, table, state.players, objective, half, live, None,
+                       min(node.dists))
         mroot = _MaxNRoot(ctx, msearch)
 
         def count() -> int:
@@ -662,7 +670,8 @@ def _solve_expect(
 def _solve_sample(
     rules: Rules, know: Knowledge, objective: Objective, budget: Budget, seed: int, samples: int,
 ) -> SolveResult:
-    if min(know.target - s for s in know.scores) <= 0:
+    if min(know.target - s for s in know.scores) <= 0 \
+            and rules.match_end is MatchEnd.AT_TARGET:
         raise InputError("the match is over: a score has reached the target")
     sampler = Sampler(know, random.Random(seed))
     return _average(rules, sampler.deal, know.scores, know.target, objective, budget, samples,

@@ -11,8 +11,8 @@ import time
 from collections.abc import Callable, Sequence
 from enum import Enum
 
-from muggins_cli.engine.scoring import settle
-from muggins_cli.rules.model import RoundEnd, Rules
+from muggins_cli.engine.scoring import settle, winner_at_settlement
+from muggins_cli.rules.model import MatchEnd, RoundEnd, Rules
 from muggins_cli.solver.layouts import LayoutTable
 
 #: The bonus a player gets for reaching the target under ``objective="match"``:
@@ -145,15 +145,20 @@ class Settler:
             found = self.cache[key] = settle(self.rules, pips, went_out)
         return found
 
+    def winner(self, deltas: Sequence[int], dists: Sequence[int]) -> int | None:
+        """Who the settlement ``deltas`` makes the winner, by the engine's
+        rule: totals are taken as minus the distances, with a target of 0."""
+        return winner_at_settlement(self.rules, [-d for d in dists], deltas, 0)
+
     def results(
         self, pips: Sequence[int], went_out: int | None, dists: Sequence[int]
     ) -> list[int]:
         d = self.deltas(pips, went_out)
         if not self.match:
             return d
-        for i, x in enumerate(d):
-            if x > 0 and x >= dists[i]:
-                return [y + (MATCH_WIN if j == i else -MATCH_WIN) for j, y in enumerate(d)]
+        i = self.winner(d, dists)
+        if i is not None:
+            return [y + (MATCH_WIN if j == i else -MATCH_WIN) for j, y in enumerate(d)]
         return d
 
     def pair(self, pips_a: int, pips_b: int, a_out: bool, da: int, db: int) -> int:
@@ -163,11 +168,21 @@ class Settler:
         d = self.deltas((pips_a, pips_b), 0 if a_out else None)
         v = d[0] - d[1]
         if self.match:
-            if d[0] > 0 and da <= d[0]:
-                v += MATCH_WIN
-            elif d[1] > 0 and db <= d[1]:
-                v -= MATCH_WIN
+            won = self.winner(d, (da, db))
+            if won is not None:
+                v += MATCH_WIN if won == 0 else -MATCH_WIN
         return v
+
+
+def dist_offset(rules: Rules, far: int, low: int) -> int:
+    """What table keys add to a distance to the target so that it is never
+    negative. Under ``at-target`` a distance is always positive (reaching 0
+    ends the match); under ``round-end`` play goes on past the target, so a
+    distance falls as low as the lowest at the root (``low``) less what one
+    round can score (under ``far``)."""
+    if rules.match_end is MatchEnd.AT_TARGET:
+        return 0
+    return far - min(low, 0)
 
 
 class TwoPlayerSearch:
@@ -178,7 +193,7 @@ class TwoPlayerSearch:
     Each search builds its own closures over these for speed."""
 
     def __init__(self, rules: Rules, table: LayoutTable, objective: Objective,
-                 budget: Budget, live: bool) -> None:
+                 budget: Budget, live: bool, low: int = 0) -> None:
         self.rules = rules
         self.table = table
         self.objective = objective
@@ -188,6 +203,10 @@ class TwoPlayerSearch:
         self.pips = pip_counter(table)
         self.bonus = settle_bonus_max(rules, table)
         self.far = table.max_place * table.n_tiles + self.bonus + 1
+        self.off = dist_offset(rules, self.far, low)
+        self.dist_bits = (self.far + self.off).bit_length()
+        #: Whether a placement reaching the target ends the match there.
+        self.ends_on_credit = rules.match_end is MatchEnd.AT_TARGET
         self.nodes = 0
         self.settle2 = self._settle2()
 

@@ -40,13 +40,14 @@ class Expect2(TwoPlayerSearch):
         objective: Objective,
         budget: Budget,
         live: bool,
+        low: int = 0,
     ) -> None:
-        super().__init__(rules, table, objective, budget, live)
+        super().__init__(rules, table, objective, budget, live, low)
         self.reserve = rules.stock_reserve
         self.tt: dict[int, tuple[float, float, SearchMove | None]] = {}
         self.ct: dict[int, float] = {}
         n = table.n_tiles
-        self.lay_shift = 3 * n + (2 * self.far.bit_length() if live else 0)
+        self.lay_shift = 3 * n + (2 * self.dist_bits if live else 0)
         self._build()
 
     def cap(self, dist: int, hand: int, stk: int) -> int:
@@ -75,21 +76,24 @@ class Expect2(TwoPlayerSearch):
         n = table.n_tiles
         op_shift, stk_shift = n, 2 * n
         d1_shift = 3 * n
-        d2_shift = d1_shift + self.far.bit_length()
+        d2_shift = d1_shift + self.dist_bits
+        off = self.off
+        ends = self.ends_on_credit
         lay_shift = self.lay_shift
         nodes = 0
 
         def key_of(me: int, op: int, lay: int, stk: int, dme: int, dop: int) -> int:
             key = me | op << op_shift | stk << stk_shift | lay << lay_shift
             if live:
-                key |= cap(dme, me, stk) << d1_shift | cap(dop, op, stk) << d2_shift
+                key |= ((cap(dme, me, stk) + off) << d1_shift
+                        | (cap(dop, op, stk) + off) << d2_shift)
             return key
 
         def place(
             rest: int, op: int, nl: int, stk: int, dme: int, dop: int, pts: int,
             alpha: float, beta: float,
         ) -> float:
-            if pts >= dme:
+            if ends and pts >= dme:
                 return pts + win
             if not rest:
                 return pts + settle2(0, op, True, dme - pts, dop)
@@ -140,7 +144,8 @@ class Expect2(TwoPlayerSearch):
                 budget.check()
             key = me | op << op_shift | stk << stk_shift | lay << lay_shift
             if live:
-                key |= cap(dme, me, stk) << d1_shift | cap(dop, op, stk) << d2_shift
+                key |= ((cap(dme, me, stk) + off) << d1_shift
+                        | (cap(dop, op, stk) + off) << d2_shift)
             e = tget(key)
             if e is not None:
                 lo, hi, first = e

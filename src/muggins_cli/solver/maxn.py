@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from muggins_cli.rules.model import Rules
+from muggins_cli.rules.model import MatchEnd, Rules
 from muggins_cli.solver.common import (
     MATCH_WIN,
     Budget,
     Objective,
     Settler,
+    dist_offset,
     pip_counter,
     settle_bonus_max,
 )
@@ -58,6 +59,7 @@ class MaxN:
         budget: Budget,
         live: bool,
         order: Sequence[int] | None,
+        low: int = 0,
     ) -> None:
         self.rules = rules
         self.table = table
@@ -76,6 +78,8 @@ class MaxN:
         self.pips = pip_counter(table)
         self.bonus = settle_bonus_max(rules, table)
         self.far = table.max_place * table.n_tiles + self.bonus + 1
+        self.off = dist_offset(rules, self.far, low)
+        self.ends_on_credit = rules.match_end is MatchEnd.AT_TARGET
         self.nodes = 0
 
     # ------------------------------------------------------------------
@@ -124,10 +128,10 @@ class MaxN:
         key = (key << shift | stock) * self.n + seat
         if self.live:
             room = self.bonus + table.max_place * drawable
-            far = self.far
+            far, off = self.far, self.off
             for d, h in zip(dists, hands):
-                key = key * (far + 1) + (d if d <= room + table.max_place * h.bit_count()
-                                         else far)
+                key = key * (far + off + 1) + off + (
+                    d if d <= room + table.max_place * h.bit_count() else far)
         found = self.tt.get(key)
         if found is not None:
             return found
@@ -161,7 +165,7 @@ class MaxN:
         self, hands: tuple[int, ...], seat: int, rest: int, nl: int, stock: int, pts: int,
         dists: tuple[int, ...],
     ) -> Vec:
-        if pts >= dists[seat]:
+        if self.ends_on_credit and pts >= dists[seat]:
             return self.reach(seat, pts)
         new_hands = (*hands[:seat], rest, *hands[seat + 1:])
         new_dists = (*dists[:seat], dists[seat] - pts, *dists[seat + 1:])

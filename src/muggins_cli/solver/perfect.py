@@ -58,8 +58,9 @@ class Perfect2(TwoPlayerSearch):
         objective: Objective,
         budget: Budget,
         live: bool,
+        low: int = 0,
     ) -> None:
-        super().__init__(rules, table, objective, budget, live)
+        super().__init__(rules, table, objective, budget, live, low)
         self.stock = tuple(stock)
         self.lim = max(0, len(self.stock) - rules.stock_reserve)
         self.tt: dict[int, tuple[int, int, SearchMove | None]] = {}
@@ -68,7 +69,7 @@ class Perfect2(TwoPlayerSearch):
         # is about a third faster than a tuple key (no allocation to hash).
         n = table.n_tiles
         self.sp_shift = 2 * n
-        dist_bits = self.far.bit_length()
+        dist_bits = self.dist_bits
         self.d1_shift = self.sp_shift + max(1, len(self.stock).bit_length())
         self.d2_shift = self.d1_shift + dist_bits
         self.lay_shift = self.d2_shift + dist_bits if live else self.d1_shift
@@ -106,13 +107,15 @@ class Perfect2(TwoPlayerSearch):
         bonus = self.bonus
         max_place = table.max_place
         far = self.far
+        off = self.off
+        ends = self.ends_on_credit
 
         def place(
             rest: int, op: int, nl: int, sp: int, dme: int, dop: int, pts: int,
             alpha: int, beta: int,
         ) -> int:
             """The mover has laid a tile scoring ``pts`` and holds ``rest``."""
-            if pts >= dme:
+            if ends and pts >= dme:
                 return pts + win
             if not rest:
                 return pts + settle2(0, op, True, dme - pts, dop)
@@ -188,13 +191,13 @@ class Perfect2(TwoPlayerSearch):
                 # Distances enter the key only while they can still be closed.
                 room = bonus + max_place * (lim - sp if sp < lim else 0)
                 if dme <= room + max_place * me.bit_count():
-                    key |= dme << d1_shift
+                    key |= (dme + off) << d1_shift
                 else:
-                    key |= far << d1_shift
+                    key |= (far + off) << d1_shift
                 if dop <= room + max_place * op.bit_count():
-                    key |= dop << d2_shift
+                    key |= (dop + off) << d2_shift
                 else:
-                    key |= far << d2_shift
+                    key |= (far + off) << d2_shift
             e = tget(key)
             if e is not None:
                 lo, hi, first = e
@@ -227,7 +230,7 @@ class Perfect2(TwoPlayerSearch):
                             continue
                         bit, _, nl, pts = mv
                         rest = me ^ bit
-                        if pts >= dme:
+                        if ends and pts >= dme:
                             v = pts + win
                         elif not rest:
                             v = pts + settle2(0, op, True, dme - pts, dop)

@@ -35,7 +35,7 @@ from muggins_cli.notation.parser import parse_text
 from muggins_cli.notation.writer import write_match
 from muggins_cli.play.selfplay import play_match
 from muggins_cli.play.strategies import GreedyStrategy, RandomStrategy
-from muggins_cli.replay.replay import replay_match
+from muggins_cli.replay.replay import MatchEnding, replay_match
 from muggins_cli.rules.loader import load_preset, load_rules
 from muggins_cli.rules.model import LeadTile, MatchEnd, Rounding, Rules
 from muggins_cli.tiles import Tile, full_set
@@ -435,12 +435,13 @@ def test_solver_perfect_round_end_equals_exhaustive_search(rules: Rules, players
         dists = [target - s for s in scores]
         res = solve(rules, state, scores=scores, target=target, objective="match")
         assert res.exact
-        for mv in res.moves:
+        for mv, em in zip(res.moves, legal_moves(rules, state), strict=True):
+            assert mv.move == em
             if players == 2:
-                assert mv.value == move_value2(rules, state, mv.move, dists, True), (seed, mv)
+                assert mv.value == move_value2(rules, state, em, dists, True), (seed, mv)
             else:
                 assert mv.results is not None
-                assert list(mv.results) == move_vec(rules, state, mv.move, dists, True)
+                assert list(mv.results) == move_vec(rules, state, em, dists, True)
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -484,3 +485,44 @@ def test_solver_round_end_a_placement_to_the_target_wins_nothing_yet() -> None:
         raise AssertionError("no position where a placement reaches the target")
     later = solve(ROUND_END_PAGAT, state, scores=[245, 0], target=250, objective="match")
     assert later.value is not None and later.value < at.value
+
+
+# --------------------------------------------------------------------------
+# Why the match ended, as data and in `muggins replay`
+
+
+def _ending(text: str, resolve_from: Path) -> MatchEnding | None:
+    from muggins_cli.rules.resolve import resolver_for
+
+    (match,) = parse_text(text)
+    return replay_match(match, resolver_for(str(resolve_from))).ending
+
+
+def test_ending_at_a_placement() -> None:
+    from tests.records import THREES
+
+    ending = _ending(THREES, RECORDS / "x.mgn")
+    # "Eko leads 6-6 for 12 and reaches the target of 10" on the record's line 13
+    assert ending is not None
+    assert (ending.winner, ending.reason, ending.round, ending.line) == (
+        2, EndReason.PLACEMENT, 1, THREES.splitlines().index("Eko: 6-6 +12") + 1)
+
+
+def test_ending_at_an_at_target_settlement() -> None:
+    data = Path(__file__).parent / "data" / "clean-0019.mgn"
+    ending = _ending(data.read_text(encoding="utf-8"), data)
+    # the corpus marks it match-ends-at-bonus: Wayan's round-end bonus takes him to 100
+    assert ending is not None
+    assert (ending.reason, ending.round) == (EndReason.SETTLEMENT, 4)
+
+
+def test_replay_says_why_the_match_ended() -> None:
+    from typer.testing import CliRunner
+
+    from muggins_cli.cli import app
+
+    result = CliRunner().invoke(app, ["replay", str(FIVES_RECORD)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == (
+        "match over: after round 4's settlement Ketut's 195 is the highest total at or above "
+        "the target of 150 (Wayan 150); the match is decided only at a round's end")

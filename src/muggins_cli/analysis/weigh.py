@@ -227,7 +227,7 @@ def _choices(pos: Position) -> int | None:
         return None
     rules = pos.rules
     places, draw = own_moves(rules, pos.layout, hand, pos.drawn,
-                             pos.stock_count > rules.stock_reserve)
+                             pos.stock_count > rules.stock_reserve, pos.lead_tile)
     return max(1, len(places) + draw)
 
 

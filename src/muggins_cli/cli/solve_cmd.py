@@ -229,7 +229,8 @@ def _open_state(rules: Rules, pos: Position) -> RoundState:
     else:
         used = set(pos.layout.tiles()).union(*hands)
         stock = tuple(t for t in full_set(rules.max_pip) if t not in used)
-    return RoundState(hands, stock, pos.layout, pos.to_move, pos.drawn)
+    return RoundState(hands, stock, pos.layout, pos.to_move, pos.drawn,
+                      lead_tile=pos.lead_tile)
 
 
 # ----------------------------------------------------------------------

@@ -40,6 +40,8 @@ class Seen:
     target: int
     moves: tuple[SeenMove, ...]
     voids: tuple[Void, ...] = ()
+    #: The double the mover must open the round with, if the rules say so.
+    lead_tile: Tile | None = None
 
     @property
     def players(self) -> int:
@@ -84,4 +86,5 @@ def seen_of(
         target=target,
         moves=seen_moves(moves),
         voids=tuple(voids),
+        lead_tile=state.lead_tile,
     )

@@ -179,6 +179,7 @@ def knowledge_of(rules: Rules, seen: Seen) -> Knowledge:
         unseen=unseen, stock_count=seen.stock_count, scores=seen.scores, target=seen.target,
         voids=seen.voids,
         drawn=seen.drawn,
+        lead_tile=seen.lead_tile,
     )
 
 

@@ -47,6 +47,9 @@ class Position:
     round_over: bool
     winner: int | None
     """The seat that won, once the match is over (None before)."""
+    #: The double the round must open with (``lead_tile: highest-double``),
+    #: while nothing is on the table; None when any tile may open.
+    lead_tile: Tile | None = None
 
     @property
     def match_over(self) -> bool:
@@ -66,7 +69,7 @@ class Position:
         hands = tuple(h if h is not None else frozenset() for h in self.hands)
         assert self.stock is not None
         return RoundState(hands, self.stock, self.layout, self.to_move, self.drawn,
-                          over=self.round_over)
+                          over=self.round_over, lead_tile=self.lead_tile)
 
 
 def parse_at(at: str) -> tuple[int, int]:
@@ -106,6 +109,7 @@ def snapshot(rep: Replayer, drawn: Tile | None = None, *, in_turn: bool = False)
         voids=rnd.voids.voids(),
         round_over=rnd.ended,
         winner=rep.winner,
+        lead_tile=rnd.lead_tile[1] if rnd.lead_tile and not rnd.layout.started else None,
     )
 
 

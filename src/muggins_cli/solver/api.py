@@ -655,7 +655,8 @@ def _solve_expect(
     def deal() -> RoundState:
         order = list(pool)
         rng.shuffle(order)
-        return RoundState(state.hands, tuple(order), state.layout, state.to_move, state.drawn)
+        return RoundState(state.hands, tuple(order), state.layout, state.to_move, state.drawn,
+                          lead_tile=state.lead_tile)
 
     res = _average(rules, deal, scores, target, objective, budget, samples, Mode.EXPECT,
                    "sampled stock orders", node.seat, nodes)

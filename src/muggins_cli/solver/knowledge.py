@@ -45,6 +45,8 @@ class Knowledge:
     voids: tuple[Void, ...] = ()
     drawn: Tile | None = None
     history: tuple[str, ...] = field(default=())
+    #: The double the round must open with (``lead_tile: highest-double``).
+    lead_tile: Tile | None = None
 
     @property
     def players(self) -> int:
@@ -88,6 +90,7 @@ class Knowledge:
             scores=tuple(scores),
             target=target,
             voids=tuple(voids),
+            lead_tile=state.lead_tile,
             drawn=state.drawn,
             history=tuple(history),
         )
@@ -198,4 +201,5 @@ class Sampler:
 
     def _state(self, hands: Sequence[frozenset[Tile]], stock: Sequence[Tile]) -> RoundState:
         know = self.know
-        return RoundState(tuple(hands), tuple(stock), know.layout, know.seat, know.drawn)
+        return RoundState(tuple(hands), tuple(stock), know.layout, know.seat, know.drawn,
+                          lead_tile=know.lead_tile)

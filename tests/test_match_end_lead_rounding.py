@@ -526,3 +526,64 @@ def test_replay_says_why_the_match_ended() -> None:
     assert result.stdout.splitlines()[-1] == (
         "match over: after round 4's settlement Ketut's 195 is the highest total at or above "
         "the target of 150 (Wayan 150); the match is decided only at a round's end")
+
+
+def test_stats_count_the_round_end_winner() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from muggins_cli.cli import app
+
+    result = CliRunner().invoke(app, ["stats", str(FIVES_RECORD), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    wins = {p["name"]: p["wins"] for p in json.loads(result.stdout)["by_player"]}
+    assert wins == {"Ketut": 1, "Wayan": 0}  # Wayan reached 150 first; Ketut won
+
+
+def test_rules_command_shows_the_new_fields() -> None:
+    from typer.testing import CliRunner
+
+    from muggins_cli.cli import app
+
+    result = CliRunner().invoke(app, ["rules", str(RECORDS / "fives.yaml")])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[-3:] == ["match_end: round-end", "rounding: nearest",
+                          "lead_tile: highest-double"]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("match_end: round_end\n", "line 1: field 'match_end' must be one of at-target, "
+     "round-end, got 'round_end' (did you mean 'round-end'?)"),
+    ("base: pagat\nrounding: upward\n", "line 2: field 'rounding' must be one of nearest, "
+     "down, up, got 'upward'"),
+    ("lead_tile: true\n", "line 1: field 'lead_tile' must be one of any, highest-double, "
+     "got true"),
+])
+def test_a_wrong_value_is_one_line_exit_2(tmp_path: Path, text: str, message: str) -> None:
+    from typer.testing import CliRunner
+
+    from muggins_cli.cli import app
+
+    (tmp_path / "bad.yaml").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["rules", str(tmp_path / "bad.yaml")])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == f"error: rules file {tmp_path / 'bad.yaml'}: {message}\n"
+
+
+def test_selfplay_command_under_the_fives_file_checks_clean(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from muggins_cli.cli import app
+
+    shutil.copy(RECORDS / "fives.yaml", tmp_path / "fives.yaml")
+    out = tmp_path / "games.mgn"
+    runner = CliRunner()
+    played = runner.invoke(app, ["selfplay", "--rules", str(tmp_path / "fives.yaml"),
+                                 "--matches", "3", "--seed", "5", "-o", str(out)])
+    assert played.exit_code == 0, played.output
+    checked = runner.invoke(app, ["check", str(out)])
+    assert checked.exit_code == 0, checked.output
+    assert "3 matches: no errors, 0 warnings" in checked.stdout

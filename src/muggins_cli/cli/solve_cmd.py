@@ -30,7 +30,7 @@ from muggins_cli.notation.model import Pass as PassStep
 from muggins_cli.notation.model import Turn
 from muggins_cli.notation.parser import read_match
 from muggins_cli.replay.position import Position, parse_at, position_at, positions
-from muggins_cli.rules.model import Rules
+from muggins_cli.rules.model import MatchEnd, Rules
 from muggins_cli.solver import Knowledge, SolveResult, SolverMove, solve
 from muggins_cli.tiles import Tile, full_set
 
@@ -292,7 +292,10 @@ def _text(pos: Position, where: str, res: SolveResult, state: RoundState | None)
         meaning = f"{mover}'s points minus {others[0]}'s to the end of the round"
     else:
         meaning = f"{mover}'s own points to the end of the round (max-n)"
-    if res.objective.value == "match":
+    if res.objective.value == "match" and rules.match_end is MatchEnd.ROUND_END:
+        meaning += (", +/-100000 for winning the match at this round's end (the highest "
+                    "total, alone, at or above the target)")
+    elif res.objective.value == "match":
         meaning += ", +/-100000 for reaching the target first"
     how = {"perfect": "exact search", "expect": res.method, "sample": res.method}[res.mode.value]
     out = [f"position {where}: {mover} to move; mode {res.mode.value} ({how}"

@@ -18,7 +18,11 @@ Values (points objective):
   first; among equal vectors the first move in ``legal_moves`` order.
 - ``objective="match"``: reaching the target first wins the match whatever
   the points: ``MATCH_WIN`` is added for the winner (and taken from the other
-  side: for two players the value is the difference plus or minus it).
+  side: for two players the value is the difference plus or minus it). Under
+  ``match_end: round-end`` nothing ends at a placement: the winner is whoever
+  the round's settlement makes one by the engine's rule (the highest total,
+  alone, at or above the target), and a position whose totals are already
+  past the target is still played.
 
 Modes:
 

@@ -587,3 +587,54 @@ def test_selfplay_command_under_the_fives_file_checks_clean(tmp_path: Path) -> N
     checked = runner.invoke(app, ["check", str(out)])
     assert checked.exit_code == 0, checked.output
     assert "3 matches: no errors, 0 warnings" in checked.stdout
+
+
+def _without_deals(text: str) -> str:
+    """A sheet kept at the table: no deals, no stock, no reveals (with the
+    reveals, hands that went out or were shown are deduced and checked)."""
+    return "\n".join(ln for ln in text.splitlines()
+                     if not ln.startswith(("deal ", "stock ", "reveal "))) + "\n"
+
+
+def test_hidden_hands_a_double_lead_is_unverified(tmp_path: Path) -> None:
+    path = tmp_path / "kept.mgn"
+    shutil.copy(RECORDS / "fives.yaml", tmp_path / "fives.yaml")
+    path.write_text(_without_deals(FIVES), encoding="utf-8")
+    report = check_file(str(path))
+    first = _line_of(_without_deals(FIVES), "Wayan: 6-6")
+    found = [(d.line, d.severity.value, d.message) for d in report.diagnostics
+             if "highest double" in d.message]
+    assert found == [(first, "info", "round 1: hands are not in the record, so whether "
+                      "6-6 was the highest double dealt is not checked")]
+    assert [d for d in report.diagnostics if d.severity.value == "error"] == []
+
+
+def test_hidden_hands_a_lead_that_is_no_double_is_wrong_leader(tmp_path: Path) -> None:
+    text = _without_deals(FIVES).replace("Wayan: 6-6\n", "Wayan: 3-4\n", 1)
+    diags, _ = _check(tmp_path, text)
+    first = _line_of(text, "Wayan: 3-4")
+    assert diags[0][:2] == (first, "wrong-leader")
+    assert diags[0][2] == "round 1 opens with the highest double dealt, not 3-4"
+
+
+def test_selfplay_solver_strategy_under_round_end(tmp_path: Path) -> None:
+    """The solver strategy plays for the round's end (its ``match``
+    objective reads ``match_end``) and its match checks clean, decided at
+    the first round whose settlement leaves one total alone the highest at
+    or above the target."""
+    from muggins_cli.play.strategies import SolverStrategy
+
+    rules = dataclasses.replace(FIVES_RULES, name="house", target={2: 60, 3: 200, 4: 200})
+    (tmp_path / "house.yaml").write_text(_yaml(rules), encoding="utf-8")
+    out = play_match(rules, ["Ana", "Budi"],
+                     [SolverStrategy(samples=2, node_limit=20_000), GreedyStrategy()],
+                     random.Random(3), rules_tag="house.yaml")
+    path = tmp_path / "solver.mgn"
+    path.write_text(write_match(out.record), encoding="utf-8")
+    report = check_file(str(path))
+    assert [d for d in report.diagnostics if d.severity.value != "info"] == []
+    (match,) = parse_text(path.read_text(encoding="utf-8"))
+    finals = [_round_totals(rnd, ["Ana", "Budi"]) for rnd in _rounds(match)]
+    decided = [i for i, f in enumerate(finals) if max(f) >= 60 and f.count(max(f)) == 1]
+    assert decided and decided[0] == len(finals) - 1
+    assert match.tag("Result") == ["Ana", "Budi"][finals[-1].index(max(finals[-1]))]

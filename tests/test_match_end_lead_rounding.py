@@ -638,3 +638,20 @@ def test_selfplay_solver_strategy_under_round_end(tmp_path: Path) -> None:
     decided = [i for i, f in enumerate(finals) if max(f) >= 60 and f.count(max(f)) == 1]
     assert decided and decided[0] == len(finals) - 1
     assert match.tag("Result") == ["Ana", "Budi"][finals[-1].index(max(finals[-1]))]
+
+
+def test_arena_under_the_fives_file_deals_doubles_and_checks_clean(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from muggins_cli.cli import app
+
+    shutil.copy(RECORDS / "fives.yaml", tmp_path / "fives.yaml")
+    out = tmp_path / "arena.mgn"
+    runner = CliRunner()
+    played = runner.invoke(app, ["arena", "greedy", "random", "--rules",
+                                 str(tmp_path / "fives.yaml"), "-k", "2", "-j", "1", "-q",
+                                 "-o", str(out)])
+    assert played.exit_code == 0, played.output
+    checked = runner.invoke(app, ["check", str(out)])
+    assert checked.exit_code == 0, checked.output
+    assert "4 matches: no errors, 0 warnings" in checked.stdout

@@ -16,6 +16,7 @@ from muggins_cli.engine.layout import (
 )
 from muggins_cli.engine.scoring import (
     EndReason,
+    credit_ends_match,
     reached,
     settle,
     winner_at_settlement,
@@ -40,8 +41,8 @@ from muggins_cli.engine.state import (
 
 __all__ = [
     "EMPTY", "ENDS", "Arm", "Draw", "End", "EndReason", "Layout", "Move", "Pass", "Place",
-    "RoundState", "apply", "count", "deal", "drawable", "ends_for", "fits", "highest_double",
-    "is_blocked", "lead", "leads_by_deal",
-    "legal_moves", "new_round", "open_ends", "place", "placements", "playable", "reached",
-    "settle", "winner_at_settlement", "winner_on_credit",
+    "RoundState", "apply", "count", "credit_ends_match", "deal", "drawable", "ends_for",
+    "fits", "highest_double", "is_blocked", "lead", "leads_by_deal", "legal_moves",
+    "new_round", "open_ends", "place", "placements", "playable", "reached", "settle",
+    "winner_at_settlement", "winner_on_credit",
 ]

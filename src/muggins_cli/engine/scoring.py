@@ -53,12 +53,18 @@ def settle(rules: Rules, hand_pips: Sequence[int], went_out: int | None) -> list
     return deltas
 
 
+def credit_ends_match(rules: Rules) -> bool:
+    """Whether a credit during play (not only a settlement) can end the
+    match: under ``at-target`` it does the moment it reaches the target."""
+    return rules.match_end is MatchEnd.AT_TARGET
+
+
 def winner_on_credit(rules: Rules, scores: Sequence[int], deltas: Sequence[int],
                      target: int) -> int | None:
     """The seat a credit during play (a placement, a muggins call) makes the
     winner: the one it takes to the target under ``at-target``; nobody under
     ``round-end``, where play always finishes the round."""
-    if rules.match_end is MatchEnd.ROUND_END:
+    if not credit_ends_match(rules):
         return None
     return reached(scores, deltas, target)
 

@@ -49,6 +49,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from muggins_cli.engine.scoring import credit_ends_match
 from muggins_cli.engine.state import (
     Draw,
     Pass,
@@ -59,7 +60,7 @@ from muggins_cli.engine.state import (
     legal_moves,
 )
 from muggins_cli.errors import InputError
-from muggins_cli.rules.model import MatchEnd, Rules
+from muggins_cli.rules.model import Rules
 from muggins_cli.solver.common import (
     MATCH_WIN,
     Budget,
@@ -160,7 +161,7 @@ class _Ctx:
         self.settler = Settler(rules, objective)
         self.match = objective is Objective.MATCH
         self.pips = pip_counter(table)
-        self.ends_on_credit = rules.match_end is MatchEnd.AT_TARGET
+        self.ends_on_credit = credit_ends_match(rules)
         self.lead_tile: Tile | None = None  # the double the round must open with
 
     def drawable(self, stock: int) -> int:
@@ -278,7 +279,7 @@ def _root(
     if len(scores) != n:
         raise InputError(f"{len(scores)} scores for {n} players")
     dists = tuple(target - s for s in scores)
-    if min(dists) <= 0 and rules.match_end is MatchEnd.AT_TARGET:
+    if min(dists) <= 0 and credit_ends_match(rules):
         # Under round-end a total past the target plays on to the round's end.
         raise InputError("the match is over: a score has reached the target")
     order = None if chance else tuple(t.index() for t in state.stock)
@@ -675,8 +676,7 @@ def _solve_expect(
 def _solve_sample(
     rules: Rules, know: Knowledge, objective: Objective, budget: Budget, seed: int, samples: int,
 ) -> SolveResult:
-    if min(know.target - s for s in know.scores) <= 0 \
-            and rules.match_end is MatchEnd.AT_TARGET:
+    if min(know.target - s for s in know.scores) <= 0 and credit_ends_match(rules):
         raise InputError("the match is over: a score has reached the target")
     sampler = Sampler(know, random.Random(seed))
     return _average(rules, sampler.deal, know.scores, know.target, objective, budget, samples,

@@ -11,8 +11,8 @@ import time
 from collections.abc import Callable, Sequence
 from enum import Enum
 
-from muggins_cli.engine.scoring import settle, winner_at_settlement
-from muggins_cli.rules.model import MatchEnd, RoundEnd, Rules
+from muggins_cli.engine.scoring import credit_ends_match, settle, winner_at_settlement
+from muggins_cli.rules.model import RoundEnd, Rules
 from muggins_cli.solver.layouts import LayoutTable
 
 #: The bonus a player gets for reaching the target under ``objective="match"``:
@@ -180,7 +180,7 @@ def dist_offset(rules: Rules, far: int, low: int) -> int:
     ends the match); under ``round-end`` play goes on past the target, so a
     distance falls as low as the lowest at the root (``low``) less what one
     round can score (under ``far``)."""
-    if rules.match_end is MatchEnd.AT_TARGET:
+    if credit_ends_match(rules):
         return 0
     return far - min(low, 0)
 
@@ -206,7 +206,7 @@ class TwoPlayerSearch:
         self.off = dist_offset(rules, self.far, low)
         self.dist_bits = (self.far + self.off).bit_length()
         #: Whether a placement reaching the target ends the match there.
-        self.ends_on_credit = rules.match_end is MatchEnd.AT_TARGET
+        self.ends_on_credit = credit_ends_match(rules)
         self.nodes = 0
         self.settle2 = self._settle2()
 

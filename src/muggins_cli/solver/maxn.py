@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from muggins_cli.rules.model import MatchEnd, Rules
+from muggins_cli.engine.scoring import credit_ends_match
+from muggins_cli.rules.model import Rules
 from muggins_cli.solver.common import (
     MATCH_WIN,
     Budget,
@@ -79,7 +80,7 @@ class MaxN:
         self.bonus = settle_bonus_max(rules, table)
         self.far = table.max_place * table.n_tiles + self.bonus + 1
         self.off = dist_offset(rules, self.far, low)
-        self.ends_on_credit = rules.match_end is MatchEnd.AT_TARGET
+        self.ends_on_credit = credit_ends_match(rules)
         self.nodes = 0
 
     # ------------------------------------------------------------------

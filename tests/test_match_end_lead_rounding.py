@@ -655,3 +655,46 @@ def test_arena_under_the_fives_file_deals_doubles_and_checks_clean(tmp_path: Pat
     checked = runner.invoke(app, ["check", str(out)])
     assert checked.exit_code == 0, checked.output
     assert "4 matches: no errors, 0 warnings" in checked.stdout
+
+
+def test_highest_double_record_after_a_block(tmp_path: Path) -> None:
+    """records/highest-double-3p.mgn: round 4 is blocked (every hand is
+    revealed), so round 5 is led by the deal: Eko holds 6-6 and 5-5, Citra
+    1-1, Dewi no double; Eko leads 6-6."""
+    path = RECORDS / "highest-double-3p.mgn"
+    report = check_file(str(path))
+    assert [d for d in report.diagnostics if d.severity.value != "info"] == []
+    text = path.read_text(encoding="utf-8")
+    (match,) = parse_text(text)
+    rounds = _rounds(match)
+    assert sum(isinstance(x, m.RevealLine) for x in rounds[3]) == 3  # blocked
+    round5 = rounds[4]
+    assert [x.player for x in round5 if isinstance(x, m.LeadLine)] == ["Eko"]
+    first = next(x for x in round5 if isinstance(x, m.Turn))
+    assert first.player == "Eko" and "Eko: 6-6" in text.splitlines()
+    # The same round led by Citra's 1-1 instead is wrong-leader on the lead line.
+    bad = text.replace("round 5\nlead Eko\n", "round 5\nlead Citra\n")
+    (tmp_path / "highest-double.yaml").write_text(
+        (RECORDS / "highest-double.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "bad.mgn").write_text(bad, encoding="utf-8")
+    errors = [d for d in check_file(str(tmp_path / "bad.mgn")).diagnostics
+              if d.severity.value == "error"]
+    lead5 = bad.splitlines().index("lead Citra") + 1
+    assert (errors[0].line, errors[0].code) == (lead5, "wrong-leader")
+    assert "Eko holds 6-6" in errors[0].message
+
+
+def test_rounding_up_record_round_2() -> None:
+    """records/rounding-up-2p.mgn, round 2: Wayan is left with 0-0 1-1 2-2,
+    6 pips, which cost 10 rounded up (5 to the nearest)."""
+    path = RECORDS / "rounding-up-2p.mgn"
+    report = check_file(str(path))
+    assert [d for d in report.diagnostics if d.severity.value != "info"] == []
+    (match,) = parse_text(path.read_text(encoding="utf-8"))
+    r1, r2 = _rounds(match)[:2]
+    before = _round_totals(r1, ["Ana", "Wayan"])[1]
+    claims = sum(x.claim.points for x in r2 if isinstance(x, m.Turn)
+                 and x.player == "Wayan" and x.claim is not None)
+    reveal = [x for x in r2 if isinstance(x, m.RevealLine)]
+    assert [(x.player, sum(t.tile.pips for t in x.tiles)) for x in reveal] == [("Wayan", 6)]
+    assert _round_totals(r2, ["Ana", "Wayan"])[1] == before + claims - 10

@@ -698,3 +698,17 @@ def test_rounding_up_record_round_2() -> None:
     reveal = [x for x in r2 if isinstance(x, m.RevealLine)]
     assert [(x.player, sum(t.tile.pips for t in x.tiles)) for x in reveal] == [("Wayan", 6)]
     assert _round_totals(r2, ["Ana", "Wayan"])[1] == before + claims - 10
+
+
+def test_a_tie_with_a_result_named_is_unfinished(tmp_path: Path) -> None:
+    cut = _line_of(FIVES, "round 3") - 1
+    text = "\n".join(FIVES.splitlines()[:cut]) + "\n"
+    path = tmp_path / "tie.mgn"
+    shutil.copy(RECORDS / "fives.yaml", tmp_path / "fives.yaml")
+    path.write_text(text.replace('[Target "150"]', '[Target "55"]'), encoding="utf-8")
+    report = check_file(str(path))
+    assert [(d.line, d.severity.value, d.code, d.message) for d in report.diagnostics
+            if d.severity.value != "info"] == [
+        (5, "warning", "unfinished", "the record ends before a round ended with one total "
+         "alone the highest at or above 55; write [Result \"*\"] for an unfinished match")]
+    assert report.matches[0].winner is None

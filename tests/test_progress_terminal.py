@@ -75,10 +75,10 @@ def muggins(*args: str) -> list[str]:
     [
         # The first finding of the README's example.
         (("check",), "records/kept-without-deals-2p.mgn:11:8: info unverified ",
-         "checked 9 files, 9 matches: 2 errors, 0 warnings; exit status 1: errors found"),
+         "checked 12 files, 12 matches: 2 errors, 0 warnings; exit status 1: errors found"),
         # The first match's statistics (its file has no finding).
         (("analyze",), "records/club-night-pagat-2p.mgn: match at line 1 (Ana, Budi; pagat)",
-         "checked 9 files, 9 matches: 2 errors, 45 warnings; exit status 1: errors found"),
+         "checked 12 files, 12 matches: 2 errors, 46 warnings; exit status 1: errors found"),
     ],
 )
 def test_findings_start_on_their_own_line_and_the_summary_is_said_once(
@@ -91,7 +91,7 @@ def test_findings_start_on_their_own_line_and_the_summary_is_said_once(
                 or "━" in line]
     assert lines[-1] == summary
     # The count the bar stood for is not said again above the summary.
-    assert not [line for line in lines if line in ("checked 9 files", "analysed 9 files")]
+    assert not [line for line in lines if line in ("checked 12 files", "analysed 12 files")]
     findings = [line for line in lines if line.startswith("records/")
                 and ": match at line " not in line]
     assert all(f.split(" ")[1] in ("info", "warning", "error") for f in findings), findings
@@ -104,10 +104,10 @@ def test_with_stdout_to_a_file_the_count_stays_on_the_terminal(tmp_path: Path) -
     shell = f"{' '.join(muggins('check', '--jobs', '1', 'records'))} > {out}"
     status, data = run_in_terminal(["/bin/sh", "-c", shell])
     assert status == 1
-    assert screen_lines(data) == ["checked 9 files"]
+    assert screen_lines(data) == ["checked 12 files"]
     text = out.read_text(encoding="utf-8")
     assert "\x1b" not in text
-    assert text.splitlines()[-1] == ("checked 9 files, 9 matches: 2 errors, 0 warnings"
+    assert text.splitlines()[-1] == ("checked 12 files, 12 matches: 2 errors, 0 warnings"
                                      "; exit status 1: errors found")
 
 

@@ -521,11 +521,20 @@ def test_replay_says_why_the_match_ended() -> None:
 
     from muggins_cli.cli import app
 
-    result = CliRunner().invoke(app, ["replay", str(FIVES_RECORD)])
+    runner = CliRunner()
+    result = runner.invoke(app, ["replay", str(FIVES_RECORD)])
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[-1] == (
-        "match over: after round 4's settlement Ketut's 195 is the highest total at or above "
-        "the target of 150 (Wayan 150); the match is decided only at a round's end")
+    titles = [ln for ln in result.stdout.splitlines() if ln.startswith("== ")]
+    # Wayan reaches 150 at 4.16 and play goes on; only the round's end decides.
+    assert [t for t in titles if "match over" in t] == [titles[-1]]
+    assert titles[-1] == (
+        "== 4.24  end of round 4: Ketut went out; match over: Ketut won at the end of round 4 "
+        "with the highest total at or above the target of 150 ==")
+    past = runner.invoke(app, ["replay", str(FIVES_RECORD), "--at", "5.1"])
+    assert past.exit_code == 2
+    assert past.stderr == (
+        "muggins replay: the match has no position 5.1: it was over at 4.24, when Ketut won "
+        "at the end of round 4 with the highest total at or above the target of 150\n")
 
 
 def test_stats_count_the_round_end_winner() -> None:

@@ -17,7 +17,7 @@ from muggins_cli.notation.parser import read_match
 from muggins_cli.notation.writer import format_line
 from muggins_cli.replay.position import Position, parse_at, position_at, positions
 from muggins_cli.replay.replay import replay_match
-from muggins_cli.report.board import ending_text, position_lines, tally_sheet
+from muggins_cli.report.board import position_lines, tally_sheet
 from muggins_cli.report.escape import for_terminal
 
 _NAME = "muggins replay"
@@ -109,9 +109,6 @@ def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[s
     if at is not None and not shown:
         position_at(match, resolve, at)  # raises InputError naming why
         raise InputError(f"the match has no position {at}")
-    if result.ending is not None:
-        out.append("")
-        out.append(ending_text(result.summary.players, result.ending))
     if tally:
         out.append("")
         out.extend(tally_sheet(result.summary.players, final))

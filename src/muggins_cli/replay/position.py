@@ -18,7 +18,7 @@ from muggins_cli.engine.state import Place, RoundState
 from muggins_cli.engine.voids import Void
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, RoundLine, Turn
-from muggins_cli.replay.replay import Replayer, RulesResolver
+from muggins_cli.replay.replay import MatchEnding, Replayer, RulesResolver, won_text
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile, full_set
 
@@ -50,6 +50,8 @@ class Position:
     #: The double the round must open with (``lead_tile: highest-double``),
     #: while nothing is on the table; None when any tile may open.
     lead_tile: Tile | None = None
+    #: How the match was decided, once it is over (see ``MatchEnding``).
+    ending: MatchEnding | None = None
 
     @property
     def match_over(self) -> bool:
@@ -109,6 +111,7 @@ def snapshot(rep: Replayer, drawn: Tile | None = None, *, in_turn: bool = False)
         voids=rnd.voids.voids(),
         round_over=rnd.ended,
         winner=rep.winner,
+        ending=rep.ending,
         lead_tile=rnd.lead_tile[1] if rnd.lead_tile and not rnd.layout.started else None,
     )
 
@@ -120,7 +123,7 @@ def _round_end(rep: Replayer) -> Position:
     line or reaches the end; settling now, a line early, changes nothing."""
     pos = snapshot(rep)
     rep._finish_round_end()
-    return dataclasses.replace(pos, winner=rep.winner)
+    return dataclasses.replace(pos, winner=rep.winner, ending=rep.ending)
 
 
 def _final(rep: Replayer) -> Position:
@@ -170,7 +173,7 @@ def position_at(match: Match, resolve: RulesResolver, at: str) -> Position:
         end = over[0]
         assert end.winner is not None
         raise InputError(f"{where}: it was over at {end.round}.{end.turn}, when "
-                         f"{end.players[end.winner]} reached the target of {end.target}")
+                         + won_text(end.players, end.target, end.winner, end.ending))
     errors = [d for d in result.diagnostics if d.severity.value == "error"]
     hint = f" (the record has errors first, e.g. line {errors[0].line}: {errors[0].message})" \
         if errors else ""

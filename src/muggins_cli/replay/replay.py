@@ -78,6 +78,18 @@ class MatchEnding:
     target: int
 
 
+def won_text(players: list[str] | tuple[str, ...], target: int, winner: int | None,
+             ending: MatchEnding | None) -> str:
+    """How the winner won, as every end-of-match message says it (the
+    checker's, ``replay``'s title, ``--at`` past the end), so that under
+    ``match_end: round-end`` none of them says the target ended it."""
+    name = players[winner] if winner is not None else "?"
+    if ending is not None and ending.reason is EndReason.ROUND_END:
+        return (f"{name} won at the end of round {ending.round} with the highest total "
+                f"at or above the target of {target}")
+    return f"{name} reached the target of {target}"
+
+
 @dataclass(frozen=True, slots=True)
 class TurnEvent:
     """One placement or pass as the replay saw it, for analysis and display.
@@ -367,13 +379,7 @@ class Replayer:
                        "the match was over (later lines are not checked)")
 
     def _won_text(self) -> str:
-        """How the winner won, as the end-of-match messages say it."""
-        winner = self.players[self.winner] if self.winner is not None else "?"
-        end = self.ending
-        if end is not None and end.reason is EndReason.ROUND_END:
-            return (f"{winner} won at the end of round {end.round} with the highest total "
-                    f"at or above the target of {self.target}")
-        return f"{winner} reached the target of {self.target}"
+        return won_text(self.players, self.target, self.winner, self.ending)
 
     # -- round structure ----------------------------------------------------
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from muggins_cli.engine.layout import Layout, count, open_ends
 from muggins_cli.engine.scoring import EndReason
 from muggins_cli.replay.position import Position
-from muggins_cli.replay.replay import MatchEnding
+from muggins_cli.replay.replay import won_text
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import End, Pip, Tile
 
@@ -172,8 +172,9 @@ def position_title(pos: Position) -> str:
         how = f"{who} went out" if who is not None else "blocked"
         parts.append(f"end of round {pos.round}: {how}")
     if pos.winner is not None:
-        parts.append(f"match over: {pos.players[pos.winner]} reached the target of "
-                     f"{pos.target} and won")
+        won = won_text(pos.players, pos.target, pos.winner, pos.ending)
+        by_target = pos.ending is None or pos.ending.reason is not EndReason.ROUND_END
+        parts.append(f"match over: {won}" + (" and won" if by_target else ""))
     if not parts:
         parts.append(f"{pos.players[pos.to_move]} to move")
     return f"== {pos.round}.{pos.turn}  {'; '.join(parts)} =="
@@ -205,28 +206,6 @@ def position_lines(pos: Position, after_round: Sequence[int] | None = None) -> l
     if after_round is not None and tuple(after_round) != tuple(pos.scores):
         out.append(f"  after the round  {scores_text(pos.players, after_round)}")
     return out
-
-
-def ending_text(players: Sequence[str], ending: MatchEnding) -> str:
-    """Why the match ended, in one line: which credit took the winner to
-    the target, or (``match_end: round-end``) that the winner's total was
-    alone the highest at or above it once the round was settled."""
-    name = players[ending.winner]
-    own = ending.scores[ending.winner]
-    if ending.reason is EndReason.ROUND_END:
-        others = ", ".join(f"{p} {s}" for i, (p, s) in enumerate(zip(players, ending.scores))
-                           if i != ending.winner)
-        return (f"match over: after round {ending.round}'s settlement {name}'s {own} is the "
-                f"highest total at or above the target of {ending.target} ({others}); "
-                "the match is decided only at a round's end")
-    how = {
-        EndReason.PLACEMENT: f"a placement on line {ending.line}",
-        EndReason.MUGGINS: f"a muggins call on line {ending.line}",
-        EndReason.SETTLEMENT: f"round {ending.round}'s settlement",
-    }[ending.reason]
-    after = "" if ending.reason is EndReason.SETTLEMENT else "; no settlement follows"
-    return (f"match over: {name} reached the target of {ending.target} with {how}, "
-            f"ending on {own}{after}")
 
 
 # -- the tally -------------------------------------------------------------

@@ -15,9 +15,9 @@ from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, MugginsCall, Severity, Turn
 from muggins_cli.notation.parser import read_match
 from muggins_cli.notation.writer import format_line
-from muggins_cli.replay.position import Position, parse_at, position_at, positions
+from muggins_cli.replay.position import parse_at, position_at, positions
 from muggins_cli.replay.replay import replay_match
-from muggins_cli.report.board import position_lines, tally_sheet
+from muggins_cli.report.board import after_settlement, position_lines, tally_sheet
 from muggins_cli.report.escape import for_terminal
 
 _NAME = "muggins replay"
@@ -96,7 +96,7 @@ def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[s
     for i, (pos, item) in enumerate(seen):
         if at is not None and f"{pos.round}.{pos.turn}" != _normal(at):
             continue
-        after = _after_round(seen, i, final) if pos.round_over else None
+        after = after_settlement(seen, i, final) if pos.round_over else None
         out.append("")
         out.extend(position_lines(pos, after))
         out.extend(_next_lines(match, item))
@@ -125,20 +125,6 @@ def _header(match: Match, number: int, players: Sequence[str], rules: str,
     event = match.tag("Event")
     title = f"match {number}" + (f", {event}" if event else "")
     return f"{title}: {', '.join(players)} ({rules} rules, target {target})"
-
-
-def _after_round(seen: Sequence[tuple[Position, BodyLine | None]], i: int,
-                 final: Sequence[int]) -> Sequence[int] | None:
-    """The totals after a round's settlement: the next round's first
-    position shows them (nothing else scores between), or at the very end
-    the replayed final totals. None when neither is known."""
-    pos = seen[i][0]
-    if i + 1 == len(seen):
-        return final
-    nxt = seen[i + 1][0]
-    if nxt.round == pos.round + 1 and nxt.turn == 1:
-        return nxt.scores
-    return None
 
 
 def _next_lines(match: Match, item: BodyLine | None) -> list[str]:

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from muggins_cli.engine.layout import Layout, count, open_ends
+from muggins_cli.notation.model import BodyLine
 from muggins_cli.replay.position import Position
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import End, Pip, Tile
@@ -175,6 +176,20 @@ def position_title(pos: Position) -> str:
     if not parts:
         parts.append(f"{pos.players[pos.to_move]} to move")
     return f"== {pos.round}.{pos.turn}  {'; '.join(parts)} =="
+
+
+def after_settlement(seen: Sequence[tuple[Position, BodyLine | None]], i: int,
+                     final: Sequence[int]) -> Sequence[int] | None:
+    """The totals after a round's settlement: the next round's first
+    position shows them (nothing else scores between), or at the very end
+    the replayed final totals. None when neither is known."""
+    pos = seen[i][0]
+    if i + 1 == len(seen):
+        return final
+    nxt = seen[i + 1][0]
+    if nxt.round == pos.round + 1 and nxt.turn == 1:
+        return nxt.scores
+    return None
 
 
 def position_lines(pos: Position, after_round: Sequence[int] | None = None) -> list[str]:

@@ -192,6 +192,17 @@ def after_settlement(seen: Sequence[tuple[Position, BodyLine | None]], i: int,
     return None
 
 
+def ends_text(rules: Rules, layout: Layout) -> str:
+    """Each open end and its pip, then the total a placement is scored on
+    (which is not always their sum: a spinner's sides, a double at an end);
+    empty before the opening tile."""
+    ends = open_ends(rules, layout)
+    if not ends:
+        return ""
+    shown = ", ".join(f"{e.value} {pip}" for e, pip in ends.items())
+    return f"{shown}; total {count(rules, layout)}"
+
+
 def position_lines(pos: Position, after_round: Sequence[int] | None = None) -> list[str]:
     """A position: the layout, its open ends and their total, each hand (or
     how many hidden tiles), the stock and the scores. ``after_round`` are
@@ -199,10 +210,9 @@ def position_lines(pos: Position, after_round: Sequence[int] | None = None) -> l
     rules = pos.rules
     out = [position_title(pos)]
     out.extend("  " + line for line in draw_layout(rules, pos.layout))
-    ends = open_ends(rules, pos.layout)
+    ends = ends_text(rules, pos.layout)
     if ends:
-        shown = ", ".join(f"{e.value} {pip}" for e, pip in ends.items())
-        out.append(f"  open ends   {shown}; total {count(rules, pos.layout)}")
+        out.append(f"  open ends   {ends}")
     width = max(len(p) for p in pos.players)
     for i, (name, hand) in enumerate(zip(pos.players, pos.hands)):
         label = "hands" if i == 0 else ""

@@ -36,8 +36,7 @@ from muggins_cli.report.analysis_report import (
     weigh_line,
 )
 from muggins_cli.report.board import after_settlement, went_out
-from muggins_cli.report.svg import Rect, board_svg, defs_svg, lay_table, union
-from muggins_cli.tiles import Tile
+from muggins_cli.report.svg import Rect, board_svg, defs_svg, lay_table, new_tile, union
 
 COLOURS = ("#1f6fb4", "#c0392b", "#2e8b57", "#8e44ad")
 """One per seat, in the chart, the move list and the summary."""
@@ -139,11 +138,6 @@ def _steps(turn: Turn) -> str:
     return format_line(replace(turn, claim=None)).split(": ", 1)[1]
 
 
-def _new_tile(before: Position, after: Position) -> Tile | None:
-    new = set(after.layout.tiles()) - set(before.layout.tiles())
-    return next(iter(new)) if len(new) == 1 else None
-
-
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
@@ -209,7 +203,7 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
             leader = names[pos.to_move] if isinstance(item, Turn) else ""
             rounds.append(RoundView(pos.round, bid, leader))
         rnd = rounds[-1]
-        last = _new_tile(prev[0], pos) if prev is not None and not first else None
+        last = new_tile(prev[0], pos) if prev is not None and not first else None
         scored = None
         if isinstance(played, Turn):
             entry = _entry(bid, turn_no, played, seat, calls, plays, weighed, analysis)

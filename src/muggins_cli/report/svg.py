@@ -26,6 +26,7 @@ from html import escape
 
 from muggins_cli.engine.layout import Layout, count, open_ends
 from muggins_cli.replay.position import Position
+from muggins_cli.report.board import ends_text
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import End, Pip, Tile
 
@@ -322,12 +323,10 @@ def board_svg(pos: Position, last: Tile | None = None, *, extent: Rect | None = 
     parts: list[str] = []
     top = 0.0
     lines = [t for t in (caption, scored) if t]
-    ends = open_ends(rules, pos.layout)
+    ends = ends_text(rules, pos.layout)
     if ends:
-        total = count(rules, pos.layout)
-        made = rules.score_of(total)
-        shown = " + ".join(str(e.pip) for e in table.ends)
-        lines.append(f"open ends {shown} = {total}" + (f", scores {made}" if made else ""))
+        made = rules.score_of(count(rules, pos.layout))
+        lines.append(f"open ends {ends}" + (f", which scores {made}" if made else ""))
     for k, text in enumerate(lines):
         parts.append(f'<text class="lbl" x="8" y="{16 + 16 * k}">{escape(text)}</text>')
     top = 8 + 16 * len(lines)
@@ -400,3 +399,9 @@ def standalone(board: Board) -> str:
     """One board as a file of its own: the faces' definitions put inside."""
     head, rest = board.svg.split(">", 1)
     return f'<?xml version="1.0" encoding="UTF-8"?>\n{head}>{defs_svg(board.faces)}{rest}\n'
+
+
+def new_tile(before: Position, after: Position) -> Tile | None:
+    """The tile laid between two positions of a round (the one to outline)."""
+    new = set(after.layout.tiles()) - set(before.layout.tiles())
+    return next(iter(new)) if len(new) == 1 else None

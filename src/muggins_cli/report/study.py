@@ -180,9 +180,10 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
     final = tuple(s.scores[p] for p in names)
 
     # Every board's table in one frame, so that stepping does not jump.
+    tables = [lay_table(pos.rules, pos.layout) for pos, _ in seen]
     extent: Rect | None = None
-    for pos, _ in seen:
-        e = lay_table(pos.rules, pos.layout).extent()
+    for t in tables:
+        e = t.extent()
         extent = e if extent is None else union(extent, e)
 
     boards: list[BoardView] = []
@@ -219,7 +220,7 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
                    f"Round {pos.round}, after turn {turn_no}")
         if at_end and rnd.end:
             heading += f": {rnd.end}"
-        board = board_svg(pos, last, extent=extent, scored=scored)
+        board = board_svg(pos, last, extent=extent, scored=scored, table=tables[k])
         faces |= board.faces
         boards.append(BoardView(bid, k, pos.round, turn_no, heading, Markup(board.svg)))
         moments.append(f"turn {turn_no} of round {pos.round}" + (

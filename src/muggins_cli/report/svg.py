@@ -149,29 +149,30 @@ class _Walker:
         for inner, outer in tiles:
             double = inner == outer
             tile = Tile.of(inner, outer)
-            tries: list[tuple[Rect, tuple[float, float], Vec, Laid]] = []
             along, across = _size(double, d)
             cx, cy = hx + d[0] * (GAP + along / 2), hy + d[1] * (GAP + along / 2)
-            laid = _oriented(tile, inner, outer, d, double)
-            straight = _rect_at(cx, cy, d, along, across)
-            tries.append((straight, (hx + d[0] * (GAP + along), hy + d[1] * (GAP + along)),
-                          d, laid))
-            if not double:
-                for turn in (_CLOCKWISE[d], _ANTI[d]):
-                    # The corner tile: across the old direction, its inner
-                    # half in the old row, against the last tile's end.
-                    mx, my = hx + d[0] * (GAP + S / 2), hy + d[1] * (GAP + S / 2)
-                    tx, ty = mx + turn[0] * S / 2, my + turn[1] * S / 2
-                    r = _rect_at(tx, ty, turn, L, S)
-                    new_head = (tx + turn[0] * S, ty + turn[1] * S)
-                    tries.append((r, new_head, turn, _oriented(tile, inner, outer, turn, False)))
+            straight = (_rect_at(cx, cy, d, along, across),
+                        (hx + d[0] * (GAP + along), hy + d[1] * (GAP + along)), d)
             # Straight on while the frame allows; at its edge, round the
             # corner even if the corner tile itself pokes out a little.
-            chosen = next((t for t in tries if self.free(t[0], t[2])), None)
+            chosen = straight if self.free(straight[0], d) else None
             if chosen is None:
-                chosen = next((t for t in (*tries[1:], tries[0]) if self.free(t[0], None)),
-                              tries[0])
-            rect, (hx, hy), d, laid = chosen
+                tries = [straight]
+                if not double:
+                    for turn in (_CLOCKWISE[d], _ANTI[d]):
+                        # The corner tile: across the old direction, its inner
+                        # half in the old row, against the last tile's end.
+                        mx, my = hx + d[0] * (GAP + S / 2), hy + d[1] * (GAP + S / 2)
+                        tx, ty = mx + turn[0] * S / 2, my + turn[1] * S / 2
+                        tries.append((_rect_at(tx, ty, turn, L, S),
+                                      (tx + turn[0] * S, ty + turn[1] * S), turn))
+                chosen = next((t for t in tries[1:] if self.free(t[0], t[2])), None)
+                if chosen is None:
+                    chosen = next((t for t in (*tries[1:], straight) if self.free(t[0], None)),
+                                  straight)
+            rect, (hx, hy), went = chosen
+            laid = _oriented(tile, inner, outer, went, double)
+            d = went
             self.taken.append(rect)
             out.append(Laid(laid.tile, laid.a, laid.b, laid.upright, rect))
         return (hx, hy), d
@@ -309,15 +310,18 @@ def _use(face: str, x: float, y: float, cls: str = "tile") -> str:
 
 
 def board_svg(pos: Position, last: Tile | None = None, *, extent: Rect | None = None,
-              caption: str | None = None, scored: str | None = None) -> Board:
+              caption: str | None = None, scored: str | None = None,
+              table: Table | None = None) -> Board:
     """The table at ``pos``: the layout (``last`` outlined: the tile just
     played), each open end's value, the total and what it scores, then each
     hand (face down where the record hides it) with the player's score, and
     the stock face down. ``extent`` is the part of the plane the table takes
     (one for every board of a page, so that boards do not jump);
-    ``caption`` and ``scored`` are lines of text above the table."""
+    ``caption`` and ``scored`` are lines of text above the table; ``table``
+    is the layout already laid out (:func:`lay_table`), when the caller has it."""
     rules = pos.rules
-    table = lay_table(rules, pos.layout)
+    if table is None:
+        table = lay_table(rules, pos.layout)
     extent = table.extent() if extent is None else union(extent, table.extent())
     faces: set[tuple[Pip, Pip, bool]] = set()
     parts: list[str] = []

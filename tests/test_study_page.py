@@ -177,3 +177,20 @@ def test_a_record_with_errors_gives_a_page_that_says_so(tmp_path: Path) -> None:
     html = _study(str(RECORDS / "mistake-illegal-draw.mgn"))
     assert "illegal-draw" in html
     assert html.count('class="board"') >= 2
+
+
+def test_each_round_ends_with_the_keepers_totals_after_its_settlement() -> None:
+    text = Path(RONDA).read_text(encoding="utf-8")
+    # The score line the keeper wrote at each round's end (after its reveals).
+    written = [[int(n) for n in re.findall(r"(-?\d+)(?:,|$)", m)]
+               for m in re.findall(r"^reveal .*\n(?:reveal .*\n)*score (.*)$", text, re.M)]
+    html = _study(RONDA)
+    tables = html.split('<table class="settle">')[1:]
+    totals = [[int(n) for n in re.findall(r"<td>(-?\d+)</td>", t.split("<td>total</td>")[1]
+                                          .split("</tr>")[0])] for t in tables]
+    assert totals[:len(written)] == written and len(written) >= 7
+    # Round 1: Ketut went out; the others held 2 + 5 + 4 = 11 pips, 10
+    # rounded, a fifth of it his bonus (RULES.md, lightest-bonus).
+    change = re.findall(r"<td>([-+]?\d+)</td>", tables[0].split("<td>change</td>")[1]
+                        .split("</tr>")[0])
+    assert change == ["0", "+2", "0", "0"]

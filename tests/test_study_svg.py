@@ -160,7 +160,7 @@ def test_the_spinner_takes_an_arm_on_each_of_its_four_sides() -> None:
 def _bare(rules: Rules, layout: Layout) -> Position:
     """A position with nothing but a table (the hands empty, no stock)."""
     return Position(rules, ("A", "B"), 1, 1, (frozenset(), frozenset()), (0, 0), (), 0,
-                    layout, 0, None, (0, 0), 100, frozenset(), (), False, False)
+                    layout, 0, None, (0, 0), 100, frozenset(), (), False, None)
 
 
 @pytest.mark.parametrize("max_pip", [9, 12])

@@ -47,6 +47,9 @@ class Position:
     round_over: bool
     winner: int | None
     """The seat that won, once the match is over (None before)."""
+    settlement: tuple[int, ...] | None = None
+    """At a round's end: what its settlement credited each player, once the
+    replay has applied it (``scores`` then include it); None before."""
 
     @property
     def match_over(self) -> bool:
@@ -106,6 +109,7 @@ def snapshot(rep: Replayer, drawn: Tile | None = None, *, in_turn: bool = False)
         voids=rnd.voids.voids(),
         round_over=rnd.ended,
         winner=rep.winner,
+        settlement=rnd.settlement,
     )
 
 

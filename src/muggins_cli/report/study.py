@@ -179,12 +179,13 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
     weighed: dict[int, Weighed] = analysis.weighed_by_line()
     final = tuple(s.scores[p] for p in names)
 
-    # Every board's table in one frame, so that stepping does not jump.
+    # Every board of a round in one frame, so that stepping through it does
+    # not make the table jump.
     tables = [lay_table(pos.rules, pos.layout) for pos, _ in seen]
-    extent: Rect | None = None
-    for t in tables:
+    extents: dict[int, Rect] = {}
+    for (pos, _), t in zip(seen, tables):
         e = t.extent()
-        extent = e if extent is None else union(extent, e)
+        extents[pos.round] = union(extents[pos.round], e) if pos.round in extents else e
 
     boards: list[BoardView] = []
     rounds: list[RoundView] = []
@@ -220,7 +221,7 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
                    f"Round {pos.round}, after turn {turn_no}")
         if at_end and rnd.end:
             heading += f": {rnd.end}"
-        board = board_svg(pos, last, extent=extent, scored=scored, table=tables[k])
+        board = board_svg(pos, last, extent=extents[pos.round], scored=scored, table=tables[k])
         faces |= board.faces
         boards.append(BoardView(bid, k, pos.round, turn_no, heading, Markup(board.svg)))
         moments.append(f"turn {turn_no} of round {pos.round}" + (
@@ -294,8 +295,12 @@ def _round_end(seen: Sequence[tuple[Position, BodyLine | None]], k: int,
         how = "the record stops"
     rows: list[tuple[str, int, str, int]] = []
     if after is not None:
+        # Applied already (a score line followed the round), or about to be:
+        # then it is what the next position adds (nothing, for a match won
+        # at a placement).
+        deltas = pos.settlement or tuple(a - s for a, s in zip(after, pos.scores))
         for i, name in enumerate(pos.players):
-            rows.append((name, i, _signed(after[i] - pos.scores[i]), after[i]))
+            rows.append((name, i, _signed(deltas[i]), after[i]))
     return how, rows
 
 

@@ -25,7 +25,9 @@
     if (link && list) {
       var item = link.parentNode;
       item.classList.add("current");
-      var top = item.offsetTop - list.offsetTop, bottom = top + item.offsetHeight;
+      var top = item.getBoundingClientRect().top - list.getBoundingClientRect().top +
+        list.scrollTop;
+      var bottom = top + item.offsetHeight;
       if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
         list.scrollTop = Math.max(0, top - list.clientHeight / 3);
       }

@@ -194,3 +194,20 @@ def test_each_round_ends_with_the_keepers_totals_after_its_settlement() -> None:
     change = re.findall(r"<td>([-+]?\d+)</td>", tables[0].split("<td>change</td>")[1]
                         .split("</tr>")[0])
     assert change == ["0", "+2", "0", "0"]
+
+
+def test_annotations_and_comments_stand_beside_their_turns(tmp_path: Path) -> None:
+    record = tmp_path / "c.mgn"
+    text = HEAD + "# dealt by Made\n" + DEALS + STOCK + TURNS
+    text = text.replace("Nyoman: 3-4\n", "# a quiet start\nNyoman: 3-4  # he had a choice\n")
+    text = text.replace("Siti Rahma: 6-4\n", "Siti Rahma: 6-4 {she counts 10}\n")
+    record.write_text(text, encoding="utf-8")
+    html = _study(str(record))
+    moves = html.split('<aside class="moves"', 1)[1].split("</aside>", 1)[0]
+    items = moves.split("<li ")[1:]
+    third = next(i for i in items if 'href="#r1t3"' in i)
+    assert "# a quiet start" in third and "# he had a choice" in third
+    fourth = next(i for i in items if 'href="#r1t4"' in i)
+    assert "she counts 10" in fourth
+    head = moves.split("<li ")[0]
+    assert "# dealt by Made" in head

@@ -26,7 +26,16 @@ from markupsafe import Markup, escape
 from muggins_cli.analysis.match import MatchAnalysis
 from muggins_cli.analysis.plays import PlayAnalysis
 from muggins_cli.analysis.weigh import Weighed, points
-from muggins_cli.notation.model import BodyLine, Match, MugginsCall, RoundLine, Turn
+from muggins_cli.notation.model import (
+    NO_COMMENTS,
+    Annotation,
+    BodyLine,
+    Comments,
+    Match,
+    MugginsCall,
+    RoundLine,
+    Turn,
+)
 from muggins_cli.notation.writer import format_line
 from muggins_cli.replay.position import Position
 from muggins_cli.report.analysis_report import (
@@ -71,6 +80,7 @@ class Entry:
     best: str | None = None
     lost: str | None = None
     glyph: str | None = None
+    comments: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -91,6 +101,7 @@ class RoundView:
     board: str
     leader: str
     entries: list[Entry] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
     end: str = ""
     settlement: list[tuple[str, int, str, int]] = field(default_factory=list)
     """Each player: name, seat, the change the settlement made (``+5``, ``-10``)
@@ -130,6 +141,45 @@ def _calls(match: Match, seat: dict[str, int]) -> dict[int, tuple[Call, ...]]:
         else:
             last = None
     return {k: tuple(v) for k, v in out.items()}
+
+
+def _texts(comments: Comments, notes: Sequence[Annotation] = ()) -> list[str]:
+    """A line's comments in the order written: those above it, the one at
+    its end, then those that went with its annotations."""
+    out = [c.text for c in comments.before]
+    if comments.end is not None:
+        out.append(comments.end.text)
+    for n in notes:
+        out.extend(_texts(n.comments))
+    return out
+
+
+def _comments(match: Match) -> tuple[dict[int, list[str]], dict[int, list[str]], list[str]]:
+    """Each ``#`` comment with what the parser gave it to: a turn's (and
+    the muggins calls after it) by the turn's line, the other lines of a
+    round by its number, the tags' and the closing ones to the match."""
+    by_turn: dict[int, list[str]] = {}
+    by_round: dict[int, list[str]] = {}
+    rest = [t for tag in match.tags for t in _texts(tag.comments)]
+    rest += _texts(NO_COMMENTS, match.notes)
+    number = 0
+    last: int | None = None
+    for item in match.body:
+        texts = _texts(item.comments, item.notes)
+        if isinstance(item, Turn):
+            last = item.line
+        if isinstance(item, RoundLine):
+            number = item.number
+        if not texts:
+            continue
+        if isinstance(item, Turn | MugginsCall) and last is not None:
+            by_turn.setdefault(last, []).extend(texts)
+        elif number:
+            by_round.setdefault(number, []).extend(texts)
+        else:
+            rest.extend(texts)
+    rest += [c.text for c in match.closing]
+    return by_turn, by_round, rest
 
 
 def _steps(turn: Turn) -> str:
@@ -175,6 +225,7 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
     names = tuple(s.players)
     seat = {n: i for i, n in enumerate(names)}
     calls = _calls(match, seat)
+    turn_comments, round_comments, match_comments = _comments(match)
     plays = {p.line: p for p in analysis.plays}
     weighed: dict[int, Weighed] = analysis.weighed_by_line()
     final = tuple(s.scores[p] for p in names)
@@ -203,12 +254,14 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
         ids.append(bid)
         if first:
             leader = names[pos.to_move] if isinstance(item, Turn) else ""
-            rounds.append(RoundView(pos.round, bid, leader))
+            rounds.append(RoundView(pos.round, bid, leader,
+                                    comments=round_comments.get(pos.round, [])))
         rnd = rounds[-1]
         last = new_tile(prev[0], pos) if prev is not None and not first else None
         scored = None
         if isinstance(played, Turn):
-            entry = _entry(bid, turn_no, played, seat, calls, plays, weighed, analysis)
+            entry = replace(_entry(bid, turn_no, played, seat, calls, plays, weighed, analysis),
+                            comments=tuple(turn_comments.get(played.line, ())))
             rnd.entries.append(entry)
             scored = f"{played.player}: {entry.text}" + (
                 f" (scored {entry.points})" if entry.points else "")
@@ -243,7 +296,7 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
         title=title,
         subtitle=" · ".join(sub),
         ending=_ending(analysis, seen, moments),
-        notes=(*_notes_of(match), *notes),
+        notes=(*_notes_of(match), *match_comments, *notes),
         boards=linked,
         rounds=tuple(rounds),
         chart=Markup(chart_svg(names, seen, ids, analysis)),

@@ -415,9 +415,10 @@ def chart_svg(names: Sequence[str], seen: Sequence[tuple[Position, BodyLine | No
                 continue
             h = _BARS * w.cost / worst
             seat = names.index(w.player) if w.player in names else 0
+            bar = min(12.0, max(2.0, 2 * step / 3))
             out.append(f'<rect class="lost" fill="{COLOURS[seat % len(COLOURS)]}" '
-                       f'x="{x(i) - max(1.0, step / 3):.1f}" y="{base - h:.1f}" '
-                       f'width="{max(2.0, 2 * step / 3):.1f}" height="{h:.1f}"/>')
+                       f'x="{x(i) - bar / 2:.1f}" y="{base - h:.1f}" '
+                       f'width="{bar:.1f}" height="{h:.1f}"/>')
             glyph = solver_glyph(w, analysis.weigh)
             if glyph:
                 out.append(f'<text class="glyph" x="{x(i):.1f}" y="{base - h - 3:.1f}">'

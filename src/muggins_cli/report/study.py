@@ -251,6 +251,8 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
         if prev is not None and not first and isinstance(prev[1], Turn):
             played, turn_no = prev[1], prev[0].turn
         bid = f"r{pos.round}t{turn_no}"
+        if bid in ids:  # a record whose rounds repeat a number: still one id each
+            bid = f"{bid}-{k}"
         ids.append(bid)
         if first:
             leader = names[pos.to_move] if isinstance(item, Turn) else ""
@@ -404,11 +406,10 @@ def chart_svg(names: Sequence[str], seen: Sequence[tuple[Position, BodyLine | No
         base = _CH + 16 + _BARS
         worst = max((w.cost for w in analysis.weighed), default=0.0) or 1.0
         out.append(f'<text class="tick" x="{_LEFT - 4}" y="{_CH + 26}">lost</text>')
-        line_at = {ids[i + 1]: i + 1 for i in range(len(ids) - 1)}
         by_line = analysis.weighed_by_line()
         for i in range(1, len(seen)):
-            item = seen[i - 1][1]
-            if not isinstance(item, Turn) or ids[i] not in line_at:
+            item = seen[i - 1][1]  # the turn that led to board i
+            if not isinstance(item, Turn) or seen[i - 1][0].round != seen[i][0].round:
                 continue
             w = by_line.get(item.line)
             if w is None or not w.cost:

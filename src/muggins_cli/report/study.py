@@ -205,14 +205,21 @@ def _ending(analysis: MatchAnalysis, seen: Sequence[tuple[Position, BodyLine | N
         if not pos.match_over:
             continue
         seat = pos.players.index(s.winner)
-        if pos.round_over and (target is None or pos.scores[seat] < target):
-            return (f"{s.winner} won at the end of round {pos.round}: the round's "
-                    f"settlement took them to {s.scores[s.winner]} (target {target}).")
-        if pos.round_over:
-            return (f"{s.winner} won when round {pos.round} ended, on "
-                    f"{s.scores[s.winner]} (target {target}).")
-        return (f"{s.winner} reached {pos.scores[seat]} (target {target}) with {moments[k]}; "
-                "the match ends there, with no settlement.")
+        total = s.scores[s.winner]
+        if not pos.round_over:
+            return (f"{s.winner} reached {pos.scores[seat]} (target {target}) with "
+                    f"{moments[k]}; the match ends there, with no settlement.")
+        settled = pos.settlement is not None and any(pos.settlement)
+        before = pos.scores[seat] - (pos.settlement[seat] if pos.settlement else 0)
+        if settled and (target is None or before < target):
+            return (f"{s.winner} won at the end of round {pos.round}: its settlement took "
+                    f"them to {total} (target {target}).")
+        if settled:
+            return (f"{s.winner} reached the target in round {pos.round}; the round was "
+                    f"played out, and after its settlement {s.winner} had the highest "
+                    f"total, {total} (target {target}).")
+        return (f"{s.winner} reached {total} (target {target}) with the round's last "
+                f"play, {moments[k]}; no settlement follows.")
     return f"{s.winner} won (target {target})."
 
 

@@ -120,7 +120,7 @@ class Page:
     defs: Markup
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
-    weigh: str | None
+    weigh: tuple[str, ...]
     players: tuple[tuple[str, str], ...]
 
 
@@ -312,7 +312,7 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
         defs=Markup(defs_svg(faces)),
         headers=player_headers(analysis.weigh is not None),
         rows=tuple(tuple(str(c) for c in row) for row in player_rows(analysis)),
-        weigh=weigh_line(analysis),
+        weigh=tuple((weigh_line(analysis) or "").splitlines()),
         players=tuple((n, COLOURS[i % len(COLOURS)]) for i, n in enumerate(names)),
     )
 

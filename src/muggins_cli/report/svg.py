@@ -316,7 +316,7 @@ def board_svg(pos: Position, last: Tile | None = None, *, extent: Rect | None = 
     played), each open end's value, the total and what it scores, then each
     hand (face down where the record hides it) with the player's score, and
     the stock face down. ``extent`` is the part of the plane the table takes
-    (one for every board of a page, so that boards do not jump);
+    (one for every board of a round, so that its boards do not jump);
     ``caption`` and ``scored`` are lines of text above the table; ``table``
     is the layout already laid out (:func:`lay_table`), when the caller has it."""
     rules = pos.rules
@@ -325,7 +325,6 @@ def board_svg(pos: Position, last: Tile | None = None, *, extent: Rect | None = 
     extent = table.extent() if extent is None else union(extent, table.extent())
     faces: set[tuple[Pip, Pip, bool]] = set()
     parts: list[str] = []
-    top = 0.0
     lines = [t for t in (caption, scored) if t]
     ends = ends_text(rules, pos.layout)
     if ends:
@@ -333,7 +332,7 @@ def board_svg(pos: Position, last: Tile | None = None, *, extent: Rect | None = 
         lines.append(f"open ends {ends}" + (f", which scores {made}" if made else ""))
     for k, text in enumerate(lines):
         parts.append(f'<text class="lbl" x="8" y="{16 + 16 * k}">{escape(text)}</text>')
-    top = 8 + 16 * len(lines)
+    top: float = 8 + 16 * len(lines)
     width = max(extent.w, 400)
     dx = -extent.x + (width - extent.w) / 2
     dy = top - extent.y

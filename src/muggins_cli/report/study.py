@@ -146,9 +146,9 @@ def _calls(match: Match, seat: dict[str, int]) -> dict[int, tuple[Call, ...]]:
 def _texts(comments: Comments, notes: Sequence[Annotation] = ()) -> list[str]:
     """A line's comments in the order written: those above it, the one at
     its end, then those that went with its annotations."""
-    out = [c.text for c in comments.before]
+    out = [c.text.strip() for c in comments.before]
     if comments.end is not None:
-        out.append(comments.end.text)
+        out.append(comments.end.text.strip())
     for n in notes:
         out.extend(_texts(n.comments))
     return out
@@ -178,7 +178,7 @@ def _comments(match: Match) -> tuple[dict[int, list[str]], dict[int, list[str]],
             by_round.setdefault(number, []).extend(texts)
         else:
             rest.extend(texts)
-    rest += [c.text for c in match.closing]
+    rest += [c.text.strip() for c in match.closing]
     return by_turn, by_round, rest
 
 

@@ -20,6 +20,7 @@ from muggins_cli.cli import rules_cmd as _rules_cmd  # noqa: F401
 from muggins_cli.cli import selfplay_cmd as _selfplay_cmd  # noqa: F401
 from muggins_cli.cli import solve_cmd as _solve_cmd  # noqa: F401
 from muggins_cli.cli import stats_cmd as _stats_cmd  # noqa: F401
+from muggins_cli.cli import study_cmd as _study_cmd  # noqa: F401
 
 
 def main() -> None:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import ExitStack
+from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Annotated
 
@@ -14,12 +13,8 @@ from muggins_cli.analysis.annotate import AnnotateError, Thresholds, annotate_te
 from muggins_cli.analysis.files import FileAnalysis, analysis_work
 from muggins_cli.analysis.weigh import (
     DEFAULT_SAMPLES,
-    Weighed,
-    WeighOptions,
-    weigh_decision,
-    weigh_each,
 )
-from muggins_cli.batch import BatchError, TaskPool, run
+from muggins_cli.batch import BatchError, run
 from muggins_cli.check import STDIN
 from muggins_cli.cli.app import app
 from muggins_cli.cli.files import write_atomic
@@ -43,8 +38,18 @@ from muggins_cli.cli.options import (
     use_colour,
     worker_count,
 )
-from muggins_cli.cli.progress import Tally, with_progress
-from muggins_cli.replay.position import Decision
+from muggins_cli.cli.progress import with_progress
+from muggins_cli.cli.solver_options import (
+    BlunderOption,
+    MistakeOption,
+    PerfectOption,
+    SolverNodesOption,
+    SolverOption,
+    SolverSamplesOption,
+    SolverSeedOption,
+    solver_weigher,
+    weigh_options,
+)
 from muggins_cli.report import github, junit, table, text
 from muggins_cli.report.analysis_report import (
     all_players_table,
@@ -108,52 +113,13 @@ def analyze(
                                                "for root.")
     ] = False,
     force: ForceOption = False,
-    mistake: Annotated[
-        int, typer.Option("--mistake", min=1, metavar="POINTS",
-                          help="With --annotate: a play that missed this many points or more "
-                               "gets the glyph ?. With --solver: that lost this many points "
-                               "or more, also reported as a costly-play warning.")
-    ] = 5,
-    blunder: Annotated[
-        int, typer.Option("--blunder", min=1, metavar="POINTS",
-                          help="With --annotate: a play that missed (with --solver: lost) "
-                               "this many points or more gets the glyph ??.")
-    ] = 15,
-    solver: Annotated[
-        bool, typer.Option("--solver", help="Weigh every turn with the solver: what the play "
-                                            "made gave away by the end of the round against "
-                                            "the best play, and what the draws gave against "
-                                            "the average draw. Adds lost, lost/turn and luck "
-                                            "columns and costly-play warnings.",
-                           rich_help_panel="Solver")
-    ] = False,
-    perfect: Annotated[
-        bool, typer.Option("--perfect", help="With --solver: judge plays seeing every hand and "
-                                             "the stock as recorded (needs deal and stock "
-                                             "lines). Default: the mover's view only, the "
-                                             "unseen tiles dealt --samples times.",
-                           rich_help_panel="Solver")
-    ] = False,
-    samples: Annotated[
-        int, typer.Option("--samples", min=1, metavar="K",
-                          help="With --solver: deals of the unseen tiles averaged per turn. "
-                               "A sampled cost is shown with its standard error (±): about "
-                               "6 points with 16 deals, 3 with 64, at four times the time.",
-                          rich_help_panel="Solver")
-    ] = DEFAULT_SAMPLES,
-    nodes: Annotated[
-        int | None, typer.Option("--nodes", min=0, metavar="N",
-                                 help="With --solver: at most N search nodes per turn (0: no "
-                                      "cap; default 1,000,000 for two players, 200,000 for "
-                                      "three or four). A turn cut short averages the deals it "
-                                      "finished, and is not weighed if fewer than 4.",
-                                 show_default=False, rich_help_panel="Solver")
-    ] = None,
-    seed: Annotated[
-        int, typer.Option("--seed", help="With --solver: seed of the sampled deals (the same "
-                                         "seed gives the same values).",
-                          rich_help_panel="Solver")
-    ] = 0,
+    mistake: MistakeOption = 5,
+    blunder: BlunderOption = 15,
+    solver: SolverOption = False,
+    perfect: PerfectOption = False,
+    samples: SolverSamplesOption = DEFAULT_SAMPLES,
+    nodes: SolverNodesOption = None,
+    seed: SolverSeedOption = 0,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
 ) -> None:
@@ -207,15 +173,11 @@ def analyze(
         raise _fail(f"-o/--output takes one record; {len(files)} files were given")
     if in_place and STDIN in files:
         raise _fail("--in-place cannot rewrite standard input; use -o FILE")
-    if not solver:
-        given = [name for name, on in (("--perfect", perfect),
-                                       ("--samples", samples != DEFAULT_SAMPLES),
-                                       ("--nodes", nodes is not None),
-                                       ("--seed", seed != 0)) if on]
-        if given:
-            raise _fail(f"{given[0]} goes with --solver")
-    weigh = WeighOptions(perfect=perfect, samples=samples, nodes=nodes, seed=seed,
-                         costly=mistake, blunder=blunder) if solver else None
+    try:
+        weigh = weigh_options(solver=solver, perfect=perfect, samples=samples, nodes=nodes,
+                              seed=seed, mistake=mistake, blunder=blunder)
+    except ValueError as e:
+        raise _fail(str(e)) from None
 
     # The annotated record takes standard output when it has no file to go to.
     to_stdout = annotate and not writing
@@ -234,21 +196,7 @@ def analyze(
             # The solver's turns, not the files, are the work to share out
             # and to count: one match can take a minute, and a folder of
             # records is read faster than one turn is weighed.
-            with ExitStack() as stack:
-                # How many turns there are to weigh is known only as the
-                # records are read: at most a process per core.
-                n = worker_count(_NAME, jobs, None, unit="turn")
-                pool = stack.enter_context(TaskPool(n)) if n > 1 else None
-                tally = stack.enter_context(Tally(quiet=quiet, verb="weighed", noun="turn"))
-
-                def weigher(ds: Sequence[Decision], options: WeighOptions) -> Iterator[Weighed]:
-                    tally.add(len(ds))
-                    found = (pool.map(weigh_decision, ds, options) if pool is not None
-                             else weigh_each(ds, options))
-                    for w in found:
-                        tally.advance()
-                        yield w
-
+            with solver_weigher(_NAME, jobs, quiet=quiet) as (weigher, tally):
                 work = analysis_work(annotate=annotate, weigh=weigh, weigher=weigher)
                 after_table = _write_report(
                     (annotated(f) for f in tally.handing(run(work, files, jobs=1))),

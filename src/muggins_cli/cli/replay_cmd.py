@@ -4,21 +4,29 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
+from muggins_cli.cli.files import write_atomic
 from muggins_cli.cli.options import MatchOption
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, MugginsCall, Severity, Turn
 from muggins_cli.notation.parser import read_match
 from muggins_cli.notation.writer import format_line
-from muggins_cli.replay.position import Position, parse_at, position_at, positions
-from muggins_cli.replay.replay import replay_match
-from muggins_cli.report.board import position_lines, tally_sheet
+from muggins_cli.replay.position import parse_at, position_at, positions
+from muggins_cli.replay.replay import MatchReplay, RulesResolver, replay_match
+from muggins_cli.report.board import (
+    after_settlement,
+    position_lines,
+    position_title,
+    tally_sheet,
+)
 from muggins_cli.report.escape import for_terminal
+from muggins_cli.report.svg import board_svg, new_tile, standalone
 
 _NAME = "muggins replay"
 
@@ -45,6 +53,17 @@ def replay(
                                      "marks (a stroke per 5 points, the X figure for 50) "
                                      "beside the raw scores."),
     ] = False,
+    svg: Annotated[
+        Path | None,
+        typer.Option("--svg", metavar="OUT.svg",
+                     help="With --at: draw that position as an SVG file instead (the board "
+                          "of `muggins study`: tiles with pips, the tile just played "
+                          "outlined). An existing file needs --force.",
+                     show_default=False, dir_okay=False),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="With --svg: overwrite OUT.svg if it exists.")
+    ] = False,
 ) -> None:
     """Replay a recorded match turn by turn on the terminal.
 
@@ -59,11 +78,17 @@ def replay(
         muggins replay club.mgn
         muggins replay club.mgn --at 2.5          # one position: round 2, turn 5
         muggins replay club.mgn --match 2 --tally | less
+        muggins replay club.mgn --at 2.5 --svg club-2.5.svg
 
     A record with errors is replayed as far as `muggins check` can follow
     it; the first error is named on standard error.
     """
     try:
+        if svg is not None:
+            _write_svg(path, at, match_number, svg, force)
+            return
+        if force:
+            raise InputError("--force only goes with --svg")
         if at is not None:
             parse_at(at)
         lines = _replay_lines(path, at, match_number, tally)
@@ -74,7 +99,8 @@ def replay(
     sys.stdout.write("\n".join(for_terminal(line) for line in lines) + "\n")
 
 
-def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[str]:
+def _replayed(path: str, number: int) -> tuple[Match, RulesResolver, MatchReplay]:
+    """The match replayed, its first error (if any) named on stderr."""
     match = read_match(path, number)
     resolve = record_resolver(path)
     result = replay_match(match, resolve)
@@ -88,15 +114,48 @@ def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[s
         typer.echo(for_terminal(f"{_NAME}: note: the record has {len(errors)} error"
                                 f"{'' if len(errors) == 1 else 's'}, the first at line "
                                 f"{e.line}: {e.code} {e.message}"), err=True)
+    return match, resolve, result
 
+
+def _write_svg(path: str, at: str | None, number: int, out: Path, force: bool) -> None:
+    if at is None:
+        raise InputError("--svg draws one position: add --at R.T")
+    want = _normal(at)
+    if out.exists() and not force:
+        raise InputError(f"{out} exists; add --force to overwrite it")
+    if out.exists() and not out.is_file():
+        raise InputError(f"{out} is not a file")
+    match, resolve, _ = _replayed(path, number)
+    seen = list(positions(match, resolve))
+    for i, (pos, _item) in enumerate(seen):
+        if f"{pos.round}.{pos.turn}" != want:
+            continue
+        before = seen[i - 1] if i and seen[i - 1][0].round == pos.round else None
+        last = new_tile(before[0], pos) if before is not None else None
+        played = before[1] if before is not None else None
+        board = board_svg(pos, last, caption=position_title(pos).strip("= "),
+                          scored=format_line(played) if isinstance(played, Turn) else None)
+        try:
+            write_atomic(out, standalone(board))
+        except OSError as e:
+            raise InputError(f"cannot write {out}: {e.strerror or e}") from None
+        return
+    position_at(match, resolve, at)  # raises InputError naming why
+    raise InputError(f"the match has no position {at}")
+
+
+def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[str]:
+    match, resolve, result = _replayed(path, number)
     seen = list(positions(match, resolve))
     final = tuple(result.summary.scores[p] for p in result.summary.players)
-    out = [_header(match, number, result.summary.players, result.rules.name, result.summary.target)]
+    rules = result.rules
+    assert rules is not None  # _replayed refuses a match without rules
+    out = [_header(match, number, result.summary.players, rules.name, result.summary.target)]
     shown = False
     for i, (pos, item) in enumerate(seen):
         if at is not None and f"{pos.round}.{pos.turn}" != _normal(at):
             continue
-        after = _after_round(seen, i, final) if pos.round_over else None
+        after = after_settlement(seen, i, final) if pos.round_over else None
         out.append("")
         out.extend(position_lines(pos, after))
         out.extend(_next_lines(match, item))
@@ -125,20 +184,6 @@ def _header(match: Match, number: int, players: Sequence[str], rules: str,
     event = match.tag("Event")
     title = f"match {number}" + (f", {event}" if event else "")
     return f"{title}: {', '.join(players)} ({rules} rules, target {target})"
-
-
-def _after_round(seen: Sequence[tuple[Position, BodyLine | None]], i: int,
-                 final: Sequence[int]) -> Sequence[int] | None:
-    """The totals after a round's settlement: the next round's first
-    position shows them (nothing else scores between), or at the very end
-    the replayed final totals. None when neither is known."""
-    pos = seen[i][0]
-    if i + 1 == len(seen):
-        return final
-    nxt = seen[i + 1][0]
-    if nxt.round == pos.round + 1 and nxt.turn == 1:
-        return nxt.scores
-    return None
 
 
 def _next_lines(match: Match, item: BodyLine | None) -> list[str]:

@@ -52,6 +52,9 @@ class Position:
     lead_tile: Tile | None = None
     #: How the match was decided, once it is over (see ``MatchEnding``).
     ending: MatchEnding | None = None
+    settlement: tuple[int, ...] | None = None
+    """At a round's end: what its settlement credited each player, once the
+    replay has applied it (``scores`` then include it); None before."""
 
     @property
     def match_over(self) -> bool:
@@ -113,6 +116,7 @@ def snapshot(rep: Replayer, drawn: Tile | None = None, *, in_turn: bool = False)
         winner=rep.winner,
         ending=rep.ending,
         lead_tile=rnd.lead_tile[1] if rnd.lead_tile and not rnd.layout.started else None,
+        settlement=rnd.settlement,
     )
 
 

@@ -180,6 +180,7 @@ class RoundProgress:
         self.skipping = False  # the record stopped making sense in this round
         self.unverified: set[str] = set()
         self.settled = False
+        self.settlement: tuple[int, ...] | None = None  # what the settlement credited each
         self.revealed: set[int] = set()
         self.last_turn_line = 0
         self.turn_lines = 0  # every turn line, closing passes included (NOTATION.md 7)
@@ -1053,6 +1054,7 @@ class Replayer:
             return
         pips = [sum(t.pips for t in h.known) for h in hands]
         deltas = settle(self.rules, pips, rnd.went_out)
+        rnd.settlement = tuple(deltas)
         self.winner = winner_at_settlement(self.rules, self.scores, deltas, self.target)
         self.scores = [s + d for s, d in zip(self.scores, deltas)]
         round_end = self.rules.match_end is MatchEnd.ROUND_END

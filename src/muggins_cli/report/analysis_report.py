@@ -47,27 +47,29 @@ def solver_row(s: SolverStats | None) -> tuple[object, ...]:
             f"{s.luck:+.1f}" if s.draws else "-")
 
 
-def _rows(m: MatchAnalysis) -> list[tuple[object, ...]]:
+def player_rows(m: MatchAnalysis) -> list[tuple[object, ...]]:
+    """Each player's statistics as the tables show them (the text table and
+    the study page), with the solver's columns when it weighed the turns."""
     solver = {s.player: s for s in m.solver}
     weighing = m.weigh is not None
     return [(*player_row(s), *(solver_row(solver.get(s.player)) if weighing else ()))
             for s in m.players]
 
 
-def _headers(weighing: bool) -> tuple[str, ...]:
+def player_headers(weighing: bool) -> tuple[str, ...]:
     return PLAYER_HEADERS + (SOLVER_HEADERS if weighing else ())
 
 
 def _align(weighing: bool) -> tuple[str, ...]:
-    return ("left",) + ("right",) * (len(_headers(weighing)) - 1)
+    return ("left",) + ("right",) * (len(player_headers(weighing)) - 1)
 
 
 def players_table(m: MatchAnalysis, tablefmt: str = "simple") -> str:
     """One match's statistics, one row per player in seating order (with
     the solver's columns when it weighed the turns)."""
     weighing = m.weigh is not None
-    return terminal_table(_rows(m), headers=_headers(weighing), tablefmt=tablefmt,
-                    disable_numparse=True, colalign=_align(weighing))
+    return terminal_table(player_rows(m), headers=player_headers(weighing), tablefmt=tablefmt,
+                          disable_numparse=True, colalign=_align(weighing))
 
 
 def match_title(path: str, m: MatchAnalysis) -> str:
@@ -83,11 +85,12 @@ def all_players_table(files: Iterable[FileAnalysis], tablefmt: str = "simple") -
     rows = []
     for f in kept:
         for m in f.matches:
-            for row in _rows(m):
+            for row in player_rows(m):
                 pad = ("-",) * len(SOLVER_HEADERS) if weighing and m.weigh is None else ()
                 rows.append((f.report.path, m.summary.line, *row, *pad))
-    return terminal_table(rows, headers=("file", "line", *_headers(weighing)), tablefmt=tablefmt,
-                    disable_numparse=True, colalign=("left", "right", *_align(weighing)))
+    return terminal_table(rows, headers=("file", "line", *player_headers(weighing)),
+                          tablefmt=tablefmt, disable_numparse=True,
+                          colalign=("left", "right", *_align(weighing)))
 
 
 def weigh_line(m: MatchAnalysis) -> str | None:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from muggins_cli.engine.layout import Layout, count, open_ends
 from muggins_cli.engine.scoring import EndReason
+from muggins_cli.notation.model import BodyLine
 from muggins_cli.replay.position import Position
 from muggins_cli.replay.replay import won_text
 from muggins_cli.rules.model import Rules
@@ -180,6 +181,31 @@ def position_title(pos: Position) -> str:
     return f"== {pos.round}.{pos.turn}  {'; '.join(parts)} =="
 
 
+def after_settlement(seen: Sequence[tuple[Position, BodyLine | None]], i: int,
+                     final: Sequence[int]) -> Sequence[int] | None:
+    """The totals after a round's settlement: the next round's first
+    position shows them (nothing else scores between), or at the very end
+    the replayed final totals. None when neither is known."""
+    pos = seen[i][0]
+    if i + 1 == len(seen):
+        return final
+    nxt = seen[i + 1][0]
+    if nxt.round == pos.round + 1 and nxt.turn == 1:
+        return nxt.scores
+    return None
+
+
+def ends_text(rules: Rules, layout: Layout) -> str:
+    """Each open end and its pip, then the total a placement is scored on
+    (which is not always their sum: a spinner's sides, a double at an end);
+    empty before the opening tile."""
+    ends = open_ends(rules, layout)
+    if not ends:
+        return ""
+    shown = ", ".join(f"{e.value} {pip}" for e, pip in ends.items())
+    return f"{shown}; total {count(rules, layout)}"
+
+
 def position_lines(pos: Position, after_round: Sequence[int] | None = None) -> list[str]:
     """A position: the layout, its open ends and their total, each hand (or
     how many hidden tiles), the stock and the scores. ``after_round`` are
@@ -187,10 +213,9 @@ def position_lines(pos: Position, after_round: Sequence[int] | None = None) -> l
     rules = pos.rules
     out = [position_title(pos)]
     out.extend("  " + line for line in draw_layout(rules, pos.layout))
-    ends = open_ends(rules, pos.layout)
+    ends = ends_text(rules, pos.layout)
     if ends:
-        shown = ", ".join(f"{e.value} {pip}" for e, pip in ends.items())
-        out.append(f"  open ends   {shown}; total {count(rules, pos.layout)}")
+        out.append(f"  open ends   {ends}")
     width = max(len(p) for p in pos.players)
     for i, (name, hand) in enumerate(zip(pos.players, pos.hands)):
         label = "hands" if i == 0 else ""

@@ -1,0 +1,112 @@
+"""The solver's options, shared by ``analyze`` and ``study``: one spelling,
+one help text, one check of what goes with ``--solver``, and one way of
+spreading the turns over processes with a count on stderr."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from typing import Annotated
+
+import typer
+
+from muggins_cli.analysis.weigh import (
+    DEFAULT_SAMPLES,
+    Weighed,
+    Weigher,
+    WeighOptions,
+    weigh_decision,
+    weigh_each,
+)
+from muggins_cli.batch import TaskPool
+from muggins_cli.cli.options import worker_count
+from muggins_cli.cli.progress import Tally
+from muggins_cli.replay.position import Decision
+
+MistakeOption = Annotated[
+    int, typer.Option("--mistake", min=1, metavar="POINTS",
+                      help="With --annotate: a play that missed this many points or more "
+                           "gets the glyph ?. With --solver: that lost this many points "
+                           "or more, also reported as a costly-play warning.")
+]
+BlunderOption = Annotated[
+    int, typer.Option("--blunder", min=1, metavar="POINTS",
+                      help="With --annotate: a play that missed (with --solver: lost) "
+                           "this many points or more gets the glyph ??.")
+]
+SolverOption = Annotated[
+    bool, typer.Option("--solver", help="Weigh every turn with the solver: what the play "
+                                        "made gave away by the end of the round against "
+                                        "the best play, and what the draws gave against "
+                                        "the average draw. Adds lost, lost/turn and luck "
+                                        "columns and costly-play warnings.",
+                       rich_help_panel="Solver")
+]
+PerfectOption = Annotated[
+    bool, typer.Option("--perfect", help="With --solver: judge plays seeing every hand and "
+                                         "the stock as recorded (needs deal and stock "
+                                         "lines). Default: the mover's view only, the "
+                                         "unseen tiles dealt --samples times.",
+                       rich_help_panel="Solver")
+]
+SolverSamplesOption = Annotated[
+    int, typer.Option("--samples", min=1, metavar="K",
+                      help="With --solver: deals of the unseen tiles averaged per turn. "
+                           "A sampled cost is shown with its standard error (±): about "
+                           "6 points with 16 deals, 3 with 64, at four times the time.",
+                      rich_help_panel="Solver")
+]
+SolverNodesOption = Annotated[
+    int | None, typer.Option("--nodes", min=0, metavar="N",
+                             help="With --solver: at most N search nodes per turn (0: no "
+                                  "cap; default 1,000,000 for two players, 200,000 for "
+                                  "three or four). A turn cut short averages the deals it "
+                                  "finished, and is not weighed if fewer than 4.",
+                             show_default=False, rich_help_panel="Solver")
+]
+SolverSeedOption = Annotated[
+    int, typer.Option("--seed", help="With --solver: seed of the sampled deals (the same "
+                                     "seed gives the same values).",
+                      rich_help_panel="Solver")
+]
+
+
+def weigh_options(*, solver: bool, perfect: bool, samples: int, nodes: int | None,
+                  seed: int, mistake: int, blunder: int) -> WeighOptions | None:
+    """What ``--solver`` and its options ask for, None without ``--solver``;
+    ValueError naming the first option given without it."""
+    if not solver:
+        given = [name for name, on in (("--perfect", perfect),
+                                       ("--samples", samples != DEFAULT_SAMPLES),
+                                       ("--nodes", nodes is not None),
+                                       ("--seed", seed != 0)) if on]
+        if given:
+            raise ValueError(f"{given[0]} goes with --solver")
+        return None
+    return WeighOptions(perfect=perfect, samples=samples, nodes=nodes, seed=seed,
+                        costly=mistake, blunder=blunder)
+
+
+@contextmanager
+def solver_weigher(command: str, jobs: int | None, *,
+                   quiet: bool) -> Iterator[tuple[Weigher, Tally]]:
+    """A weigher that shares a match's turns over ``jobs`` processes (the
+    cores by default) and counts them on stderr as they come back (the
+    tally, which the caller also hands its results through): the turns,
+    not the files, are the work, since one match can take a minute."""
+    with ExitStack() as stack:
+        # How many turns there are to weigh is known only as the records
+        # are read: at most a process per core.
+        n = worker_count(command, jobs, None, unit="turn")
+        pool = stack.enter_context(TaskPool(n)) if n > 1 else None
+        tally = stack.enter_context(Tally(quiet=quiet, verb="weighed", noun="turn"))
+
+        def weigher(ds: Sequence[Decision], options: WeighOptions) -> Iterator[Weighed]:
+            tally.add(len(ds))
+            found = (pool.map(weigh_decision, ds, options) if pool is not None
+                     else weigh_each(ds, options))
+            for w in found:
+                tally.advance()
+                yield w
+
+        yield weigher, tally

@@ -1,0 +1,148 @@
+"""``muggins study``: one match as a self-contained HTML page."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from muggins_cli.analysis.match import analyse_match
+from muggins_cli.analysis.weigh import DEFAULT_SAMPLES, Weigher, WeighOptions, weigh_each
+from muggins_cli.check import record_resolver
+from muggins_cli.cli.app import app
+from muggins_cli.cli.files import write_atomic
+from muggins_cli.cli.options import JobsOption, MatchOption
+from muggins_cli.cli.solver_options import (
+    BlunderOption,
+    MistakeOption,
+    PerfectOption,
+    SolverNodesOption,
+    SolverOption,
+    SolverSamplesOption,
+    SolverSeedOption,
+    solver_weigher,
+    weigh_options,
+)
+from muggins_cli.errors import InputError
+from muggins_cli.notation.model import Severity
+from muggins_cli.notation.parser import read_match
+from muggins_cli.replay.position import positions
+from muggins_cli.replay.replay import replay_match
+from muggins_cli.report.study import build_page, render_page
+
+_NAME = "muggins study"
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"{_NAME}: {message}", err=True)
+    return typer.Exit(2)
+
+
+@app.command("study")
+def study(
+    path: Annotated[
+        str,
+        typer.Argument(metavar="FILE", help="A record file, or - for stdin.",
+                       show_default=False),
+    ],
+    *,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", metavar="PAGE.html",
+                     help="Write the page to PAGE.html (default: standard output). An "
+                          "existing file needs --force.", show_default=False,
+                     dir_okay=False),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="With -o: overwrite PAGE.html if it exists.")
+    ] = False,
+    match_number: MatchOption = 1,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No notes and no progress on stderr.")
+    ] = False,
+    mistake: MistakeOption = 5,
+    blunder: BlunderOption = 15,
+    solver: SolverOption = False,
+    perfect: PerfectOption = False,
+    samples: SolverSamplesOption = DEFAULT_SAMPLES,
+    nodes: SolverNodesOption = None,
+    seed: SolverSeedOption = 0,
+    jobs: JobsOption = None,
+) -> None:
+    """Write one match as a page to study in a browser: the table drawn at
+    every turn, the move list, a chart of the match and each player's
+    statistics.
+
+    The page is one HTML file that fetches nothing (no network, no fonts,
+    no scripts from elsewhere) and opens from disk. A file of several
+    matches gives one page per match: pick it with --match. Each turn has
+    its own address (page.html#r3t12: round 3 after its 12th turn); the
+    arrow keys step through the turns, and every board can be reached with
+    JavaScript off. The same input gives the same bytes.
+
+    With --solver the chart also shows what each play lost by the end of the
+    round and the solver's glyphs, and the statistics gain lost, lost/turn
+    and luck (the options are those of `muggins analyze`).
+
+    \b
+    Examples:
+        muggins study records/club-night-pagat-2p.mgn -o club.html
+        muggins study records/pos-ronda-spinner-4p.mgn --solver -o ronda.html
+        muggins study league.mgn --match 2 -o league-2.html --force
+    """
+    if force and output is None:
+        raise _fail("--force only goes with -o/--output")
+    if output is not None:
+        if output.exists() and not force:
+            raise _fail(f"{output} exists; add --force to overwrite it")
+        if output.exists() and not output.is_file():
+            raise _fail(f"{output} is not a file")
+    try:
+        weigh = weigh_options(solver=solver, perfect=perfect, samples=samples, nodes=nodes,
+                              seed=seed, mistake=mistake, blunder=blunder)
+    except ValueError as e:
+        raise _fail(str(e)) from None
+    try:
+        if weigh is not None:
+            with solver_weigher(_NAME, jobs, quiet=quiet) as (weigher, _):
+                html = study_page(path, match_number, weigh, weigher)
+        else:
+            html = study_page(path, match_number, None, weigh_each)
+    except InputError as e:
+        raise _fail(str(e)) from None
+    except KeyboardInterrupt:
+        typer.echo(f"{_NAME}: interrupted", err=True)
+        raise typer.Exit(130) from None
+    if output is None:
+        sys.stdout.write(html)
+        return
+    try:
+        write_atomic(output, html)
+    except OSError as e:
+        raise _fail(f"cannot write {output}: {e.strerror or e}") from None
+    if not quiet:
+        typer.echo(f"wrote {output}", err=True)
+
+
+def study_page(path: str, number: int, weigh: WeighOptions | None = None,
+               weigher: Weigher = weigh_each) -> str:
+    """The page of match ``number`` of the record at ``path``."""
+    match = read_match(path, number)
+    resolve = record_resolver(path)
+    replay = replay_match(match, resolve, collect_events=True)
+    if replay.rules is None:
+        first = replay.diagnostics[0] if replay.diagnostics else None
+        why = f": line {first.line}: {first.message}" if first is not None else ""
+        raise InputError(f"match {number} of {path} cannot be replayed{why}")
+    notes: list[str] = []
+    errors = [d for d in replay.diagnostics if d.severity is Severity.ERROR]
+    if errors:
+        e = errors[0]
+        notes.append(f"The record has {len(errors)} error{'' if len(errors) == 1 else 's'}, "
+                     f"the first at line {e.line}: {e.code} {e.message}. The page shows the "
+                     "match as far as the replay can follow it (muggins check lists them).")
+    analysis = analyse_match(match, replay, resolve, weigh, weigher)
+    seen = list(positions(match, resolve))
+    return render_page(build_page(match, number, analysis, seen, notes=notes))

@@ -111,6 +111,27 @@ def move_vec(
     return [x + y for x, y in zip(vec, sub)]
 
 
+def paranoid(rules: Rules, state: RoundState, dists: Sequence[int], match: bool,
+             root: int) -> float:
+    """The mover ``root`` against the others as one side: ``root``'s points
+    minus the others' average, ``root`` maximising and every other seat
+    minimising it."""
+    vals = [paranoid_move(rules, state, m, dists, match, root)
+            for m in legal_moves(rules, state)]
+    return max(vals) if state.to_move == root else min(vals)
+
+
+def paranoid_move(rules: Rules, state: RoundState, move: Move, dists: Sequence[int],
+                  match: bool, root: int) -> float:
+    n = state.players
+    child, vec, winner, new_d = outcomes(rules, state, move, dists)
+    full = _with_win(vec, winner, match) if child is None else [float(x) for x in vec]
+    here = full[root] - sum(x for i, x in enumerate(full) if i != root) / (n - 1)
+    if child is None:
+        return here
+    return here + paranoid(rules, child, new_d, match, root)
+
+
 # --- expectimax: a draw averages over every tile that could come next -------
 
 

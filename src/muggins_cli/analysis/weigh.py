@@ -6,7 +6,19 @@ solver can say "this play cost you 8 points by the end of the round", which
 is what a player studying a match wants to know. Values are the solver's
 (:func:`muggins_cli.solver.solve`, ``points`` objective): for two players
 the mover's points minus the opponent's from the decision to the round's
-end, settlement included; for three or four, the mover's own points (max-n).
+end, settlement included; for three or four, the mover's points minus the
+opponents' average, the others taken as one side playing against the mover
+(the paranoid reduction, :mod:`muggins_cli.solver.paranoid`: max-n could not
+finish the round's first turns). "Points lost" is then what the play gave
+away of that margin against the best play.
+
+How many deals: a turn is dealt at least ``min_deals`` times, and then more
+(up to ``samples``) until the cost of the play made is known well enough to
+say on which side of each threshold (``costly``, ``blunder``) it lies: its
+mean lies more than ``z`` standard errors from the threshold. Moves that are
+clearly worse than the leader stop being valued (a race: the deals go to
+the moves that might be best). A turn still undecided at the cap is
+``uncertain``: it is not warned about, and the reports say so.
 
 Two views:
 
@@ -28,28 +40,38 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from muggins_cli.analysis.plays import TurnRef, play_text, same_move, written
-from muggins_cli.engine.state import Pass, Place, UnseenDraw, own_moves
+from muggins_cli.engine.state import Pass, Place, UnseenDraw, as_seen, own_moves
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.model import Diagnostic, Match, Severity
 from muggins_cli.replay.position import Decision, Position, decisions
 from muggins_cli.replay.replay import RulesResolver
-from muggins_cli.solver import Knowledge, MoveValue, SolveResult, SolverMove, solve
+from muggins_cli.solver import (
+    Enough,
+    Knowledge,
+    MoveValue,
+    Multi,
+    SolveResult,
+    SolverMove,
+    solve,
+)
 
 #: The solver's budget per search by default: enough for every position of a
 #: two-player round (about three seconds at worst here), and a cap on the
 #: rare position with many hidden tiles that would otherwise take a minute.
 DEFAULT_NODES = 1_000_000
-#: Three or four players: max-n cannot solve the round's first turns from
-#: most deals in any budget this machine can give a turn (those turns are
-#: reported as not weighed); a smaller cap keeps a 400-turn match to a few
-#: minutes and loses few of the turns it can weigh.
-DEFAULT_NODES_MAXN = 200_000
-#: Deals averaged per decision in the ``sample`` view by default.
-DEFAULT_SAMPLES = 16
+FINE, MISTAKE, BLUNDER, UNCERTAIN = "fine", "mistake", "blunder", "uncertain"
+#: The most deals one decision may take in the ``sample`` view by default.
+DEFAULT_SAMPLES = 96
+#: The fewest deals a decision is judged on (and the deals of the luck
+#: column, which is not raced).
+MIN_DEALS_JUDGED = 8
+#: Standard errors between a cost and a threshold before the verdict is
+#: taken as known (about 95% one-sided at 2).
+DEFAULT_Z = 2.0
 #: A sampled value averaged over fewer deals than this is too rough to judge
 #: a play by; the turn is reported as not weighed instead.
 MIN_DEALS = 4
@@ -74,14 +96,29 @@ class WeighOptions:
     seed: int = 0
     costly: float = 5.0
     blunder: float = 15.0
+    min_deals: int = MIN_DEALS_JUDGED
+    z: float = DEFAULT_Z
 
     def node_limit(self, players: int) -> int | None:
-        """The cap per search: ``nodes``, 0 for none, or by default
-        :data:`DEFAULT_NODES` for two players and :data:`DEFAULT_NODES_MAXN`
-        for three or four."""
+        """The cap per search (in the sample view, per deal): ``nodes``, 0
+        for none, or by default :data:`DEFAULT_NODES`."""
         if self.nodes is None:
-            return DEFAULT_NODES if players == 2 else DEFAULT_NODES_MAXN
+            return DEFAULT_NODES
         return self.nodes or None
+
+    def verdict(self, cost: float, error: float | None) -> str:
+        """``fine``, ``mistake`` or ``blunder`` when the cost lies on one side
+        of each threshold by more than ``z`` standard errors, ``uncertain``
+        otherwise (an exact cost has no error)."""
+        margin = self.z * (error or 0.0)
+        low, high = cost - margin, cost + margin
+        if low >= self.blunder:
+            return BLUNDER
+        if low >= self.costly:
+            return MISTAKE
+        if high < self.costly:
+            return FINE
+        return UNCERTAIN
 
     @property
     def mode(self) -> str:
@@ -135,10 +172,59 @@ class _Searched:
     why: str | None
 
 
-def _search(pos: Position, options: WeighOptions, line: int, *, view: str) -> _Searched:
+def _racer(played: SolverMove, options: WeighOptions) -> Enough:
+    """When a sampled decision has had enough deals (module docstring), and
+    which moves are still worth valuing: the play made, the leader, and
+    every move not yet clearly below the leader."""
+    seen: SolverMove = as_seen(played)
+    thresholds = (options.costly, options.blunder)
+    z = options.z
+
+    def enough(per: Mapping[SolverMove, Sequence[float]],
+               done: int) -> Collection[SolverMove] | None:
+        nonlocal seen
+        if seen not in per:  # a lead names its orientation; the solver's may differ
+            seen = next((m for m in per if _same(m, seen)), seen)
+        mine = per.get(seen)
+        if mine is None or len(mine) < done:
+            return None  # not a move here: the caller says so
+        alive = [m for m, vals in per.items() if len(vals) == done]
+        if done < options.min_deals:
+            return alive
+        means = {m: sum(per[m]) / done for m in alive}
+        leader = max(alive, key=lambda m: means[m])
+        gaps = {m: _paired(per[m], mine) for m in alive if m != seen}
+        settled = all(
+            any(mean - z * se >= t for mean, se in gaps.values())
+            or all(mean + z * se < t for mean, se in gaps.values())
+            for t in thresholds)
+        if settled or done >= options.samples:
+            return None
+        keep = [m for m in alive if m in (seen, leader)
+                or _paired(per[leader], per[m])[0] - z * _paired(per[leader], per[m])[1] <= 0]
+        return keep
+
+    return enough
+
+
+def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of ``a - b`` deal by deal."""
+    diffs = [x - y for x, y in zip(a, b)]
+    k = len(diffs)
+    mean = sum(diffs) / k
+    if k < 2:
+        return mean, 0.0
+    return mean, statistics.stdev(diffs) / math.sqrt(k)
+
+
+def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
+            played: SolverMove | None = None) -> _Searched:
     """The solver on ``pos`` in ``view`` (``perfect`` or ``sample``), or
     why there is no answer to trust: a position the record cannot support,
-    an exact search cut short, or too few deals solved in the budget."""
+    an exact search cut short, or too few deals solved in the budget.
+    With ``played``, a sampled search is raced and stops when the verdict on
+    that move is known (:func:`_racer`); without, it takes ``min_deals``
+    deals."""
     rules = pos.rules
     try:
         if view == "perfect":
@@ -146,7 +232,7 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str) -> _S
                 return _Searched(None, "the record does not show every hand and the stock "
                                        "order (deal and stock lines)")
             res = solve(rules, pos.state(), scores=pos.scores, target=pos.target,
-                        mode="perfect", objective="points",
+                        mode="perfect", objective="points", multi=Multi.PARANOID,
                         node_limit=options.node_limit(len(pos.players)), pv=False)
             if res.interrupted:
                 raise KeyboardInterrupt
@@ -156,9 +242,14 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str) -> _S
             return _Searched(res, None)
         if pos.hands[pos.to_move] is None:
             return _Searched(None, "the record does not show the mover's hand (deal lines)")
+        if played is None:
+            samples, enough = min(options.min_deals, options.samples), None
+        else:
+            samples, enough = options.samples, _racer(played, options)
         res = solve(rules, Knowledge.from_position(pos), mode="sample", objective="points",
-                    node_limit=options.node_limit(len(pos.players)), samples=options.samples,
-                    seed=options.seed * 1_000_003 + line)
+                    node_limit=options.node_limit(len(pos.players)), samples=samples,
+                    seed=options.seed * 1_000_003 + line, multi=Multi.PARANOID,
+                    enough=enough)
     except MugginsError as e:  # counts that do not add up after an error in the record
         return _Searched(None, str(e))
     if res.interrupted:  # solve answers Ctrl-C with what it has; a whole match stops
@@ -169,16 +260,16 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str) -> _S
     return _Searched(res, None)
 
 
+def _same(m: SolverMove, move: SolverMove) -> bool:
+    """The same decision: a placement of the same tile on the same end, a
+    pass, or a draw (its tile unseen)."""
+    if isinstance(move, Place):
+        return isinstance(m, Place) and same_move(m, move)
+    return type(as_seen(m)) is type(as_seen(move))
+
+
 def _move_of(result: SolveResult, move: SolverMove | Pass | Place) -> MoveValue | None:
-    for mv in result.moves:
-        m = mv.move
-        if isinstance(move, Place) and isinstance(m, Place) and same_move(m, move):
-            return mv
-        if isinstance(move, Pass) and isinstance(m, Pass):
-            return mv
-        if isinstance(move, UnseenDraw) and isinstance(m, UnseenDraw):
-            return mv
-    return None
+    return next((mv for mv in result.moves if _same(mv.move, move)), None)
 
 
 def _value_of(result: SolveResult, move: SolverMove | Pass | Place) -> float | None:
@@ -251,7 +342,7 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
                    "the record does not show the mover's hand (deal lines)")
     if choices == 1:  # nothing to choose: only the draws' luck to measure
         return out(1, None, None, None, _luck(d, options, None), False, 0, None)
-    searched = _search(at, options, turn.line, view=options.mode)
+    searched = _search(at, options, turn.line, view=options.mode, played=d.move)
     res = searched.result
     if res is None:
         return out(choices, None, None, None, None, False, 0, searched.why)

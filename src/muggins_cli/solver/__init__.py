@@ -2,16 +2,16 @@
 the mover's view alone (issue 6). Standard library only.
 
 The public surface is :func:`solve` and its result types; the searches
-(:mod:`.perfect`, :mod:`.expect`, :mod:`.maxn`) work on bit masks and
+(:mod:`.perfect`, :mod:`.expect`, :mod:`.maxn`, :mod:`.paranoid`) work on bit masks and
 interned layouts (:mod:`.layouts`) and never see an engine object.
 """
 
 from muggins_cli.engine.voids import Void
-from muggins_cli.solver.api import MoveValue, SolveResult, SolverMove, solve
+from muggins_cli.solver.api import Enough, MoveValue, Multi, SolveResult, SolverMove, solve
 from muggins_cli.solver.common import MATCH_WIN, Mode, Objective
 from muggins_cli.solver.knowledge import Knowledge, Sampler
 
 __all__ = [
-    "MATCH_WIN", "Knowledge", "Mode", "MoveValue", "Objective", "Sampler",
+    "MATCH_WIN", "Enough", "Knowledge", "Mode", "MoveValue", "Multi", "Objective", "Sampler",
     "SolveResult", "SolverMove", "Void", "solve",
 ]

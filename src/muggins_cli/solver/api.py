@@ -45,8 +45,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import NamedTuple
 
 from muggins_cli.engine.scoring import credit_ends_match
@@ -75,10 +76,20 @@ from muggins_cli.solver.expect import Expect2
 from muggins_cli.solver.knowledge import Knowledge, Sampler
 from muggins_cli.solver.layouts import LayoutTable, table_for
 from muggins_cli.solver.maxn import MaxN, Vec, preference
+from muggins_cli.solver.paranoid import Paranoid
 from muggins_cli.solver.perfect import BIG, Perfect2
 from muggins_cli.tiles import Tile
 
 SolverMove = Place | Draw | Pass | UnseenDraw
+
+
+class Multi(str, Enum):
+    """How three or four players are searched: ``max-n`` (each player for
+    themselves; exact but slow from a round's start) or ``paranoid`` (the
+    others as one side against the mover: see :mod:`.paranoid`)."""
+
+    MAXN = "max-n"
+    PARANOID = "paranoid"
 
 
 @dataclass(frozen=True)
@@ -119,6 +130,7 @@ class SolveResult:
     stopped: str | None = None
     interrupted: bool = False
     notes: list[str] = field(default_factory=list)
+    replaced: int = 0
 
 
 class _Node(NamedTuple):
@@ -382,6 +394,8 @@ def solve(
     seed: int = 0,
     samples: int = 32,
     pv: bool = True,
+    multi: Multi | str = Multi.MAXN,
+    enough: Enough | None = None,
 ) -> SolveResult:
     """Value every legal move of ``position`` for the player to move.
 
@@ -395,6 +409,7 @@ def solve(
     """
     mode = Mode(mode)
     objective = Objective(objective)
+    multi = Multi(multi)
     budget = Budget(time_limit, node_limit)
     if isinstance(position, Knowledge):
         if mode is not Mode.SAMPLE:
@@ -408,10 +423,10 @@ def solve(
         if mode is Mode.SAMPLE:
             know = Knowledge.from_state(rules, position, sc, tg)
         elif mode is Mode.PERFECT:
-            return _solve_perfect(rules, position, sc, tg, objective, budget, pv)
+            return _solve_perfect(rules, position, sc, tg, objective, budget, pv, multi)
         else:
             return _solve_expect(rules, position, sc, tg, objective, budget, seed, samples, pv)
-    return _solve_sample(rules, know, objective, budget, seed, samples)
+    return _solve_sample(rules, know, objective, budget, seed, samples, multi, enough)
 
 
 def _finish(
@@ -447,8 +462,11 @@ def _finish(
 
 def _solve_perfect(
     rules: Rules, state: RoundState, scores: Sequence[int], target: int, objective: Objective,
-    budget: Budget, want_pv: bool,
+    budget: Budget, want_pv: bool, multi: Multi = Multi.MAXN,
+    only: Collection[SolverMove] | None = None,
 ) -> SolveResult:
+    """Every legal move valued exactly; with ``only`` (moves as the mover
+    sees them: a draw as ``d??``), the others are left without a value."""
     table = table_for(rules)
     node, order = _root(rules, table, state, scores, target, chance=False)
     assert order is not None
@@ -466,6 +484,8 @@ def _solve_perfect(
         guess = 0
         try:
             for i, m in enumerate(moves):
+                if only is not None and as_seen(m) not in only:
+                    continue
 
                 def probe(alpha: int, beta: int, m: SolverMove = m) -> int:
                     return root.move_value(node, m, alpha, beta)
@@ -475,7 +495,8 @@ def _solve_perfect(
                 values[i] = (m, v, [m], None)
             if want_pv:
                 for i, (m, val, _, _) in enumerate(values):
-                    assert val is not None
+                    if val is None:
+                        continue
                     values[i] = (m, val, root.pv(node, m, int(val)), None)
         except BudgetExhausted as exc:
             stopped = exc.reason
@@ -485,6 +506,8 @@ def _solve_perfect(
             search.release()
         return _finish(Mode.PERFECT, objective, node.seat, values, True, nodes(), budget,
                        "alpha-beta", stopped=stopped)
+    if multi is Multi.PARANOID:
+        return _solve_paranoid(ctx, node, order, moves, objective, budget, live, only)
     msearch = MaxN(rules, table, state.players, objective, budget, live, order,
                    min(node.dists))
     mroot = _MaxNRoot(ctx, msearch)
@@ -501,6 +524,81 @@ def _solve_perfect(
         stopped = "interrupt"
     return _finish(Mode.PERFECT, objective, node.seat, values, True, msearch.nodes, budget,
                    "max-n", stopped=stopped)
+
+
+class _ParanoidRoot:
+    """The root of a paranoid search: the moves from a real (oriented)
+    layout, and a drawn tile that must be laid, before the search takes over
+    on canonical ids."""
+
+    def __init__(self, ctx: _Ctx, search: Paranoid) -> None:
+        self.ctx = ctx
+        self.s = search
+
+    def node_value(self, node: _Node, alpha: int, beta: int) -> int:
+        if node.drawn >= 0:
+            mine = node.seat == self.s.root
+            best = -BIG if mine else BIG
+            for m in self.ctx.legal(node):
+                v = self.move_value(node, m, alpha, beta)
+                if mine and v > best:
+                    best = v
+                    alpha = max(alpha, v)
+                elif not mine and v < best:
+                    best = v
+                    beta = min(beta, v)
+                if alpha >= beta:
+                    break
+            return best
+        return self.s.search(node.hands, self.ctx.table.canon[node.lid], node.stock, node.seat,
+                             node.dists, alpha, beta)
+
+    def move_value(self, node: _Node, move: SolverMove, alpha: int, beta: int) -> int:
+        pts, nxt = self.ctx.step(node, move)
+        if isinstance(nxt, _End):
+            vec = self.ctx.end_vec(nxt)
+            return self.s.weigh(vec)
+        here = self.s.w[node.seat] * pts
+        return here + self.node_value(nxt, alpha - here, beta - here)
+
+
+def _solve_paranoid(
+    ctx: _Ctx, node: _Node, order: Sequence[int], moves: list[SolverMove],
+    objective: Objective, budget: Budget, live: bool, only: Collection[SolverMove] | None,
+) -> SolveResult:
+    """Three or four players, the others taken as one side (see
+    :mod:`.paranoid`): each root move's value by MTD(f) on one table. The
+    values are reported divided by ``n - 1``, so they read as the mover's
+    points minus the opponents' average. No principal variation: the
+    analysis that asks for this view does not need one."""
+    n = ctx.n
+    search = Paranoid(ctx.rules, ctx.table, n, node.seat, order, objective, budget, live,
+                      min(node.dists))
+    root = _ParanoidRoot(ctx, search)
+    values: list[tuple[SolverMove, float | None, list[SolverMove], Vec | None]] = [
+        (m, None, [m], None) for m in moves]
+    stopped: str | None = None
+    guess = 0
+    try:
+        for i, m in enumerate(moves):
+            if only is not None and as_seen(m) not in only:
+                continue
+
+            def probe(alpha: int, beta: int, m: SolverMove = m) -> int:
+                return root.move_value(node, m, alpha, beta)
+
+            v = _mtd(probe, guess)
+            guess = v
+            values[i] = (m, v / (n - 1), [m], None)
+    except BudgetExhausted as exc:
+        stopped = exc.reason
+    except KeyboardInterrupt:
+        stopped = "interrupt"
+    finally:
+        nodes = search.node_count()
+        search.release()
+    return _finish(Mode.PERFECT, objective, node.seat, values, True, nodes, budget,
+                   "paranoid alpha-beta", stopped=stopped)
 
 
 class _MaxNRoot:
@@ -675,44 +773,70 @@ def _solve_expect(
 
 def _solve_sample(
     rules: Rules, know: Knowledge, objective: Objective, budget: Budget, seed: int, samples: int,
+    multi: Multi = Multi.MAXN, enough: Enough | None = None,
 ) -> SolveResult:
     if min(know.target - s for s in know.scores) <= 0 and credit_ends_match(rules):
         raise InputError("the match is over: a score has reached the target")
     sampler = Sampler(know, random.Random(seed))
     return _average(rules, sampler.deal, know.scores, know.target, objective, budget, samples,
-                    Mode.SAMPLE, "sampled deals", know.seat, 0)
+                    Mode.SAMPLE, "sampled deals", know.seat, 0, multi, enough)
+
+
+#: Called after each sampled deal with every move's values so far (in deal
+#: order; a move left out of a deal has no value for it) and the number of
+#: deals solved: the moves worth valuing in the next deal, or None when the
+#: answer is known well enough and sampling may stop.
+Enough = Callable[[Mapping[SolverMove, Sequence[float]], int], Collection[SolverMove] | None]
 
 
 def _average(
     rules: Rules, deal: Callable[[], RoundState], scores: Sequence[int], target: int,
     objective: Objective, budget: Budget, samples: int, mode: Mode, method: str, seat: int,
-    nodes: int,
+    nodes: int, multi: Multi = Multi.MAXN, enough: Enough | None = None,
 ) -> SolveResult:
-    """Solve ``samples`` perfect-information states from ``deal`` and
+    """Solve up to ``samples`` perfect-information states from ``deal`` and
     average each move's value. A draw is reported as ``d??``: its tile is
-    different in every sample."""
+    different in every sample.
+
+    Without ``enough`` the node cap is shared by all the deals and sampling
+    stops when it runs out. With ``enough``, sampling stops when ``enough``
+    says so, only the moves it names are valued in the next deal, and the
+    node cap applies to each deal: a deal that does not finish in it is put
+    aside and another dealt (``replaced`` counts them; after ``samples``
+    such deals sampling stops)."""
     vecs: dict[SolverMove, list[float]] = {}
     done = 0
+    replaced = 0
     stopped: str | None = None
     state = deal()
     order: list[SolverMove] = [as_seen(m) for m in legal_moves(rules, state)]
     per: dict[SolverMove, list[float]] = {m: [] for m in order}
+    keep: Collection[SolverMove] | None = None
     try:
-        for k in range(max(1, samples)):
+        k = 0
+        while done < max(1, samples):
             if k:
                 state = deal()
+            k += 1
             left = budget.left()
-            sub = _solve_perfect(rules, state, scores, target, objective,
-                                 Budget(left, None if budget.node_limit is None
-                                        else budget.node_limit - budget.nodes), False)
+            if enough is not None:
+                cap = budget.node_limit
+            else:
+                cap = None if budget.node_limit is None else budget.node_limit - budget.nodes
+            sub = _solve_perfect(rules, state, scores, target, objective, Budget(left, cap),
+                                 False, multi, keep)
             nodes += sub.nodes
             budget.nodes += sub.nodes
             if sub.stopped is not None:
+                if enough is not None and sub.stopped == "nodes" and replaced < samples:
+                    replaced += 1
+                    continue
                 stopped = "interrupt" if sub.stopped == "interrupt" else sub.stopped
                 break
             for mv in sub.moves:
+                if mv.value is None:
+                    continue
                 key: SolverMove = as_seen(mv.move)
-                assert mv.value is not None
                 per[key].append(mv.value)
                 if mv.results is not None:
                     acc = vecs.setdefault(key, [0.0] * len(mv.results))
@@ -722,25 +846,34 @@ def _average(
             if budget.left() is not None and (budget.left() or 0) <= 0:
                 stopped = "time"
                 break
-            if budget.node_limit is not None and budget.nodes >= budget.node_limit:
+            if enough is not None:
+                keep = enough(per, done)
+                if keep is None:
+                    break
+            elif budget.node_limit is not None and budget.nodes >= budget.node_limit:
                 stopped = "nodes"
                 break
     except KeyboardInterrupt:
         stopped = "interrupt"
     values: list[tuple[SolverMove, float | None, list[SolverMove], Vec | None]] = []
     for key in order:
-        vec = tuple(x / done for x in vecs[key]) if key in vecs else None
-        values.append((key, sum(per[key]) / done if done else None, [key], vec))
+        got = per[key]
+        vec = tuple(x / len(got) for x in vecs[key]) if key in vecs and got else None
+        values.append((key, sum(got) / len(got) if got else None, [key], vec))
+    early = enough is not None and stopped is None
     res = _finish(mode, objective, seat, values, False, nodes, budget, method, samples=done,
-                  stopped=stopped if done < samples else None)
+                  stopped=stopped if done < samples and not early else None)
     res.moves = [dataclasses.replace(mv, deals=tuple(per[mv.move])) for mv in res.moves]
+    res.replaced = replaced
     return res
 
 
 __all__ = [
+    "Enough",
     "Knowledge",
     "Mode",
     "MoveValue",
+    "Multi",
     "Objective",
     "SolveResult",
     "SolverMove",

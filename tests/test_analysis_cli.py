@@ -35,9 +35,9 @@ CONFORMANCE_STATS = """\
 clean-0019.mgn: match at line 1 (Citra, Wayan, Dewi; spinner)
 player      turns    analysed    forced    scored    missed    missed-score    illegal    unclaimed
 --------  -------  ----------  --------  --------  --------  --------------  ---------  -----------
-Citra          21          21         8       100         0               0          0            5
-Wayan          23          23         6       120         0               0          0           30
-Dewi           23          23         8        65        40               6          0            0
+Citra          21          21         8        95         0               0          0            5
+Wayan          23          23         6        95         0               0          0           30
+Dewi           23          23         8        60        40               6          0            0
 """
 
 

@@ -74,7 +74,8 @@ def test_json_carries_every_weighed_turn(club: Path) -> None:
     jsonschema.validate(doc, SCHEMA)
     jsonschema.validate(doc, REPORT_SCHEMA)
     match = doc["files"][0]["matches"][0]
-    assert match["solver"] == {"view": "perfect", "samples": 16, "nodes": 1_000_000, "seed": 0}
+    assert match["solver"] == {"view": "perfect", "samples": 96, "min_samples": 8, "z": 2.0,
+                               "nodes": 1_000_000, "seed": 0}
     weighed = {w.line: w for w in _weighed(club, WeighOptions(perfect=True))}
     assert len(match["plays"]) == 16
     for play in match["plays"]:

@@ -198,15 +198,16 @@ def test_turns_without_deals_are_not_weighed(tmp_path: Path) -> None:
 
 
 def _w(player: str, choices: int, value: float | None, best: float | None,
-       luck: float | None = None, line: int = 1) -> Weighed:
+       luck: float | None = None, line: int = 1, verdict: str | None = None) -> Weighed:
     return Weighed(1, 1, line, 1, 0, player, "1-2R", choices, value, "3-4L", best, luck,
-                   False, 8, None if value is not None or choices == 1 else "no")
+                   False, 8, None if value is not None or choices == 1 else "no",
+                   verdict=verdict)
 
 
 def test_stats_add_up_the_turns() -> None:
     weighed = [
         _w("Ana", 3, 10.0, 12.5),  # lost 2.5
-        _w("Ana", 2, -4.0, 6.0, luck=3.0),  # lost 10: costly
+        _w("Ana", 2, -4.0, 6.0, luck=3.0, verdict="mistake"),  # lost 10: costly
         _w("Ana", 1, None, None, luck=-5.5),  # forced: luck only
         _w("Ana", 4, None, None),  # could not be weighed
         _w("Budi", 2, 7.0, 7.0),  # the best play

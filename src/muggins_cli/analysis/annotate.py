@@ -3,9 +3,16 @@
 A turn that missed points gets a note naming the better play
 (``{6-1L would have scored 15}``) and, past the thresholds, the glyph ``?``
 (a mistake) or ``??`` (a blunder) on its placement (NOTATION.md 4). When the
-solver weighed the turns, its verdict replaces the immediate one: the points
+solver weighed a turn, its verdict replaces the immediate one: the points
 a play gave away by the end of the round
-(``{3-6R was 15 points better by the end of the round}``).
+(``{3-6R was 15 points better by the end of the round}``), with a glyph only
+when the verdict is sure (``mistake`` or ``blunder``, not ``uncertain``); a
+turn the solver could not weigh keeps the immediate verdict.
+
+Annotating an annotated record replaces the tool's own marks: its notes
+(those two sentences) are taken out and written anew, and ``?``/``??`` on a
+turn that carried one of them follow the new verdict. Every other note and
+glyph is the keeper's and stays.
 
 The record is annotated as a model (:func:`annotate_match`, frozen values
 changed with ``dataclasses.replace``) and written by patching its own text:
@@ -27,6 +34,8 @@ from dataclasses import dataclass
 
 from muggins_cli.analysis.match import MatchAnalysis
 from muggins_cli.analysis.plays import PlayAnalysis
+from muggins_cli.analysis.weigh import BLUNDER as BLUNDER_VERDICT
+from muggins_cli.analysis.weigh import MISTAKE as MISTAKE_VERDICT
 from muggins_cli.analysis.weigh import Weighed, points
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.model import Annotation, BodyLine, Match, Placement, Severity, Turn
@@ -37,6 +46,10 @@ MISTAKE, BLUNDER = "?", "??"
 _OURS = frozenset({MISTAKE, BLUNDER})
 _PLACEMENT_RE = re.compile(r"([0-9]{1,2}-[0-9]{1,2}[LRUD]?)(!!|!\?|\?!|\?\?|!|\?)?")
 _CLAIM_RE = re.compile(r"\+[0-9]{1,9}")
+#: The notes this module writes (:func:`note_text`, :func:`solver_note`).
+_TOOL_NOTE_RE = re.compile(
+    r"[0-9]{1,2}-[0-9]{1,2}[LRUD]? (would have scored [0-9]+"
+    r"|was [0-9]+(\.[0-9])? points better by the end of the round)")
 
 
 class AnnotateError(MugginsError):
@@ -68,12 +81,14 @@ class Thresholds:
 
 @dataclass(frozen=True, slots=True)
 class Mark:
-    """What to add to the turn on ``line``: a glyph (None: keep the one
-    written) and a note (None: the same note is there already)."""
+    """What to change on the turn on ``line``: its glyph (None: keep the one
+    written; ``""``: take it off), a note to add (None: none, or the same
+    note is there already), and the tool's old notes to take out."""
 
     line: int
     glyph: str | None
     note: str | None
+    drop: tuple[Annotation, ...] = ()
 
 
 def note_text(p: PlayAnalysis) -> str:
@@ -86,43 +101,68 @@ def solver_note(w: Weighed) -> str:
     return f"{w.best} was {points(w.cost)} points better by the end of the round"
 
 
+def is_tool_note(text: str) -> bool:
+    """Whether a note is one this module writes (so re-annotating may
+    replace it)."""
+    return _TOOL_NOTE_RE.fullmatch(text) is not None
+
+
+def verdict_glyph(verdict: str | None) -> str | None:
+    """The glyph of a solver verdict: ``??`` for a blunder, ``?`` for a
+    mistake, none for a fine play or an uncertain one."""
+    return {BLUNDER_VERDICT: BLUNDER, MISTAKE_VERDICT: MISTAKE}.get(verdict or "")
+
+
 #: Below this many points the solver's note is left out: a sampled value
 #: moves by about that much from one seed to another.
 SOLVER_NOTE_FROM = 1.0
 
 
-def _judged(analysis: MatchAnalysis) -> list[tuple[int, float, str]]:
-    """(line, points given away, note) for each turn to mark: the solver's
-    verdict when the analysis weighed the turns, else the points missed at
-    once."""
-    if analysis.weigh is not None:
-        return [(w.line, w.cost, solver_note(w)) for w in analysis.weighed
-                if w.weighed and w.unforced and w.cost >= SOLVER_NOTE_FROM]
-    return [(p.line, p.missed, note_text(p)) for p in analysis.plays if p.missed > 0]
+def _judged(analysis: MatchAnalysis, thresholds: Thresholds) -> dict[int, tuple[str | None,
+                                                                             str | None]]:
+    """(glyph, note) for each turn to mark: the solver's verdict where it
+    weighed the turn, else the points missed at once."""
+    weighed = analysis.weighed_by_line() if analysis.weigh is not None else {}
+    out: dict[int, tuple[str | None, str | None]] = {}
+    for p in analysis.plays:
+        w = weighed.get(p.line)
+        if w is not None and w.weighed:
+            if w.unforced:
+                note = solver_note(w) if w.cost >= SOLVER_NOTE_FROM else None
+                out[p.line] = (verdict_glyph(w.verdict), note)
+        elif p.missed > 0:
+            out[p.line] = (thresholds.glyph(p.missed), note_text(p))
+    return out
 
 
 def marks_for(match: Match, analysis: MatchAnalysis, thresholds: Thresholds) -> list[Mark]:
-    """The marks for every turn of ``match`` that gave points away.
+    """The marks for every turn of ``match``: the new verdicts, and the
+    tool's old marks brought up to date.
 
-    A glyph the user wrote (``!``, ``!?``, ...) is kept; ``?`` and ``??``
-    are the analyser's own and are brought up to date. A note already on
-    the turn is not added twice, so annotating twice changes nothing.
+    A glyph the keeper wrote (``!``, ``!?``, ...) is kept; ``?`` and ``??``
+    are replaced by a new verdict's, and taken off a turn whose old tool
+    note goes when the new verdict has no glyph. A note already on the turn
+    is not added twice, so annotating twice changes nothing.
     """
-    turns = {item.line: item for item in match.body if isinstance(item, Turn)}
+    judged = _judged(analysis, thresholds)
     marks: list[Mark] = []
-    for line, lost, text in _judged(analysis):
-        turn = turns.get(line)
-        if turn is None or not isinstance(turn.action, Placement):
+    for turn in match.body:
+        if not isinstance(turn, Turn) or not isinstance(turn.action, Placement):
             continue
+        glyph, text = judged.get(turn.line, (None, None))
+        old = tuple(n for n in turn.notes if n.line == turn.line and is_tool_note(n.text))
+        keep = next((n for n in old if n.text == text), None)
+        drop = tuple(n for n in old if n is not keep)
+        note = None if keep is not None else text
         current = turn.action.glyph
-        glyph = thresholds.glyph(lost)
-        if glyph == current or (current is not None and current not in _OURS):
-            glyph = None
-        note: str | None = text
-        if any(n.text == note for n in turn.notes):
-            note = None
-        if glyph is not None or note is not None:
-            marks.append(Mark(line, glyph, note))
+        new_glyph: str | None = None
+        if current is None or current in _OURS:
+            if glyph is not None and glyph != current:
+                new_glyph = glyph
+            elif glyph is None and current is not None and old and keep is None:
+                new_glyph = ""  # the tool's old glyph, with its old note
+        if new_glyph is not None or note is not None or drop:
+            marks.append(Mark(turn.line, new_glyph, note, drop))
     return marks
 
 
@@ -138,8 +178,8 @@ def annotate_match(match: Match, marks: Sequence[Mark]) -> Match:
         if mark is not None and isinstance(item, Turn) and isinstance(item.action, Placement):
             action = item.action
             if mark.glyph is not None:
-                action = dataclasses.replace(action, glyph=mark.glyph)
-            notes = item.notes
+                action = dataclasses.replace(action, glyph=mark.glyph or None)
+            notes = tuple(n for n in item.notes if not any(n is d for d in mark.drop))
             if mark.note is not None:
                 notes = (Annotation(mark.note, item.line, 0), *notes)
             body.append(dataclasses.replace(item, action=action, notes=notes))
@@ -149,9 +189,9 @@ def annotate_match(match: Match, marks: Sequence[Mark]) -> Match:
 
 
 def patch_text(text: str, records: Sequence[Match], marks: Sequence[Mark]) -> str:
-    """The record text with ``marks`` written in: the glyph straight after
-    the placement, the note after the turn's last token (before any other
-    note or comment on the line)."""
+    """The record text with ``marks`` written in: the tool's old notes taken
+    out, the glyph straight after the placement, the note after the turn's
+    last token (before any other note or comment on the line)."""
     lines = text.split("\n")
     turns = {item.line: item for m in records for item in m.body if isinstance(item, Turn)}
     for mark in marks:
@@ -162,6 +202,16 @@ def patch_text(text: str, records: Sequence[Match], marks: Sequence[Mark]) -> st
         physical = lines[index]
         shift = 1 if index == 0 and physical.startswith("\ufeff") else 0
         at = action.column - 1 + shift
+        claim_col = turn.claim.column - 1 + shift if turn.claim is not None else 0
+        for note in sorted(mark.drop, key=lambda n: -n.column):
+            start = note.column - 1 + shift
+            stop = start + len(note.text) + 2
+            if physical[start:stop] != "{" + note.text + "}" or start < claim_col or start < at:
+                raise AnnotateError(f"line {mark.line}: the note is not where the record "
+                                    "says it is")
+            if start and physical[start - 1] == " ":
+                start -= 1
+            physical = physical[:start] + physical[stop:]
         found = _PLACEMENT_RE.match(physical, at)
         if found is None:
             raise AnnotateError(f"line {mark.line}: the placement is not where the record "
@@ -170,7 +220,7 @@ def patch_text(text: str, records: Sequence[Match], marks: Sequence[Mark]) -> st
         patched = physical[:at] + token + physical[found.end():]
         end = at + len(token)
         if turn.claim is not None:
-            claim_at = turn.claim.column - 1 + shift + (len(patched) - len(physical))
+            claim_at = claim_col + (len(patched) - len(physical))
             claim = _CLAIM_RE.match(patched, claim_at)
             if claim is None:
                 raise AnnotateError(f"line {mark.line}: the claim is not where the record "

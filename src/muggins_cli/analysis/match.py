@@ -43,8 +43,9 @@ class PlayerStats:
     ``turns`` counts turn lines that the replay played (closing passes after a
     block change nothing and are not counted); ``analysed`` those whose legal
     choices the record shows; ``forced`` those with one legal placement or
-    none. ``scored`` is what the player's placements scored on the table
-    (under muggins rules, before claims); ``missed`` the points that better
+    none. ``scored`` is what the player was credited in play: what their
+    placements scored, or under muggins rules what they claimed of it and
+    what their muggins calls took (settlements aside); ``missed`` the points that better
     legal placements would have added, over ``missed_plays`` turns.
     ``illegal`` counts errors on the player's own turn and muggins lines.
     ``unclaimed`` is None under rules without a muggins call.
@@ -139,7 +140,8 @@ def analyse_match(match: Match, replay: MatchReplay, resolve: RulesResolver | No
         if d.severity is Severity.ERROR and d.line in owner:
             stats[owner[d.line]].illegal += 1
 
-    # 3. Under muggins rules: points left on the table that nobody called.
+    # 3. Under muggins rules: what was credited, and the points left on the
+    #    table that nobody called.
     if rules.muggins:
         _unclaimed(match, replay, out, stats)
 
@@ -170,7 +172,9 @@ def _unclaimed(match: Match, replay: MatchReplay, out: MatchAnalysis,
                stats: dict[str, _Counts]) -> None:
     """Follow claims and calls as the replay credits them (NOTATION.md 5):
     a claim above the real score credits nothing, a call with an error on its
-    line takes nothing, and only the lines right after a turn may call."""
+    line takes nothing, and only the lines right after a turn may call.
+    ``scored`` is brought from what the placements made to what was
+    credited."""
     points = {e.line: e.points for e in replay.events if e.placed is not None}
     erred = {d.line for d in replay.diagnostics if d.severity is Severity.ERROR}
     pending: tuple[Turn, int] | None = None
@@ -189,6 +193,8 @@ def _unclaimed(match: Match, replay: MatchReplay, out: MatchAnalysis,
             if pending is not None and item.line not in erred:
                 turn, rest = pending
                 pending = (turn, rest - item.points)
+                if item.player in stats:
+                    stats[item.player].scored += item.points
             continue
         settle_pending()
         pending = None
@@ -197,6 +203,8 @@ def _unclaimed(match: Match, replay: MatchReplay, out: MatchAnalysis,
             claimed = item.claim.points if item.claim is not None else 0
             rest = real if claimed > real else real - claimed
             pending = (item, rest)
+            if item.player in stats:
+                stats[item.player].scored -= rest
     settle_pending()
 
     for name, c in stats.items():

@@ -107,9 +107,10 @@ class WeighOptions:
         return self.nodes or None
 
     def verdict(self, cost: float, error: float | None) -> str:
-        """``fine``, ``mistake`` or ``blunder`` when the cost lies on one side
-        of each threshold by more than ``z`` standard errors, ``uncertain``
-        otherwise (an exact cost has no error)."""
+        """``blunder`` when the cost lies above ``blunder`` by more than ``z``
+        standard errors, ``mistake`` when above ``costly`` so (at least a
+        mistake), ``fine`` when below ``costly`` so, ``uncertain`` otherwise
+        (an exact cost has no error)."""
         margin = self.z * (error or 0.0)
         low, high = cost - margin, cost + margin
         if low >= self.blunder:
@@ -137,7 +138,9 @@ class Weighed(TurnRef):
     mover's view), None for a turn without draws or when it could not be
     measured. ``exact`` is True when every value is exact (perfect view,
     search finished); ``samples`` the deals averaged (sample view), and
-    ``error`` the standard error of ``cost`` over them.
+    ``error`` the standard error of ``cost`` over them. ``verdict`` is what
+    the cost says of the play by the thresholds (:meth:`WeighOptions.verdict`),
+    None when there was no choice or no answer.
     """
 
     choices: int
@@ -149,6 +152,12 @@ class Weighed(TurnRef):
     samples: int
     why: str | None = None
     error: float | None = None
+    verdict: str | None = None
+
+    @property
+    def costly(self) -> bool:
+        """Judged a mistake or a blunder, beyond the uncertainty."""
+        return self.verdict in (MISTAKE, BLUNDER)
 
     @property
     def weighed(self) -> bool:
@@ -331,8 +340,12 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
     def out(choices: int, value: float | None, best: str | None, best_value: float | None,
             luck: float | None, exact: bool, samples: int, why: str | None,
             error: float | None = None) -> Weighed:
+        verdict = None
+        if choices > 1 and value is not None and best_value is not None:
+            verdict = options.verdict(max(0.0, best_value - value), error)
         return Weighed(at.round, at.turn, turn.line, turn.column, at.to_move, name, played,
-                       choices, value, best, best_value, luck, exact, samples, why, error)
+                       choices, value, best, best_value, luck, exact, samples, why, error,
+                       verdict)
 
     if d.move is None:
         return out(0, None, None, None, None, False, 0, "the replay did not accept this turn")
@@ -388,7 +401,9 @@ class SolverStats:
     ``error_rate`` is points lost per unforced turn (GNU Backgammon's error
     rate, in points). ``luck`` adds up what the player's own draws gave or
     took against the average draw, over ``draws`` turns with draws.
-    ``unweighed`` counts turns with a choice that could not be weighed.
+    ``unweighed`` counts turns with a choice that could not be weighed;
+    ``costly`` the plays judged a mistake or a blunder, ``uncertain`` those
+    whose verdict the deals could not settle.
     """
 
     player: str
@@ -398,6 +413,7 @@ class SolverStats:
     luck: float = 0.0
     draws: int = 0
     unweighed: int = 0
+    uncertain: int = 0
 
     @property
     def error_rate(self) -> float | None:
@@ -412,18 +428,20 @@ def solver_stats(players: Sequence[str], weighed: Iterable[Weighed],
         s = rows.get(w.player)
         if s is None:
             continue
-        unforced, lost, costly, luck, draws, unweighed = (
-            s.unforced, s.lost, s.costly, s.luck, s.draws, s.unweighed)
+        unforced, lost, costly, luck, draws, unweighed, uncertain = (
+            s.unforced, s.lost, s.costly, s.luck, s.draws, s.unweighed, s.uncertain)
         if w.weighed and w.unforced:
             unforced += 1
             lost += w.cost
-            costly += w.cost >= options.costly
+            costly += w.costly
+            uncertain += w.verdict == UNCERTAIN
         elif w.choices != 1:
             unweighed += 1
         if w.luck is not None:
             luck += w.luck
             draws += 1
-        rows[w.player] = SolverStats(w.player, unforced, lost, costly, luck, draws, unweighed)
+        rows[w.player] = SolverStats(w.player, unforced, lost, costly, luck, draws, unweighed,
+                                     uncertain)
     return list(rows.values())
 
 
@@ -446,8 +464,8 @@ def costly_message(w: Weighed, options: WeighOptions) -> str:
 
 
 def costly_findings(weighed: Iterable[Weighed], options: WeighOptions) -> list[Diagnostic]:
-    """A ``costly-play`` warning for each play that gave away at least
-    ``options.costly`` points."""
+    """A ``costly-play`` warning for each play judged a mistake or a blunder:
+    its cost above ``options.costly`` by more than ``z`` standard errors."""
     return [Diagnostic(w.line, w.column, Severity.WARNING, COSTLY_PLAY,
                        costly_message(w, options))
-            for w in weighed if w.weighed and w.unforced and w.cost >= options.costly]
+            for w in weighed if w.weighed and w.costly]

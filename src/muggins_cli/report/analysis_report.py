@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterable
 from typing import IO, Any
 
-from muggins_cli.analysis.annotate import Thresholds
+from muggins_cli.analysis.annotate import verdict_glyph
 from muggins_cli.analysis.files import FileAnalysis
 from muggins_cli.analysis.match import MatchAnalysis, PlayerStats
 from muggins_cli.analysis.plays import Option, PlayAnalysis
@@ -99,7 +99,7 @@ def weigh_line(m: MatchAnalysis) -> str | None:
         return None
     w = m.weigh
     view = ("perfect: every hand and the stock as recorded" if w.perfect else
-            f"sample: the mover's view, {w.samples} deals a turn")
+            f"sample: the mover's view, {w.min_deals} to {w.samples} deals a turn")
     line = (f"solver ({view}): lost = points given away by the end of the round against "
             "the best play; luck = what the player's draws gave against the average draw")
     missing = sum(s.unweighed for s in m.solver)
@@ -139,11 +139,9 @@ def _value(x: float | None) -> str:
 
 
 def solver_glyph(w: Weighed, options: WeighOptions) -> str | None:
-    """``?`` or ``??`` by the thresholds the analysis was run with (the
-    glyph ``--annotate`` would write)."""
-    if not (w.weighed and w.unforced):
-        return None
-    return Thresholds(round(options.costly), round(options.blunder)).glyph(w.cost)
+    """``?`` or ``??`` by the solver's verdict (the glyph ``--annotate``
+    would write)."""
+    return verdict_glyph(w.verdict)
 
 
 def play_solver_row(w: Weighed | None, options: WeighOptions) -> tuple[object, ...]:
@@ -213,6 +211,7 @@ def solver_player_json(s: SolverStats) -> dict[str, Any]:
         "points_lost": round(s.lost, 3),
         "error_rate": None if s.error_rate is None else round(s.error_rate, 3),
         "costly_plays": s.costly,
+        "uncertain": s.uncertain,
         "luck": round(s.luck, 3),
         "draw_turns": s.draws,
         "unweighed": s.unweighed,
@@ -232,6 +231,7 @@ def weighed_json(w: Weighed, options: WeighOptions) -> dict[str, Any]:
         "lost": round(w.cost, 3) if w.weighed else None,
         "lost_error": _r(w.error),
         "glyph": solver_glyph(w, options),
+        "verdict": w.verdict,
         "luck": _r(w.luck),
         "exact": w.exact,
         "samples": w.samples,
@@ -274,6 +274,7 @@ def analysis_file_json(f: FileAnalysis) -> dict[str, Any]:
             mj["plays"].append(pj)
         if m.weigh is not None:
             mj["solver"] = {"view": m.weigh.mode, "samples": m.weigh.samples,
+                            "min_samples": m.weigh.min_deals, "z": m.weigh.z,
                             "nodes": m.weigh.node_limit(len(m.summary.players)),
                             "seed": m.weigh.seed}
     return out

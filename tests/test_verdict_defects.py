@@ -1,0 +1,78 @@
+"""Issue 14's defects, each reproduced: the immediate verdict where the
+solver did not weigh a turn, re-annotation replacing the tool's own marks,
+and ``scored`` counting what was credited."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from muggins_cli.analysis import analyse_text
+from muggins_cli.cli.app import app
+from muggins_cli.notation.model import Placement, Turn
+from muggins_cli.notation.parser import parse_text
+
+ROOT = Path(__file__).resolve().parents[1]
+THREES = ROOT / "records" / "threes-2p.mgn"
+RONDA = ROOT / "records" / "pos-ronda-spinner-4p.mgn"
+TOOL_NOTE = re.compile(r"would have scored|points better by the end of the round")
+
+
+def _turn(text: str, line: int) -> Turn:
+    turn = next(item for m in parse_text(text) for item in m.body if item.line == line)
+    assert isinstance(turn, Turn) and isinstance(turn.action, Placement)
+    return turn
+
+
+def test_a_turn_the_solver_did_not_weigh_keeps_its_immediate_verdict(tmp_path: Path) -> None:
+    """threes-2p line 16: Wayan's 3-4U scored 0 where 3-6L scored 18 (a
+    blunder by the immediate analysis). With a node budget too small for any
+    deal, the solver weighs nothing; the annotation must still say so."""
+    out = tmp_path / "out.mgn"
+    res = CliRunner().invoke(app, ["analyze", str(THREES), "--solver", "--nodes", "1",
+                                   "--annotate", "-o", str(out)])
+    assert res.exit_code in (0, 1), res.output
+    turn = _turn(out.read_text(encoding="utf-8"), 16)
+    assert turn.action.glyph == "??"  # type: ignore[union-attr]
+    assert [n.text for n in turn.notes] == ["3-6L would have scored 18"]
+
+
+def test_reannotating_replaces_the_tools_own_marks_and_keeps_the_keepers(
+        tmp_path: Path) -> None:
+    first = tmp_path / "first.mgn"
+    text = THREES.read_text(encoding="utf-8").replace(
+        "Wayan: 3-4U", "Wayan: 3-4U {keeper: a slip}", 1)
+    src = tmp_path / "src.mgn"
+    src.write_text(text, encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(app, ["analyze", str(src), "--annotate", "-o", str(first)]).exit_code \
+        in (0, 1)
+    before = _turn(first.read_text(encoding="utf-8"), 16)
+    assert [n.text for n in before.notes if TOOL_NOTE.search(n.text)] == [
+        "3-6L would have scored 18"]
+    second = tmp_path / "second.mgn"
+    res = runner.invoke(app, ["analyze", str(first), "--solver", "--perfect", "--annotate",
+                              "-o", str(second)])
+    assert res.exit_code in (0, 1), res.output
+    after = _turn(second.read_text(encoding="utf-8"), 16)
+    ours = [n.text for n in after.notes if TOOL_NOTE.search(n.text)]
+    assert len(ours) == 1 and "points better by the end of the round" in ours[0]
+    assert "keeper: a slip" in [n.text for n in after.notes]
+
+
+def test_scored_counts_what_was_credited() -> None:
+    """Under muggins rules a player is credited what they claimed (and what
+    their muggins calls took), not what their placements made on the table.
+    The expected sums are read off the record's text alone."""
+    text = RONDA.read_text(encoding="utf-8")
+    players = ["Putu Ayu", "Ketut", "Eko", "Wayan"]
+    credited = dict.fromkeys(players, 0)
+    for line in text.splitlines():
+        m = re.match(r"^(Putu Ayu|Ketut|Eko|Wayan): .*?\+(\d+)", line)
+        if m:
+            credited[m.group(1)] += int(m.group(2))
+    f = analyse_text("ronda.mgn", text)
+    stats = {s.player: s.scored for s in f.matches[0].players}
+    assert stats == credited

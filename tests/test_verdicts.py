@@ -1,0 +1,82 @@
+"""Verdicts from sampled costs: the bands by hand, the race that decides how
+many deals a turn takes, and the solver honouring it."""
+
+from __future__ import annotations
+
+import random
+
+from muggins_cli.analysis.weigh import WeighOptions, _racer
+from muggins_cli.engine.state import Place, legal_moves
+from muggins_cli.rules.loader import load_preset
+from muggins_cli.solver import Knowledge, solve
+from muggins_cli.tiles import Tile
+from tests.test_solver_reference import endgame
+
+OPTIONS = WeighOptions(costly=5, blunder=15, z=2.0, min_deals=8, samples=40)
+
+
+def test_verdict_bands_by_hand() -> None:
+    v = OPTIONS.verdict
+    assert v(10, 2) == "mistake"    # 10 - 2*2 = 6 >= 5, 10 + 4 = 14 < 15
+    assert v(20, 2) == "blunder"    # 16 >= 15
+    assert v(6, 1) == "uncertain"   # 4 < 5 <= 8
+    assert v(2, 1) == "fine"        # 2 + 2 = 4 < 5
+    assert v(5, None) == "mistake"  # exact: the threshold itself counts
+    assert v(4.9, None) == "fine"
+    assert v(14, 1) == "mistake"    # surely costly, maybe a blunder: at least a mistake
+
+
+A, B, C = Place(Tile.parse("1-2")), Place(Tile.parse("3-4")), Place(Tile.parse("5-6"))
+
+
+def test_the_race_stops_at_once_on_a_clear_cut_turn() -> None:
+    enough = _racer(A, OPTIONS)
+    per = {A: [0.0] * 8, B: [30.0] * 8}
+    assert enough(per, 8) is None  # 30 better in every deal: a blunder, known
+
+
+def test_the_race_goes_on_for_a_close_call_and_stops_at_the_cap() -> None:
+    enough = _racer(A, OPTIONS)
+    rng = random.Random(1)
+    per: dict[object, list[float]] = {A: [], B: []}
+    for k in range(1, 41):
+        per[A].append(0.0)
+        per[B].append(5.0 + rng.choice([-8.0, 8.0]))  # costs 5 on average, very noisy
+        got = enough(per, k)  # type: ignore[arg-type]
+        if k < 40:
+            assert got is not None and set(got) == {A, B}, k
+        else:
+            assert got is None  # the cap: the verdict stays uncertain
+
+
+def test_the_race_drops_a_move_clearly_below_the_leader() -> None:
+    enough = _racer(A, OPTIONS)
+    rng = random.Random(2)
+    per = {A: [rng.uniform(-3, 3) for _ in range(8)], B: [], C: []}
+    per[B] = [a + 5 + rng.uniform(-6, 6) for a in per[A]]  # near the threshold
+    per[C] = [a - 40 for a in per[A]]                       # far below everything
+    got = enough(per, 8)
+    assert got is not None and set(got) == {A, B}
+
+
+def test_solve_deals_until_the_caller_has_enough() -> None:
+    """``enough`` decides how many deals and which moves are valued."""
+    rules = load_preset("pagat")
+    state = endgame(rules, 2, 32, 14, min_stock=3)
+    know = Knowledge.from_state(rules, state, (0, 0), 250)
+    moves = legal_moves(rules, state)
+    assert len(moves) >= 3
+    first = moves[0]
+    calls: list[int] = []
+
+    def enough(per: object, done: int) -> list[object] | None:
+        calls.append(done)
+        return None if done == 5 else [first]
+
+    res = solve(rules, know, mode="sample", samples=50, enough=enough,  # type: ignore[arg-type]
+                pv=False)
+    assert res.samples == 5 and calls == [1, 2, 3, 4, 5]
+    counts = {str(mv.move): len(mv.deals) for mv in res.moves}
+    assert counts[str(first)] == 5
+    assert all(n == 1 for m, n in counts.items() if m != str(first))
+    assert res.stopped is None

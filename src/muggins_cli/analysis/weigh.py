@@ -202,15 +202,16 @@ def _racer(played: SolverMove, options: WeighOptions) -> Enough:
             return alive
         means = {m: sum(per[m]) / done for m in alive}
         leader = max(alive, key=lambda m: means[m])
-        gaps = {m: _paired(per[m], mine) for m in alive if m != seen}
-        settled = all(
-            any(mean - z * se >= t for mean, se in gaps.values())
-            or all(mean + z * se < t for mean, se in gaps.values())
-            for t in thresholds)
-        if settled or done >= options.samples:
+        cost, se = _paired(per[leader], mine)
+        # Settled as the verdict will be read: the leader's margin over the
+        # play made, on one side of each threshold.
+        if all(abs(cost - t) > z * se for t in thresholds) or done >= options.samples:
             return None
-        keep = [m for m in alive if m in (seen, leader)
-                or _paired(per[leader], per[m])[0] - z * _paired(per[leader], per[m])[1] <= 0]
+        keep = []
+        for m in alive:
+            gap, gap_se = _paired(per[leader], per[m])
+            if m in (seen, leader) or gap - z * gap_se <= 0:
+                keep.append(m)
         return keep
 
     return enough

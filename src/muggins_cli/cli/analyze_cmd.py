@@ -135,15 +135,18 @@ def analyze(
 
     With --solver each turn is also played out by the solver. A play's value
     is, for two players, the mover's points minus the opponent's from that
-    turn to the end of the round (for three or four, the mover's own
-    points); "lost" is how much less the play made was worth than the best
+    turn to the end of the round (for three or four, the mover's points
+    minus the opponents' average, the others taken as one side against the
+    mover); "lost" is how much less the play made was worth than the best
     play, "lost/turn" the points lost per unforced turn (the error rate),
     and "luck" what the player's draws gave or took against the average
     draw. By default the solver sees what the mover saw (the unseen tiles
     dealt --samples times, consistently with the draws and passes seen);
     --perfect judges with every hand and the stock in view. A play that
-    lost --mistake points or more gets a costly-play warning, and with
-    --annotate the glyphs and notes are the solver's.
+    lost --mistake points or more, beyond the uncertainty of its cost, gets
+    a costly-play warning, and with --annotate the glyphs and notes are the
+    solver's (the missed-score verdict where the solver could not weigh a
+    turn).
 
     \b
     Examples:

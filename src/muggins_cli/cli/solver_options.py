@@ -27,7 +27,8 @@ MistakeOption = Annotated[
     int, typer.Option("--mistake", min=1, metavar="POINTS",
                       help="With --annotate: a play that missed this many points or more "
                            "gets the glyph ?. With --solver: that lost this many points "
-                           "or more, also reported as a costly-play warning.")
+                           "or more beyond the uncertainty of a sampled cost (2 standard "
+                           "errors), also reported as a costly-play warning.")
 ]
 BlunderOption = Annotated[
     int, typer.Option("--blunder", min=1, metavar="POINTS",
@@ -51,17 +52,19 @@ PerfectOption = Annotated[
 ]
 SolverSamplesOption = Annotated[
     int, typer.Option("--samples", min=1, metavar="K",
-                      help="With --solver: deals of the unseen tiles averaged per turn. "
-                           "A sampled cost is shown with its standard error (±): about "
-                           "6 points with 16 deals, 3 with 64, at four times the time.",
+                      help="With --solver: the most deals of the unseen tiles one turn "
+                           "may take. Each turn takes at least 8, and more until its cost "
+                           "is known to lie on one side of --mistake and of --blunder; a "
+                           "turn still undecided at K deals is 'uncertain' and not warned "
+                           "about.",
                       rich_help_panel="Solver")
 ]
 SolverNodesOption = Annotated[
     int | None, typer.Option("--nodes", min=0, metavar="N",
-                             help="With --solver: at most N search nodes per turn (0: no "
-                                  "cap; default 1,000,000 for two players, 200,000 for "
-                                  "three or four). A turn cut short averages the deals it "
-                                  "finished, and is not weighed if fewer than 4.",
+                             help="With --solver: at most N search nodes per deal (0: no "
+                                  "cap; default 1,000,000). A deal over it is replaced by "
+                                  "another; a turn with fewer than 4 deals solved is not "
+                                  "weighed.",
                              show_default=False, rich_help_panel="Solver")
 ]
 SolverSeedOption = Annotated[

@@ -102,6 +102,11 @@ def weigh_line(m: MatchAnalysis) -> str | None:
             f"sample: the mover's view, {w.min_deals} to {w.samples} deals a turn")
     line = (f"solver ({view}): lost = points given away by the end of the round against "
             "the best play; luck = what the player's draws gave against the average draw")
+    unsure = sum(s.uncertain for s in m.solver)
+    if unsure:
+        line += (f"\nuncertain: {unsure} turn{'s' if unsure != 1 else ''} whose cost "
+                 f"{w.samples} deals could not place on one side of --mistake or --blunder "
+                 "(neither warned about nor marked)")
     missing = sum(s.unweighed for s in m.solver)
     if missing:
         why = next((x.why for x in m.weighed if x.why and x.choices != 1), None)

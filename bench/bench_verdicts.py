@@ -92,9 +92,8 @@ def stability(path: Path, seeds: Sequence[int], jobs: int) -> None:
         got = weigh_all(path, idx, replace(base, seed=seed), jobs)
         wall = time.perf_counter() - start
         cpu = sum(t for _, t in got)
-        flags = {w.line for w, _ in got if w.weighed and base.verdict(w.cost, w.error)
-                 in ("mistake", "blunder")}
-        unc = sum(1 for w, _ in got if w.weighed and base.verdict(w.cost, w.error) == "uncertain")
+        flags = {w.line for w, _ in got if w.weighed and w.costly}
+        unc = sum(1 for w, _ in got if w.weighed and w.verdict == "uncertain")
         deals = [w.samples for w, _ in got if w.weighed]
         notw = sum(1 for w, _ in got if not w.weighed)
         flagged.append(flags)
@@ -139,7 +138,7 @@ def accuracy(jobs: int, seed: int) -> None:
     for w, _ in got:
         r = by_line[w.line]
         want = band(options, r["cost"])
-        said = options.verdict(w.cost, w.error) if w.weighed else "not weighed"
+        said = w.verdict if w.weighed and w.verdict else "not weighed"
         point = band(options, w.cost)
         agree += point == want
         ok = said == want or (said == "uncertain" and any(

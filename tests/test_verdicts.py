@@ -80,3 +80,16 @@ def test_solve_deals_until_the_caller_has_enough() -> None:
     assert counts[str(first)] == 5
     assert all(n == 1 for m, n in counts.items() if m != str(first))
     assert res.stopped is None
+
+
+def test_a_play_that_leads_by_a_hair_is_not_fine_until_the_runner_up_is_known() -> None:
+    """The played move leads, but another is only 1 point behind with a
+    large spread: it may truly be better by more than the threshold."""
+    enough = _racer(A, OPTIONS)
+    rng = random.Random(3)
+    per = {A: [0.0] * 8, B: [rng.choice([-12.0, 10.0]) for _ in range(8)]}
+    assert sum(per[B]) / 8 < 0  # A leads
+    got = enough(per, 8)
+    assert got is not None and A in got and B in got
+    per2 = {A: [0.0] * 8, B: [-20.0] * 8}
+    assert enough(per2, 8) is None  # clearly best: fine at once

@@ -112,7 +112,10 @@ class WeighOptions:
         mistake), ``fine`` when below ``costly`` so, ``uncertain`` otherwise
         (an exact cost has no error)."""
         margin = self.z * (error or 0.0)
-        low, high = cost - margin, cost + margin
+        return self.band(cost - margin, cost + margin)
+
+    def band(self, low: float, high: float) -> str:
+        """The verdict of a cost known to lie between ``low`` and ``high``."""
         if low >= self.blunder:
             return BLUNDER
         if low >= self.costly:
@@ -200,12 +203,10 @@ def _racer(played: SolverMove, options: WeighOptions) -> Enough:
         alive = [m for m, vals in per.items() if len(vals) == done]
         if done < options.min_deals:
             return alive
-        means = {m: sum(per[m]) / done for m in alive}
-        leader = max(alive, key=lambda m: means[m])
-        cost, se = _paired(per[leader], mine)
-        # Settled as the verdict will be read: the leader's margin over the
-        # play made, on one side of each threshold.
-        if all(abs(cost - t) > z * se for t in thresholds) or done >= options.samples:
+        low, high, leader = bounds({m: per[m] for m in alive}, seen, z)
+        # Settled as the verdict will be read: the cost on one side of each
+        # threshold.
+        if all(low >= t or high < t for t in thresholds) or done >= options.samples:
             return None
         keep = []
         for m in alive:
@@ -215,6 +216,28 @@ def _racer(played: SolverMove, options: WeighOptions) -> Enough:
         return keep
 
     return enough
+
+
+def bounds(per: Mapping[SolverMove, Sequence[float]], played: SolverMove,
+           z: float) -> tuple[float, float, SolverMove]:
+    """Where the cost of ``played`` lies, from each move's values in the same
+    deals: above ``low`` (the leader's margin over it, less ``z`` standard
+    errors; 0 when it leads) and below ``high`` (the largest margin any move
+    might have over it, plus ``z`` standard errors; at least 0), and the
+    leader. A play that leads by a hair is not "fine" until the runner-up is
+    known not to be better by a threshold."""
+    mine = per[played]
+    k = len(mine)
+    means = {m: sum(v) / k for m, v in per.items() if len(v) == k}
+    leader = max(means, key=lambda m: means[m])
+    cost, se = _paired(per[leader], mine)
+    low = max(0.0, cost - z * se) if leader != played else 0.0
+    high = 0.0
+    for m in means:
+        if m != played:
+            gap, gap_se = _paired(per[m], mine)
+            high = max(high, gap + z * gap_se)
+    return low, high, leader
 
 
 def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
@@ -340,9 +363,8 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
 
     def out(choices: int, value: float | None, best: str | None, best_value: float | None,
             luck: float | None, exact: bool, samples: int, why: str | None,
-            error: float | None = None) -> Weighed:
-        verdict = None
-        if choices > 1 and value is not None and best_value is not None:
+            error: float | None = None, verdict: str | None = None) -> Weighed:
+        if verdict is None and choices > 1 and value is not None and best_value is not None:
             verdict = options.verdict(max(0.0, best_value - value), error)
         return Weighed(at.round, at.turn, turn.line, turn.column, at.to_move, name, played,
                        choices, value, best, best_value, luck, exact, samples, why, error,
@@ -373,7 +395,13 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
         why = "the play made is not a legal move here"
         value = best_value = None
     error = cost_error(res, d.move) if why is None else None
-    return out(choices, value, best, best_value, luck, res.exact, res.samples, why, error)
+    verdict = None
+    mv = _move_of(res, d.move)
+    if why is None and mv is not None and mv.deals and choices > 1:
+        low, high, _ = bounds({m.move: m.deals for m in res.moves}, mv.move, options.z)
+        verdict = options.band(low, high)
+    return out(choices, value, best, best_value, luck, res.exact, res.samples, why, error,
+               verdict)
 
 
 #: Weighs a match's decisions, in order: one after another here

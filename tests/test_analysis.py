@@ -4,6 +4,7 @@ are worked out in the comments, and on a conformance record."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,14 +18,13 @@ from muggins_cli.analysis import (
     analyse_text,
     options,
 )
-from muggins_cli.check import check_file
+from muggins_cli.check import FileReport, check_file
 from muggins_cli.engine.layout import EMPTY, lead, place
 from muggins_cli.notation.model import Severity
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.tiles import End, Tile
 
-DATA = Path(__file__).parent / "data"
-CONFORMANCE = Path(__file__).parents[2] / "shared" / "conformance"
+from .conftest import CLEAN_0019, CORPUS
 
 # Pagat, two players. The comments give the open ends before each turn and
 # every legal placement with its score.
@@ -194,7 +194,7 @@ def test_player_statistics_of_the_hand_built_record() -> None:
 def test_player_statistics_of_a_conformance_record() -> None:
     # scored: what each was credited, the record's claims and muggins calls
     # added up by hand (Citra's 100 on the table less 5 unclaimed, ...).
-    f = analyse_file(str(DATA / "clean-0019.mgn"))
+    f = analyse_file(str(CLEAN_0019))
     assert f.matches[0].players == [
         PlayerStats("Citra", 21, 21, 8, 95, 0, 0, 0, 5),
         PlayerStats("Wayan", 23, 23, 6, 95, 0, 0, 0, 30),
@@ -206,17 +206,11 @@ def test_player_statistics_of_a_conformance_record() -> None:
 # -- the same findings as check ------------------------------------------------
 
 
-def _corpus() -> list[Path]:
-    files = sorted(CONFORMANCE.glob("*/*.mgn")) if CONFORMANCE.is_dir() else []
-    return files or sorted(DATA.glob("*.mgn"))
-
-
-def test_analysis_reports_everything_check_reports() -> None:
-    files = _corpus()
-    assert files
-    for path in files:
-        mine = analyse_file(str(path)).report
-        theirs = check_file(str(path))
+def test_analysis_reports_everything_check_reports(
+        checked: Callable[[Path], FileReport], analysed: Callable[[Path], FileAnalysis]) -> None:
+    for path in CORPUS:
+        mine = analysed(path).report
+        theirs = checked(path)
         added = {MISSED_SCORE, UNCLAIMED}
         assert [d for d in mine.diagnostics if d.code not in added] == theirs.diagnostics, path
         assert mine.matches == theirs.matches, path

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from muggins_cli.cli import app
 
-from .test_analysis import DATA, PAGAT, SPINNER
+from .conftest import CLEAN_0019
+from .test_analysis import PAGAT, SPINNER
 from .test_analysis_annotate import PAGAT_ANNOTATED
 
 STATS = """\
@@ -78,7 +79,7 @@ def test_quiet_and_fail_on_warning(runner: CliRunner, here: Path) -> None:
 
 def test_statistics_of_a_conformance_record(runner: CliRunner, tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    shutil.copy(DATA / "clean-0019.mgn", tmp_path / "clean-0019.mgn")
+    shutil.copy(CLEAN_0019, tmp_path / "clean-0019.mgn")
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["analyze", "-q", "clean-0019.mgn"])
     assert result.exit_code == 0, result.output

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import string
-from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -41,7 +39,8 @@ from muggins_cli.notation.model import (
 from muggins_cli.notation.parser import iter_matches, parse_text
 from muggins_cli.notation.writer import with_canonical_tags, write_matches
 
-CONFORMANCE = Path(__file__).parents[1].parent / "shared" / "conformance"
+from .conftest import CLEAN
+
 NOTATION_CODES = {"syntax", "unknown-player", "bad-header"}
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -272,12 +271,8 @@ def test_any_lines_through_iter_matches(lines: list[str]) -> None:
 
 
 def _corpus_texts() -> list[str]:
-    if not CONFORMANCE.is_dir():
-        pytest.skip(f"no conformance corpus at {CONFORMANCE}")
-    files = sorted(CONFORMANCE.glob("clean/*.mgn"))
-    assert files, f"no .mgn files in {CONFORMANCE / 'clean'}"
     # The short ones keep each example fast; a slice of text is enough.
-    texts = [f.read_bytes().decode("utf-8") for f in files]
+    texts = [f.read_bytes().decode("utf-8") for f in CLEAN]
     return [text[:3000] for text in sorted(texts, key=len)[:40]]
 
 

@@ -38,7 +38,7 @@ from muggins_cli.notation.parser import (
     read_record_text,
 )
 
-CONFORMANCE = Path(__file__).parents[1].parent / "shared" / "conformance"
+from .conftest import CLEAN, FAULTS
 
 
 def only(text: str) -> Match:
@@ -525,21 +525,13 @@ def test_dash_reads_stdin_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
 # The conformance corpus: the parser agrees with the independent answers.
 
 
-def _corpus(folder: str) -> list[Path]:
-    if not CONFORMANCE.is_dir():
-        pytest.skip(f"no conformance corpus at {CONFORMANCE}")
-    files = sorted((CONFORMANCE / folder).glob("*.mgn"))
-    assert files, f"no .mgn files in {CONFORMANCE / folder}"
-    return files
-
-
 def _expected(path: Path) -> dict[str, object]:
     data: dict[str, object] = json.loads(path.with_suffix(".expected.json").read_text("utf-8"))
     return data
 
 
 def test_clean_corpus_has_no_notation_problem() -> None:
-    for path in _corpus("clean"):
+    for path in CLEAN:
         matches = list(read_matches(path))
         expected = _expected(path)["matches"]
         assert isinstance(expected, list)
@@ -554,7 +546,7 @@ NOTATION_CODES = {"syntax", "unknown-player", "bad-header"}
 
 def test_fault_corpus_first_error_is_not_preceded_by_a_notation_error() -> None:
     hits = 0
-    for path in _corpus("faults"):
+    for path in FAULTS:
         first = _expected(path)["first_error"]
         assert isinstance(first, dict)
         diagnostics = [d for m in read_matches(path) for d in m.diagnostics]

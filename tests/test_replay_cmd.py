@@ -16,6 +16,7 @@ from muggins_cli.report.board import draw_layout, tally_marks, tally_sheet
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.tiles import End, Tile
 
+from .conftest import CLEAN_0019
 from .test_analysis import PAGAT, SPINNER
 
 AT_1_4 = """\
@@ -117,8 +118,7 @@ def test_hidden_hands_are_counted(runner: CliRunner, here: Path) -> None:
 
 def test_round_end_shows_the_settled_scores(runner: CliRunner, tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    data = Path(__file__).parent / "data" / "clean-0019.mgn"
-    result = runner.invoke(app, ["replay", str(data), "--at", "1.15"])
+    result = runner.invoke(app, ["replay", str(CLEAN_0019), "--at", "1.15"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[2] == "== 1.15  end of round 1: Dewi went out =="

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from muggins_cli.notation.model import Annotation, Match, RoundLine, Tag
@@ -15,7 +13,7 @@ from muggins_cli.notation.writer import (
     write_matches,
 )
 
-CONFORMANCE = Path(__file__).parents[1].parent / "shared" / "conformance"
+from .conftest import CORPUS
 
 MESSY = (
     "# a comment before anything\r\n"
@@ -144,21 +142,12 @@ def test_what_mgn_cannot_spell_is_refused() -> None:
         write_match(Match((Tag("Event", "a\nb", 0, 0),), (), 0))
 
 
-def _corpus() -> list[Path]:
-    if not CONFORMANCE.is_dir():
-        pytest.skip(f"no conformance corpus at {CONFORMANCE}")
-    files = sorted(CONFORMANCE.glob("*/*.mgn"))
-    assert files, f"no .mgn files below {CONFORMANCE}"
-    return files
-
-
 def test_corpus_round_trip_and_idempotence() -> None:
     """parse → write → parse gives the record back (tags in canonical order),
     and writing again changes nothing; for every file, faults included (the
     lines a fault file loses are lost before the first write)."""
-    files = _corpus()
     crlf = 0
-    for path in files:
+    for path in CORPUS:
         text = path.read_bytes().decode("utf-8")
         crlf += "\r\n" in text
         matches = parse_text(text)

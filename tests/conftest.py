@@ -1,0 +1,69 @@
+"""Where the tests find their data, and how hypothesis runs.
+
+The conformance corpus and the example records are part of the repository
+(``tests/data/conformance`` is a copy of the shared corpus, ``records/`` the
+examples the README checks), so a plain clone runs every test and none
+skips for want of a file. Every test module takes its paths from here; a
+glob that finds nothing fails at collection instead of passing over an
+empty list.
+
+The corpus is checked and analysed at most once per session: several tests
+ask the same question of the same file (the conformance answers, analysis
+against check, annotation), and the fixtures ``checked`` and ``analysed``
+keep each answer for the next test instead of recomputing it.
+
+Hypothesis is derandomized when the environment variable ``CI`` is set, so a
+CI run is the same run every time; elsewhere it explores freely.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+from muggins_cli.analysis import FileAnalysis, analyse_file
+from muggins_cli.check import FileReport, check_file
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "tests" / "data"
+CONFORMANCE = DATA / "conformance"
+RECORDS = REPO / "records"
+SCHEMAS = REPO / "schemas"
+DOCS = REPO / "docs"
+
+
+def files(folder: Path, pattern: str = "*.mgn") -> list[Path]:
+    """The files below ``folder`` matching ``pattern``, sorted; never empty."""
+    found = sorted(folder.glob(pattern))
+    if not found:
+        raise AssertionError(f"no {pattern} below {folder}: the test data is missing")
+    return found
+
+
+CLEAN = files(CONFORMANCE / "clean")
+FAULTS = files(CONFORMANCE / "faults")
+CORPUS = sorted(CLEAN + FAULTS)
+# A three-player spinner match with muggins calls, unclaimed points and
+# missed scores: the one conformance record whose analysis tests pin down.
+CLEAN_0019 = CONFORMANCE / "clean" / "clean-0019.mgn"
+
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(scope="session")
+def checked() -> Callable[[Path], FileReport]:
+    """``check_file`` of a path, computed once a session (reports are read, never changed)."""
+    return functools.cache(lambda path: check_file(str(path)))
+
+
+@pytest.fixture(scope="session")
+def analysed() -> Callable[[Path], FileAnalysis]:
+    """``analyse_file`` of a path with the default options, computed once a session."""
+    return functools.cache(lambda path: analyse_file(str(path)))

@@ -14,6 +14,7 @@ from muggins_cli.cli.app import app
 from muggins_cli.cli import analyze_cmd as _analyze_cmd  # noqa: F401
 from muggins_cli.cli import arena_cmd as _arena_cmd  # noqa: F401
 from muggins_cli.cli import check_cmd as _check_cmd  # noqa: F401
+from muggins_cli.cli import explain_cmd as _explain_cmd  # noqa: F401
 from muggins_cli.cli import fmt as _fmt  # noqa: F401
 from muggins_cli.cli import replay_cmd as _replay_cmd  # noqa: F401
 from muggins_cli.cli import rules_cmd as _rules_cmd  # noqa: F401

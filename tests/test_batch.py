@@ -1,5 +1,5 @@
 """Batch checking: --jobs gives the same output, in the same order, as one
-process; progress goes to stderr; exit codes are those of NOTATION.md 8."""
+process; progress goes to stderr; exit codes are those of docs/notation.md 8."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One hand-written record per diagnostic code of NOTATION.md 8.
+"""One hand-written record per diagnostic code of docs/notation.md 8.
 
 Each case takes a small clean record, changes one line, and asserts the
 exact code at the exact line (and column where the token is unambiguous).

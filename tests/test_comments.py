@@ -1,5 +1,5 @@
 """``#`` comments are the keeper's words and the writer keeps them
-(NOTATION.md 1): a comment of its own line stays on its own line before the
+(docs/notation.md 1): a comment of its own line stays on its own line before the
 line that followed it, one at the end of a line at the end of that line.
 
 The expected texts are written out by hand; over the corpora a small second

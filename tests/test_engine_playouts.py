@@ -2,7 +2,7 @@
 
 In the manner of OpenSpiel's ``random_sim_test``: every preset is played for
 every allowed player count with random legal moves, and after every move the
-state is checked against RULES.md "Play". Randomness is always a seeded
+state is checked against docs/rules.md "Play". Randomness is always a seeded
 ``random.Random``, so a failure names a seed that reproduces it.
 """
 
@@ -89,7 +89,7 @@ class Checker:
         assert places == len(self.full) and seen == self.full, "a tile is lost or doubled"
 
     def offered(self, state: RoundState, moves: Sequence[Move]) -> None:
-        """The legal moves are what RULES.md "Play" allows, and nothing else."""
+        """The legal moves are what docs/rules.md "Play" allows, and nothing else."""
         rules = self.rules
         assert moves, "a round that is not over always has a move"
         assert len(set(moves)) == len(moves), "a move offered twice"
@@ -138,7 +138,7 @@ class Checker:
             assert after.to_move == seat, "the drawer keeps the turn"
             fit = fits(rules, state.layout, move.tile)
             assert after.drawn == (move.tile if fit else None)
-            # A turn is draws and then a placement or a pass (NOTATION.md 4): a
+            # A turn is draws and then a placement or a pass (docs/notation.md 4): a
             # last tile that fits nowhere leaves the drawer a closing pass.
             assert not after.over, "a turn that draws ends with a placement or a pass"
             if is_blocked(rules, after):

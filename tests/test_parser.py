@@ -1,4 +1,4 @@
-"""The MGN parser (NOTATION.md 1-5): what it reads, where it points, what it
+"""The MGN parser (docs/notation.md 1-5): what it reads, where it points, what it
 refuses, and that it reads a stream lazily."""
 
 from __future__ import annotations

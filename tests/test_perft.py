@@ -9,7 +9,7 @@ a placement (one per tile and open end, several when ends show the same pip),
 a draw or a pass. A round that ends before depth ``n`` contributes nothing.
 
 The expected numbers were computed once by the enumerator in this file, which
-is written from RULES.md "Play" and never calls ``legal_moves``/``apply``;
+is written from docs/rules.md "Play" and never calls ``legal_moves``/``apply``;
 the engine was checked to agree and the numbers were then frozen in
 ``POSITIONS``. The enumerator stays as a cross-check: it must give the same
 counts, and at every node of the tree the same move list and the same
@@ -54,7 +54,7 @@ PAGAT_RESERVE = dataclasses.replace(PAGAT, stock_reserve=2)
 
 
 # --------------------------------------------------------------------------
-# The independent enumerator, from RULES.md "Play" alone.
+# The independent enumerator, from docs/rules.md "Play" alone.
 #
 # It keeps only what move generation and counting need: the pip showing at
 # each open end and whether a crosswise double ends it, whether a spinner is
@@ -127,7 +127,7 @@ class Table:
         self.bare = bare | {"U", "D"}  # a bare arm of the spinner counts by spinner_count
 
     def total(self, rules: Rules) -> int:
-        """The open-end count of RULES.md "Play" and "spinner_count"."""
+        """The open-end count of docs/rules.md "Play" and "spinner_count"."""
 
         def end(e: str) -> int:
             return 2 * self.ends[e] if self.doubled.get(e) else self.ends[e]
@@ -144,7 +144,7 @@ class Table:
 
 @dataclass
 class Brute:
-    """A round with every tile known, as RULES.md "Play" describes it."""
+    """A round with every tile known, as docs/rules.md "Play" describes it."""
 
     rules: Rules
     hands: list[set[Tile]]

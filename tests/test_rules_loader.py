@@ -33,7 +33,7 @@ PRESET_DIR = PACKAGE / "rules" / "presets"
 SCHEMA = PACKAGE / "schemas" / "rules.schema.json"
 REPO = PACKAGE.parent.parent
 
-# RULES.md, the parameters table, column by column.
+# docs/rules.md, the parameters table, column by column.
 EXPECTED = {
     "pagat": Rules(
         name="pagat",

@@ -1,4 +1,4 @@
-"""The scoring and rounding numbers of RULES.md, against the Rules methods.
+"""The scoring and rounding numbers of docs/rules.md, against the Rules methods.
 
 Only values that need no layout are here (totals already added up, hand pips
 already counted); the layouts that produce them belong to the engine tests.

@@ -1,9 +1,9 @@
-"""Every worked number of RULES.md "Worked numbers", against the engine.
+"""Every worked number of docs/rules.md "Worked numbers", against the engine.
 
 Layouts are built with ``engine.layout`` (``lead``/``place``/``count``/
 ``open_ends``) and scored with ``Rules.score_of``; hand numbers go through
 ``engine.scoring.settle`` and the match end through ``engine.scoring.reached``.
-Each bullet of RULES.md is one or more parametrized cases whose id quotes it.
+Each bullet of docs/rules.md is one or more parametrized cases whose id quotes it.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ SPINNER_UNTIL_COVERED = dataclasses.replace(
 
 
 class Step(NamedTuple):
-    """One placement and the open-end total and score RULES.md gives for it."""
+    """One placement and the open-end total and score docs/rules.md gives for it."""
 
     tile: str  # as written: for the lead, the first half faces L
     end: End | None  # None for the lead
@@ -222,7 +222,7 @@ def test_pagat_reaching_the_target_wins_at_once() -> None:
 
 
 SPINNER_SEQUENCE: list[tuple[str, str, End | None, int, int]] = [
-    # how RULES.md says it, tile as laid, end, exposed-ends / until-sides-covered total
+    # how docs/rules.md says it, tile as laid, end, exposed-ends / until-sides-covered total
     ("lead 5-5", "5-5", None, 10, 10),
     ("5-0 on L", "5-0", End.L, 10, 10),
     ("3-5 on R", "5-3", End.R, 13, 3),

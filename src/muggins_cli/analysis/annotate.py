@@ -2,7 +2,7 @@
 
 A turn that missed points gets a note naming the better play
 (``{6-1L would have scored 15}``) and, past the thresholds, the glyph ``?``
-(a mistake) or ``??`` (a blunder) on its placement (NOTATION.md 4). When the
+(a mistake) or ``??`` (a blunder) on its placement (docs/notation.md 4). When the
 solver weighed a turn, its verdict replaces the immediate one: the points
 a play gave away by the end of the round
 (``{3-6R was 15 points better by the end of the round}``), with a glyph only

@@ -170,7 +170,7 @@ class _Counts:
 
 def _unclaimed(match: Match, replay: MatchReplay, out: MatchAnalysis,
                stats: dict[str, _Counts]) -> None:
-    """Follow claims and calls as the replay credits them (NOTATION.md 5):
+    """Follow claims and calls as the replay credits them (docs/notation.md 5):
     a claim above the real score credits nothing, a call with an error on its
     line takes nothing, and only the lines right after a turn may call.
     ``scored`` is brought from what the placements made to what was

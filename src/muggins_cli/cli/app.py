@@ -186,7 +186,9 @@ app = MugginsTyper(
     cls=MugginsGroup,
     help=(
         "Check, analyse and solve recorded matches of the domino game Muggins.\n\n"
-        "Records are plain text in MGN notation (NOTATION.md). Start with "
+        "Records are plain text in MGN notation (docs/notation.md); the rules "
+        "presets are in docs/rules.md and every diagnostic code in "
+        "docs/diagnostics.md (`muggins explain CODE`). Start with "
         "`muggins check records/`."
     ),
     no_args_is_help=True,

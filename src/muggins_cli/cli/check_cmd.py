@@ -45,7 +45,7 @@ def check(
         format_option(Format.text, Format.json, Format.table, Format.github, Format.junit,
                       help="text: one finding per line (path:line:col: severity "
                            "code message), then a summary line that says what a non-zero exit "
-                           "status means; json: the report of NOTATION.md 9; table: one row "
+                           "status means; json: the report of docs/notation.md 9; table: one row "
                            "per match; github: GitHub Actions annotations; junit: JUnit XML, "
                            "one test case per match."),
     ] = Format.text,
@@ -64,7 +64,7 @@ def check(
 
     Every move is checked for legality, every score and total recomputed, and
     each finding printed with its file, line, column and stable code
-    (NOTATION.md 8). Files are checked in parallel (--jobs) or on a Dask
+    (docs/diagnostics.md; `muggins explain CODE` prints one). Files are checked in parallel (--jobs) or on a Dask
     cluster (--scheduler); the output is the same as one process gives.
 
     Exit status: 0 no error, 1 at least one error (a record holds mistakes:

@@ -62,7 +62,7 @@ def solve_cmd(
     at: Annotated[
         str,
         typer.Option("--at", metavar="R.T",
-                     help="The position: before turn T of round R (NOTATION.md 7).",
+                     help="The position: before turn T of round R (docs/notation.md 7).",
                      show_default=False),
     ],
     mode: Annotated[

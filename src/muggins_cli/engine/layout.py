@@ -38,7 +38,7 @@ class Arm:
 
     @property
     def double_end(self) -> bool:
-        """A double at the end of an arm counts both halves (RULES.md)."""
+        """A double at the end of an arm counts both halves (docs/rules.md)."""
         inner, outer = self.tiles[-1]
         return inner == outer
 
@@ -141,7 +141,7 @@ def playable(rules: Rules, layout: Layout, hand: Iterable[Tile]) -> list[Tile]:
 
 
 def count(rules: Rules, layout: Layout) -> int:
-    """The open-end total that a placement is scored on (RULES.md "Play")."""
+    """The open-end total that a placement is scored on (docs/rules.md "Play")."""
     root = layout.root
     if root is None:
         return 0

@@ -1,4 +1,4 @@
-"""The parsed form of an MGN record (NOTATION.md), with no rules knowledge.
+"""The parsed form of an MGN record (docs/notation.md), with no rules knowledge.
 
 Every element keeps the line and column where it was written so that the
 replay can point at the offending token. The body of a match is kept flat, in
@@ -27,7 +27,7 @@ class Severity(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
-    """One finding; ``code`` is one of the stable codes of NOTATION.md 8."""
+    """One finding; ``code`` is one of the stable codes of docs/notation.md 8."""
 
     line: int
     column: int
@@ -47,7 +47,7 @@ GLYPHS: tuple[str, ...] = ("!!", "!", "!?", "?!", "?", "??")
 class Comment:
     """``# ...`` to the end of a line. It means nothing to the replay, but it
     is the keeper's words (a "disputed deal" note on a score sheet is data),
-    so the writer keeps it (NOTATION.md 1). ``text`` is what follows the
+    so the writer keeps it (docs/notation.md 1). ``text`` is what follows the
     ``#``, without the blanks that ended the line."""
 
     text: str
@@ -299,7 +299,7 @@ _NAME_FORBIDDEN = frozenset(":,#{}[]\n")
 
 
 def players_problems(names: Iterable[str]) -> list[str]:
-    """What is wrong with the names of a Players tag (NOTATION.md 2), one
+    """What is wrong with the names of a Players tag (docs/notation.md 2), one
     entry each, for every place that takes names: the tag, ``--names``.
     A line break cannot come from a tag line; it can from elsewhere."""
     problems: list[str] = []

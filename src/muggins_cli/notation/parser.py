@@ -1,4 +1,4 @@
-"""Reading MGN text (NOTATION.md 1-5) into :class:`Match` records.
+"""Reading MGN text (docs/notation.md 1-5) into :class:`Match` records.
 
 The parser knows the grammar and nothing of the rules: whether a tile fits, a
 pip is in the set or a round number comes next is the replay's business. It
@@ -92,7 +92,7 @@ _TAG_VALUE_RE = re.compile(r'(?:[^"\\]|\\["\\])*')
 _UNESCAPE_RE = re.compile(r'\\(["\\])')
 _BLANK_RE = re.compile(r"[ \t\r]*")
 _WORD_RE = re.compile(r"[^ \t\r]*")
-# Spaces and tabs separate words (NOTATION.md 1). A carriage return counts as
+# Spaces and tabs separate words (docs/notation.md 1). A carriage return counts as
 # one too: at the end of a line it is part of the line end and gone, so a name
 # or word could not keep it there, and must not keep it anywhere else.
 _BLANKS = " \t\r"
@@ -115,7 +115,7 @@ Token: TypeAlias = tuple[str, int]
 
 class UnreadableError(InputError):
     """A record that cannot be read as MGN text: missing, a folder, binary
-    (a NUL byte) or not UTF-8. NOTATION.md reports it as code ``unreadable``
+    (a NUL byte) or not UTF-8. docs/notation.md reports it as code ``unreadable``
     on line 0, so :meth:`diagnostic` gives that form to callers that report
     per file instead of stopping."""
 
@@ -239,7 +239,7 @@ _Handler: TypeAlias = Callable[[int, str, list[Token], tuple[Annotation, ...]], 
 def _tokens(text: str, offset: int) -> list[Token]:
     """The words of ``text`` with their columns, ``text`` starting at the
     0-based ``offset`` of its physical line. Only spaces, tabs and stray CRs
-    separate words (NOTATION.md 1), hence no ``str.split()``, which would
+    separate words (docs/notation.md 1), hence no ``str.split()``, which would
     also split on other Unicode blanks a name may hold."""
     out: list[Token] = []
     column = offset + 1
@@ -564,7 +564,7 @@ class _Parser:
         self._diags.append(Diagnostic.error(line, column, "syntax", message))
 
     def _wrong_case(self, line: int, column: int, wrote: str, meant: str, rule: str) -> None:
-        """MGN is case-sensitive (NOTATION.md 4); the fix is obvious, so say it."""
+        """MGN is case-sensitive (docs/notation.md 4); the fix is obvious, so say it."""
         self._syntax(line, column,
                      f"{quote(wrote)} is not MGN; {rule}: did you mean {quote(meant)}?")
 

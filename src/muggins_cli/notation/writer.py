@@ -4,7 +4,7 @@ One spelling per record, so that ``muggins fmt`` output can be diffed and
 checked in CI: tags in a fixed order, single spaces, LF line ends, a blank
 line after the tags and before each round after the first. Annotations are
 kept (they are the analyser's output), and so are comments (the keeper's
-words, NOTATION.md 1): a comment of its own line stays on its own line above
+words, docs/notation.md 1): a comment of its own line stays on its own line above
 the line it preceded, one at the end of a line at the end of that line, with
 one space before its ``#``. Reading the text back gives the same record, tags
 in the canonical order (:func:`canonical_tag_order`)::

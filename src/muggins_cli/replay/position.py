@@ -1,4 +1,4 @@
-"""Positions in a record: ``R.T`` (NOTATION.md 7) as engine state.
+"""Positions in a record: ``R.T`` (docs/notation.md 7) as engine state.
 
 The solver and the turn-by-turn display start from a position; this module
 replays a match up to it and hands over only what the record shows: a hand

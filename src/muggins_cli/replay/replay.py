@@ -50,7 +50,7 @@ RulesResolver = Callable[[str], Rules]
 
 @dataclass
 class MatchSummary:
-    """What NOTATION.md 9 reports per match, plus what tables want."""
+    """What docs/notation.md 9 reports per match, plus what tables want."""
 
     line: int
     players: list[str]
@@ -183,7 +183,7 @@ class RoundProgress:
         self.settlement: tuple[int, ...] | None = None  # what the settlement credited each
         self.revealed: set[int] = set()
         self.last_turn_line = 0
-        self.turn_lines = 0  # every turn line, closing passes included (NOTATION.md 7)
+        self.turn_lines = 0  # every turn line, closing passes included (docs/notation.md 7)
         self.voids = VoidWatch(rules)  # what draws and passes showed
 
 
@@ -405,7 +405,7 @@ class Replayer:
     def _hidden_block_possible(self, rnd: RoundProgress) -> bool:
         """A round kept without hands may have been blocked without the
         closing passes being written; we cannot tell, so we say so. The
-        stock is exhausted once only its reserve is left (RULES.md)."""
+        stock is exhausted once only its reserve is left (docs/rules.md)."""
         assert self.rules is not None
         return rnd.started and rnd.stock_count <= self.rules.stock_reserve and not all(
             h.complete for h in rnd.hands)
@@ -998,7 +998,7 @@ class Replayer:
                                       tuple(self.scores), self.target)
 
     def _muggins(self, call: MugginsCall) -> None:
-        """Only the line right after a placement may call (NOTATION.md 5),
+        """Only the line right after a placement may call (docs/notation.md 5),
         valid or not: whatever it was, the chance to call is used up."""
         assert self.rules is not None
         pending, self.pending = self.pending, None
@@ -1196,7 +1196,7 @@ def deduce_hands(body: Iterable[BodyLine], seat: dict[str, int],
     placements as tiles dealt and drawn); with every draw's face written,
     the opening hand is then the end hand plus what was placed minus what was
     drawn. Found per round and seat, so the replay can check those hands as
-    if they had been dealt (NOTATION.md 6: deduced and checked).
+    if they had been dealt (docs/notation.md 6: deduced and checked).
     """
     out: dict[int, dict[int, set[Tile]]] = {}
     rounds: list[tuple[bool, dict[int, list[Tile]], dict[int, list[Tile]],

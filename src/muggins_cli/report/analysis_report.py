@@ -1,7 +1,7 @@
 """Reports of ``muggins analyze``: the check's reports plus the analysis.
 
 The findings themselves go through the check's reporters unchanged (text
-lines, the JSON of NOTATION.md 9, the match table); this module adds the
+lines, the JSON of docs/notation.md 9, the match table); this module adds the
 per-player statistics (text and table), each turn's alternatives (``--turns``)
 and the fields the analysis adds to each match of the JSON report:
 ``players_summary`` and ``plays``. Text and tables are escaped for the
@@ -261,7 +261,7 @@ def play_json(p: PlayAnalysis) -> dict[str, Any]:
 
 
 def analysis_file_json(f: FileAnalysis) -> dict[str, Any]:
-    """The file's object of NOTATION.md 9, each match with two added fields."""
+    """The file's object of docs/notation.md 9, each match with two added fields."""
     out = file_json(f.report)
     for mj, m in zip(out["matches"], f.matches):
         solver = {s.player: s for s in m.solver}

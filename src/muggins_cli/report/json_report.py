@@ -1,4 +1,4 @@
-"""The JSON report of NOTATION.md 9, written as a stream.
+"""The JSON report of docs/notation.md 9, written as a stream.
 
 Files are written as they are checked, so a report over a corpus of any size
 needs memory for one file at a time.

@@ -147,7 +147,7 @@ def rules_from_mapping(data: object, source: str) -> Rules:
 
 
 def rules_to_mapping(rules: Rules) -> dict[str, Any]:
-    """Every field as plain YAML/JSON values, in the order of RULES.md."""
+    """Every field as plain YAML/JSON values, in the order of docs/rules.md."""
     out: dict[str, Any] = {}
     for name in _FIELDS:
         value = getattr(rules, name)
@@ -164,7 +164,7 @@ def rules_to_mapping(rules: Rules) -> dict[str, Any]:
 def rules_to_yaml(rules: Rules) -> str:
     """The rules in full, so a user can save, edit and load them again."""
     header = (
-        f"# Muggins rules {rules.name!r}, every field resolved (RULES.md explains each).\n"
+        f"# Muggins rules {rules.name!r}, every field resolved (docs/rules.md explains each).\n"
         '# Save it, edit it and use it as [Rules "FILE.yaml"] or `muggins rules FILE.yaml`.\n'
     )
     body = yaml.safe_dump(

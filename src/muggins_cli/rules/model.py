@@ -1,4 +1,4 @@
-"""The rules value: every parameter of RULES.md, frozen.
+"""The rules value: every parameter of docs/rules.md, frozen.
 
 The engine branches on these fields and nothing else, so a new variant is a
 new YAML file rather than new code.
@@ -49,7 +49,7 @@ class LeadTile(str, Enum):
 
 @dataclass(frozen=True)
 class Rules:
-    """A complete, validated rules preset (see RULES.md for each field)."""
+    """A complete, validated rules preset (see docs/rules.md for each field)."""
 
     name: str = "pagat"
     max_pip: int = 6

@@ -14,7 +14,7 @@ Summaries (``Key``):
 - ``("L", lone, left, right)``: a line; ``left``/``right`` are ``(pip,
   double)`` for the open ends. An end whose arm is still empty shows the
   root's half, a double root counting as a double at both ends; ``lone`` is
-  the lone opening double, which counts its pips once (RULES.md).
+  the lone opening double, which counts its pips once (docs/rules.md).
 - ``("S", d, l, r, u, down)``: a spinner of pip ``d``; each arm is ``(pip,
   double)`` or ``EMPTY_ARM``.
 

@@ -1,0 +1,78 @@
+"""The layers of docs/architecture.md, enforced on the package's imports.
+
+The page's table is the rule: for each part of the package, the parts and
+the third-party libraries it may import. Every import statement of every
+module (lazy ones inside functions and TYPE_CHECKING ones included) is read
+from the source and held to it, so the page and the code cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import DOCS, REPO
+
+PACKAGE = REPO / "src" / "muggins_cli"
+
+
+def _table() -> dict[str, tuple[set[str], set[str]]]:
+    """part -> (parts it may import, third-party packages it may import)."""
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z_]+)` \| [^|]+ \| ([^|]+) \| ([^|]+) \|$", text, re.MULTILINE)
+    parts = {name for name, _, _ in rows}
+    table: dict[str, tuple[set[str], set[str]]] = {}
+    for name, inner, outer in rows:
+        allowed = parts - {name} if inner.strip() == "everything above" else \
+            set(re.findall(r"`([a-z_]+)`", inner))
+        table[name] = (allowed, set(re.findall(r"`([a-z_]+)`", outer)))
+    return table
+
+
+TABLE = _table()
+
+
+def _part(module: Path) -> str:
+    rel = module.relative_to(PACKAGE)
+    return rel.parts[0] if len(rel.parts) > 1 else rel.stem
+
+
+def _modules() -> list[Path]:
+    return sorted(p for p in PACKAGE.rglob("*.py") if p.name != "__init__.py" or
+                  p.parent != PACKAGE)
+
+
+def _imports(module: Path) -> set[str]:
+    tree = ast.parse(module.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_the_table_covers_every_part_of_the_package() -> None:
+    parts = {_part(m) for m in _modules()}
+    assert parts == set(TABLE), (sorted(parts - set(TABLE)), sorted(set(TABLE) - parts))
+
+
+@pytest.mark.parametrize("module", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_module_imports_only_what_its_layer_may(module: Path) -> None:
+    part = _part(module)
+    inner, outer = TABLE[part]
+    wrong = []
+    for name in sorted(_imports(module)):
+        top = name.split(".")[0]
+        if top == "muggins_cli":
+            other = name.split(".")[1] if "." in name else "(package)"
+            if other != part and other not in inner:
+                wrong.append(name)
+        elif top not in sys.stdlib_module_names and top != "__future__" and top not in outer:
+            wrong.append(name)
+    assert wrong == [], f"{part} may not import {wrong} (docs/architecture.md)"

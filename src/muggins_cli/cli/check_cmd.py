@@ -64,8 +64,9 @@ def check(
 
     Every move is checked for legality, every score and total recomputed, and
     each finding printed with its file, line, column and stable code
-    (docs/diagnostics.md; `muggins explain CODE` prints one). Files are checked in parallel (--jobs) or on a Dask
-    cluster (--scheduler); the output is the same as one process gives.
+    (docs/diagnostics.md; `muggins explain CODE` prints one). Files are
+    checked in parallel (--jobs) or on a Dask cluster (--scheduler); the
+    output is the same as one process gives.
 
     Exit status: 0 no error, 1 at least one error (a record holds mistakes:
     the check itself worked), 2 a file could not be read, no record was

@@ -8,6 +8,7 @@ shared folder beside the repository, which a clone does not have.
 
 from __future__ import annotations
 
+import functools
 import re
 from importlib import metadata
 from pathlib import Path
@@ -101,18 +102,22 @@ def _commands() -> list[str]:
     return sorted(c.name or "" for c in app.registered_commands)
 
 
-@pytest.mark.parametrize("name", ["", *_commands()])
-def test_help_cites_the_docs_folder_not_the_shared_one(name: str) -> None:
+@functools.cache
+def _help(name: str) -> str:
+    """``muggins [NAME] --help``, asked once for the tests below."""
     result = CliRunner().invoke(app, [name, "--help"] if name else ["--help"])
     assert result.exit_code == 0, result.output
-    assert not _SHARED.search(result.stdout), result.stdout
+    return result.stdout
+
+
+@pytest.mark.parametrize("name", ["", *_commands()])
+def test_help_cites_the_docs_folder_not_the_shared_one(name: str) -> None:
+    assert not _SHARED.search(_help(name)), _help(name)
 
 
 def test_every_doc_the_help_cites_exists() -> None:
-    cited = set()
-    for name in ["", *_commands()]:
-        out = CliRunner().invoke(app, [name, "--help"] if name else ["--help"]).stdout
-        cited |= set(re.findall(r"docs/[a-z]+\.md", out))
+    cited = {page for name in ["", *_commands()]
+             for page in re.findall(r"docs/[a-z]+\.md", _help(name))}
     assert cited, "no help text names a page of docs/"
     assert [c for c in sorted(cited) if not (REPO / c).is_file()] == []
 

@@ -20,10 +20,8 @@ from muggins_cli.notation.model import Annotation, Comment, Comments, Match, Rou
 from muggins_cli.notation.parser import parse_text
 from muggins_cli.notation.writer import with_canonical_tags, write_match, write_matches
 
+from .conftest import CLEAN, FAULTS, RECORDS, files
 from .test_analysis import PAGAT
-
-ROOT = Path(__file__).parents[1]
-CONFORMANCE = ROOT.parent / "shared" / "conformance"
 
 
 def comments_in(text: str) -> list[str]:
@@ -226,16 +224,9 @@ def test_crlf_comments_lose_only_the_line_end() -> None:
 # Every record shipped and every corpus file
 
 
-def _files() -> list[Path]:
-    files = sorted((ROOT / "records").glob("*.mgn"))
-    files += sorted((CONFORMANCE / "clean").glob("*.mgn"))
-    assert len(files) > 9, "no conformance corpus"
-    return files
-
-
 def test_clean_records_write_back_every_comment() -> None:
     total = 0
-    for path in _files():
+    for path in [*files(RECORDS), *CLEAN]:
         text = path.read_bytes().decode("utf-8")
         matches = parse_text(text)
         written = write_matches(matches)
@@ -247,9 +238,7 @@ def test_clean_records_write_back_every_comment() -> None:
 
 
 def test_fault_records_round_trip_with_their_comments() -> None:
-    files = sorted((CONFORMANCE / "faults").glob("*.mgn"))
-    assert files
-    for path in files:
+    for path in FAULTS:
         matches = parse_text(path.read_bytes().decode("utf-8"))
         written = write_matches(matches)
         assert parse_text(written) == [with_canonical_tags(m) for m in matches], path.name

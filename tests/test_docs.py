@@ -171,3 +171,13 @@ def test_pre_commit_runs_ruff_and_mypy() -> None:
     config = yaml.safe_load((REPO / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
     entries = {hook["entry"] for repo in config["repos"] for hook in repo["hooks"]}
     assert {"ruff check", "mypy"} <= entries
+
+
+def test_tests_take_their_data_paths_from_conftest() -> None:
+    """A test that looks for the corpus beside the repository skips or fails
+    in a plain clone; tests/conftest.py owns the paths."""
+    strays = [f"{path.name}:{n}" for path in sorted((REPO / "tests").glob("*.py"))
+              if path.name not in ("conftest.py", "test_docs.py")
+              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+              if re.search(r"""["']shared["']|\.\./shared|["']conformance["']""", line)]
+    assert strays == []

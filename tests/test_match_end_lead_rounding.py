@@ -1,4 +1,4 @@
-"""``match_end``, ``rounding`` and ``lead_tile`` (RULES.md, "Variants found in
+"""``match_end``, ``rounding`` and ``lead_tile`` (docs/rules.md, "Variants found in
 other engines"): each worked number as its own case, the diagnostics of
 records that break the new rules, and seeded self-play under each one.
 

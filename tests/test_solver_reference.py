@@ -31,7 +31,7 @@ WIN = 100_000
 
 def _winner(rules: Rules, d: Sequence[int], after: Sequence[int]) -> int | None:
     """Who a settlement ``d`` makes the winner, ``after`` the distances to
-    the target before it (RULES.md ``match_end``)."""
+    the target before it (docs/rules.md ``match_end``)."""
     if rules.match_end is MatchEnd.ROUND_END:
         past = [x - a for x, a in zip(d, after)]  # final total minus the target
         top = max(past)

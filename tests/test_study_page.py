@@ -190,7 +190,7 @@ def test_each_round_ends_with_the_keepers_totals_after_its_settlement() -> None:
                                           .split("</tr>")[0])] for t in tables]
     assert totals[:len(written)] == written and len(written) >= 7
     # Round 1: Ketut went out; the others held 2 + 5 + 4 = 11 pips, 10
-    # rounded, a fifth of it his bonus (RULES.md, lightest-bonus).
+    # rounded, a fifth of it his bonus (docs/rules.md, lightest-bonus).
     change = re.findall(r"<td>([-+]?\d+)</td>", tables[0].split("<td>change</td>")[1]
                         .split("</tr>")[0])
     assert change == ["0", "+2", "0", "0"]

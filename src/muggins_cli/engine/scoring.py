@@ -1,4 +1,4 @@
-"""Round-end settlement and the match target (RULES.md "Play").
+"""Round-end settlement and the match target (docs/rules.md "Play").
 
 Who wins, and when, is decided here for every caller (replay, self-play, the
 solver), so ``match_end`` is read in one place: a credit ends the match only

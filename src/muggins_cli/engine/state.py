@@ -103,7 +103,7 @@ def new_round(
 
 def leads_by_deal(rules: Rules) -> bool:
     """Whether a round without a leader from the last one (round 1, after a
-    block) is led by the deal rather than by lot (RULES.md ``lead_tile``)."""
+    block) is led by the deal rather than by lot (docs/rules.md ``lead_tile``)."""
     return rules.lead_tile is LeadTile.HIGHEST_DOUBLE
 
 

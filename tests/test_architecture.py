@@ -29,7 +29,7 @@ def _table() -> dict[str, tuple[set[str], set[str]]]:
     for name, inner, outer in rows:
         allowed = parts - {name} if inner.strip() == "everything above" else \
             set(re.findall(r"`([a-z_]+)`", inner))
-        table[name] = (allowed, set(re.findall(r"`([a-z_]+)`", outer)))
+        table[name] = (allowed, set(re.findall(r"`([a-z0-9_]+)`", outer)))
     return table
 
 

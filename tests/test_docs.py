@@ -179,5 +179,5 @@ def test_tests_take_their_data_paths_from_conftest() -> None:
     strays = [f"{path.name}:{n}" for path in sorted((REPO / "tests").glob("*.py"))
               if path.name not in ("conftest.py", "test_docs.py")
               for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-              if re.search(r"""["']shared["']|\.\./shared|["']conformance["']""", line)]
+              if re.search(r"""["']shared["']|\.\./shared|["']conformance["']|["']data["'] /""", line)]
     assert strays == []

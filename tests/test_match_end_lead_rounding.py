@@ -40,6 +40,8 @@ from muggins_cli.rules.loader import load_preset, load_rules
 from muggins_cli.rules.model import LeadTile, MatchEnd, Rounding, Rules
 from muggins_cli.tiles import Tile, full_set
 
+from .conftest import CLEAN_0019
+
 RECORDS = Path(__file__).resolve().parent.parent / "records"
 FIVES_RECORD = RECORDS / "fives-round-end-2p.mgn"
 PAGAT = load_preset("pagat")
@@ -509,8 +511,7 @@ def test_ending_at_a_placement() -> None:
 
 
 def test_ending_at_an_at_target_settlement() -> None:
-    data = Path(__file__).parent / "data" / "clean-0019.mgn"
-    ending = _ending(data.read_text(encoding="utf-8"), data)
+    ending = _ending(CLEAN_0019.read_text(encoding="utf-8"), CLEAN_0019)
     # the corpus marks it match-ends-at-bonus: Wayan's round-end bonus takes him to 100
     assert ending is not None
     assert (ending.reason, ending.round) == (EndReason.SETTLEMENT, 4)

@@ -46,6 +46,9 @@ the seconds are upper bounds; issue 16's figures are in the README):
 - ``expectimax-greedy``, 25 pairs: expectimax 47 of 50, 94.0%, 95% [83.8%,
   97.9%]; 18.68 points a round against 6.04; decisions median 0.152 s, max
   0.78 s; 519 s.
+- ``defensive``, 50 pairs (through ``muggins arena``, no timings): solver 67
+  of 100, 67.0%, 95% [57.3%, 75.4%] (goal 70%: not reached); 11.54 points a
+  round.
 - ``expectimax``, 8 pairs: solver 7 of 16, 43.8%, 95% [23.1%, 66.8%] (goal
   60%: not reached); solver decisions median 0.067 s, max 27.3 s, 26 of
   2,007 over 10 s (wall-clock, machine loaded about five times over);

@@ -1,35 +1,68 @@
-"""Strength of the ``solver`` strategy (issue 7): ``python bench/bench_arena.py``.
+"""Strength of the strategies (issues 7 and 16): ``python bench/bench_arena.py``.
 
-Plays ``solver`` against ``greedy`` in duplicate format, two-player
-``pagat`` to 250 (every deal sequence twice, seats swapped), exactly as
+Each figure is an arena in duplicate format (every deal sequence played in
+every seating, the same shuffles in the same round order), exactly as
 
-    muggins arena solver greedy --rules pagat --matches PAIRS --seed SEED --jobs JOBS
+    muggins arena A B --rules R --players N [--lone] --matches PAIRS --seed SEED
 
-and prints the figures: matches, wins, win rate with its 95% Wilson
-interval, points per round, pairs won in both seats, and time per match.
-The goal is a lower end of the interval above 75%.
+and prints matches, wins, the win rate with its 95% Wilson interval, the
+goal and whether it is reached, points per round, and the seconds of A's
+decisions that had a choice (median and maximum: the goal is a median under
+0.5 s and no move over 10 s, on one core). Figures, by ``--figure`` (one or
+more; default all, in this order):
 
-The solver's budget per move is ``--samples`` deals and ``--nodes`` search
-nodes (default 8 and 1,000,000, as in ``muggins arena``), with no time cap,
-so the run is reproducible to the move on any machine; only the seconds
-change. The default 150 pairs (300 matches) take about 16 minutes on 2
-free cores here.
+- ``greedy``: ``solver`` against ``greedy``, two-player ``pagat``; goal 90%.
+- ``defensive``: ``solver`` against ``defensive``; goal 70%.
+- ``expectimax``: ``solver`` against ``expectimax``; goal 60%.
+- ``oracle``: the cheating ``oracle`` against ``greedy`` on the deals of
+  ``greedy``: its rate less the solver's is what hidden tiles cost.
+- ``three``, ``four``: ``solver`` in one seat against ``greedy`` in the
+  others, each seat in turn (``--lone``); goal twice the fair share (67%,
+  50%) with the interval's lower end above 1.5 times it (50%, 37.5%).
+- ``spinner``: ``solver`` against ``greedy``, two-player ``spinner``; goal
+  85%. Self-play credits every score in full, so the muggins calls of that
+  goal are not part of it (see the README).
+- ``defensive-greedy``: ``defensive`` against ``greedy`` (the Sheffield
+  HFEBMS player beat greedy in 69.9% of a million games).
+- ``expectimax-greedy``: ``expectimax`` against ``greedy`` (about 80% for
+  alinden/dominoes_bot).
 
-Measured (seed 2026, 300 matches, lead played greedily):
+``--quick`` plays 10 deal sequences a figure; otherwise ``--pairs`` (150:
+300 two-player matches). The solver's budget is ``--samples`` deals and
+``--nodes`` search nodes a move (8 and 1,000,000, as in ``muggins arena``),
+with no time cap, so every figure is reproducible to the move on any
+machine; only the seconds change. Run long figures one at a time with
+``--jobs 1`` on a shared machine, in the background:
 
-- defaults: solver 259 wins, 86.3%, 95% [82.0%, 89.8%]; 15.67 points a
-  round against greedy's 7.70; solver won both legs of 110 deal sequences,
-  greedy of 1, 39 split; 941 s on 2 processes (6.3 core-seconds a match).
-- ``--nodes 0`` (no cap): 263 wins, 87.7%, 95% [83.5%, 90.9%]; about twice
-  as slow (a few positions take a minute for one move).
+    nohup python bench/bench_arena.py --figure defensive > bench/.data/def.txt 2>&1 &
+
+Measured (seed 2026, one process, on a machine shared with other work, so
+the seconds are upper bounds; issue 16's figures are in the README):
+
+- ``greedy`` (issue 7, 2 processes): solver 259 of 300, 86.3%, 95% [82.0%,
+  89.8%]; 941 s.
+- ``defensive-greedy``, 500 pairs: defensive 830 of 1000, 83.0%, 95% [80.5%,
+  85.2%]; 15.91 points a round against 9.25; 454 s.
+- ``expectimax-greedy``, 25 pairs: expectimax 47 of 50, 94.0%, 95% [83.8%,
+  97.9%]; 18.68 points a round against 6.04; decisions median 0.152 s, max
+  0.78 s; 519 s.
+- ``defensive``, 50 pairs (through ``muggins arena``, no timings): solver 67
+  of 100, 67.0%, 95% [57.3%, 75.4%] (goal 70%: not reached); 11.54 points a
+  round.
+- ``expectimax``, 8 pairs: solver 7 of 16, 43.8%, 95% [23.1%, 66.8%] (goal
+  60%: not reached); solver decisions median 0.067 s, max 27.3 s, 26 of
+  2,007 over 10 s (wall-clock, machine loaded about five times over);
+  1421 s.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
@@ -39,34 +72,44 @@ from muggins_cli.play.strategies import DEFAULT_NODES
 from muggins_cli.rules.loader import load_preset
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--pairs", type=int, default=150, help="deal sequences (2x matches)")
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--samples", type=int, default=8)
-    ap.add_argument("--nodes", type=int, default=DEFAULT_NODES,
-                    help="cap on search nodes per move, 0 for none")
-    ap.add_argument("--search-lead", action="store_true",
-                    help="search each round's opening tile too (about 3x slower)")
-    ap.add_argument("--a", default="solver")
-    ap.add_argument("--b", default="greedy")
-    ap.add_argument("--json", metavar="FILE", help="also write the arena's JSON here")
-    args = ap.parse_args(argv)
+@dataclass(frozen=True)
+class Figure:
+    a: str
+    b: str
+    rules: str = "pagat"
+    players: int = 2
+    lone: bool = False
+    goal: float | None = None  # the win rate to reach
+    floor: float | None = None  # the interval's lower end must pass this
 
-    spec = ArenaSpec(args.a, args.b, load_preset("pagat"), players=2, seed=args.seed,
-                     samples=args.samples, node_limit=args.nodes or None,
-                     search_lead=args.search_lead)
-    command = (f"muggins arena {args.a} {args.b} --rules pagat --matches {args.pairs} "
-               f"--seed {args.seed} --jobs {args.jobs} --samples {args.samples}"
-               + (f" --nodes {args.nodes}" if args.nodes != DEFAULT_NODES else "")
-               + (" --search-lead" if args.search_lead else ""))
-    print(f"# {command}", flush=True)
+
+FIGURES: dict[str, Figure] = {
+    "greedy": Figure("solver", "greedy", goal=0.90),
+    "defensive": Figure("solver", "defensive", goal=0.70),
+    "expectimax": Figure("solver", "expectimax", goal=0.60),
+    "oracle": Figure("oracle", "greedy"),
+    "three": Figure("solver", "greedy", players=3, lone=True, goal=2 / 3, floor=0.5),
+    "four": Figure("solver", "greedy", players=4, lone=True, goal=0.5, floor=0.375),
+    "spinner": Figure("solver", "greedy", rules="spinner", goal=0.85),
+    "defensive-greedy": Figure("defensive", "greedy"),
+    "expectimax-greedy": Figure("expectimax", "greedy"),
+}
+
+
+def run(name: str, fig: Figure, pairs: int, seed: int, jobs: int, samples: int, nodes: int
+        ) -> dict[str, object]:
+    spec = ArenaSpec(fig.a, fig.b, load_preset(fig.rules), players=fig.players, seed=seed,
+                     samples=samples, node_limit=nodes or None, lone=fig.lone)
+    command = (f"muggins arena {fig.a} {fig.b} --rules {fig.rules} --players {fig.players}"
+               + (" --lone" if fig.lone else "")
+               + f" --matches {pairs} --seed {seed} --jobs {jobs} --samples {samples}"
+               + (f" --nodes {nodes}" if nodes != DEFAULT_NODES else ""))
+    print(f"# {name}: {command}", flush=True)
     games: list[Game] = []
     start = time.perf_counter()
-    for k, done in enumerate(play_pairs(spec, args.pairs, jobs=args.jobs), start=1):
+    for k, done in enumerate(play_pairs(spec, pairs, jobs=jobs), start=1):
         games.extend(done)
-        if k % 10 == 0 or k == args.pairs:
+        if k % 5 == 0 or k == pairs:
             part = tally(spec, games)
             a = part.sides[0]
             lo, hi = a.interval
@@ -75,24 +118,55 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr, flush=True)
     seconds = time.perf_counter() - start
     result = tally(spec, games)
-    a, b = result.sides
+    a = result.sides[0]
     lo, hi = a.interval
-    print(f"matches: {result.matches} ({result.pairs} deal sequences, seats swapped)")
+    print(f"matches: {result.matches} ({result.pairs} deal sequences x {spec.legs} seatings); "
+          f"unfinished {result.draws}")
     for s in result.sides:
         slo, shi = s.interval
-        print(f"{s.name:>8}: {s.wins:4d} wins  {s.win_rate:6.1%}  95% [{slo:.1%}, {shi:.1%}]  "
+        print(f"{s.name:>10}: {s.wins:4d} wins  {s.win_rate:6.1%}  95% [{slo:.1%}, {shi:.1%}]  "
               f"{s.points_per_round:6.2f} points/round")
-    print(f"deal sequences won in both seats: {a.name} {result.swept[0]}, "
-          f"{b.name} {result.swept[1]}, split {result.split}")
-    print(f"time: {seconds:.0f} s on {args.jobs} process(es), "
-          f"{seconds * args.jobs / max(1, result.matches):.1f} core-seconds a match")
-    print(f"lower end of the 95% interval above 75%: {'yes' if lo > 0.75 else 'no'} "
-          f"({lo:.1%})")
+    verdict = ""
+    if fig.goal is not None:
+        reached = a.win_rate >= fig.goal and (fig.floor is None or lo > fig.floor)
+        floor = f", lower end above {fig.floor:.1%}" if fig.floor is not None else ""
+        verdict = (f"goal {fig.goal:.1%}{floor}: {'reached' if reached else 'NOT reached'} "
+                   f"({a.win_rate:.1%}, lower end {lo:.1%})")
+        print(verdict)
+    moves = [t for g in games for t in g.seconds[0]]
+    timing: dict[str, object] = {"decisions": len(moves)}
+    if moves:
+        timing.update(median=round(statistics.median(moves), 4), max=round(max(moves), 3),
+                      over_10s=sum(t > 10 for t in moves))
+        print(f"{a.name} decisions with a choice: {len(moves)}, median "
+              f"{statistics.median(moves):.3f} s, max {max(moves):.2f} s, over 10 s: "
+              f"{sum(t > 10 for t in moves)}")
+    print(f"time: {seconds:.0f} s on {jobs} process(es), "
+          f"{seconds * jobs / max(1, result.matches):.1f} core-seconds a match\n", flush=True)
+    doc = as_json(result)
+    doc.update(figure=name, command=command, seconds=round(seconds, 1), verdict=verdict,
+               decision_seconds=timing)
+    return doc
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--figure", action="append", choices=list(FIGURES),
+                    help="a figure to measure (repeat for several; default all)")
+    ap.add_argument("--pairs", type=int, default=150, help="deal sequences a figure")
+    ap.add_argument("--quick", action="store_true", help="10 deal sequences a figure")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--samples", type=int, default=8)
+    ap.add_argument("--nodes", type=int, default=DEFAULT_NODES,
+                    help="cap on search nodes per move, 0 for none")
+    ap.add_argument("--json", metavar="FILE", help="also write every figure's JSON here")
+    args = ap.parse_args(argv)
+    pairs = 10 if args.quick else args.pairs
+    docs = [run(name, FIGURES[name], pairs, args.seed, args.jobs, args.samples, args.nodes)
+            for name in (args.figure or list(FIGURES))]
     if args.json:
-        doc = as_json(result)
-        doc["seconds"] = round(seconds, 1)
-        doc["command"] = command
-        Path(args.json).write_text(json.dumps(doc, indent=2) + "\n")
+        Path(args.json).write_text(json.dumps(docs, indent=2) + "\n")
     return 0
 
 

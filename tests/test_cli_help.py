@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: The usage line of every command: plain metavars, no Python types.
 USAGE = {
     "analyze": "Usage: muggins analyze [OPTIONS] PATH...",
-    "arena": "Usage: muggins arena [OPTIONS] A B",
+    "arena": "Usage: muggins arena [OPTIONS] [A] [B]",  # A and B, or --ladder
     "check": "Usage: muggins check [OPTIONS] PATH...",
     "fmt": "Usage: muggins fmt [OPTIONS] PATH...",
     "replay": "Usage: muggins replay [OPTIONS] FILE",

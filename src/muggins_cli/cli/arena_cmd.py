@@ -1,4 +1,5 @@
-"""``muggins arena``: two strategies, duplicate format, a table of results."""
+"""``muggins arena``: two strategies, duplicate format, a table of results;
+or with ``--ladder`` several, each against the next, and their ratings."""
 
 from __future__ import annotations
 
@@ -32,16 +33,27 @@ from muggins_cli.cli.options import (
     output_format,
     worker_count,
 )
-from muggins_cli.cli.progress import with_progress
+from muggins_cli.cli.progress import Tally, with_progress
 from muggins_cli.cli.selfplay_cmd import rules_tag
 from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation.writer import write_match
-from muggins_cli.play.arena import ArenaResult, ArenaSpec, Game, as_json, play_pairs, tally
+from muggins_cli.play.arena import (
+    ArenaResult,
+    ArenaSpec,
+    Game,
+    as_json,
+    play_pairs,
+    tally,
+    wilson,
+)
+from muggins_cli.play.ladder import Ladder, ladder_json, pairings, run_ladder
 from muggins_cli.play.strategies import DEFAULT_NODES, STRATEGY_NAMES, make_strategy
 from muggins_cli.rules.loader import load_rules
 
 _NAME = "muggins arena"
 HEADERS = ("strategy", "matches", "wins", "win rate", "95% interval", "points/round")
+LADDER_HEADERS = ("A", "B", "matches", "A wins", "B wins", "unfinished", "A win rate",
+                  "95% interval")
 
 
 def render(result: ArenaResult, tablefmt: str = "simple") -> str:
@@ -59,18 +71,62 @@ def render(result: ArenaResult, tablefmt: str = "simple") -> str:
     head = (f"{spec.rules_tag or spec.rules.name}, {spec.players} players, to {goal}: "
             f"{result.pairs} deal sequences, each played twice with the seats swapped "
             f"({result.matches} matches)")
-    tail = (f"deal sequences won in both seats: {a} {result.swept[0]}, {b} {result.swept[1]}; "
-            f"split {result.split}")
+    if spec.lone:
+        head = (f"{spec.rules_tag or spec.rules.name}, {spec.players} players, to {goal}: "
+                f"{result.pairs} deal sequences, each played {spec.players} times with {a} in "
+                f"each seat in turn ({result.matches} matches; {a}'s fair share "
+                f"{spec.fair_share:.0%})")
+        tail = (f"deal sequences won in every seat: {a} {result.swept[0]}, {b} "
+                f"{result.swept[1]}; split {result.split}")
+    else:
+        tail = (f"deal sequences won in both seats: {a} {result.swept[0]}, {b} "
+                f"{result.swept[1]}; split {result.split}")
     return f"{head}\n\n{table}\n\n{tail}"
+
+
+def render_ladder(ladder: Ladder, tablefmt: str = "simple") -> str:
+    """The pairings, then the ratings from the top."""
+    rows = []
+    for r in ladder.rungs:
+        lo, hi = wilson(r.wins, r.matches)
+        rows.append((r.a, r.b, r.matches, r.wins, r.losses, r.unfinished,
+                     f"{r.wins / r.matches:.1%}", f"{lo:.1%} – {hi:.1%}"))
+    games = tabulate(rows, headers=LADDER_HEADERS, tablefmt=tablefmt, disable_numparse=True,
+                     colalign=("left", "left", "right", "right", "right", "right", "right",
+                               "right"))
+    rates = ladder.ratings()
+    order = sorted(rates, key=lambda n: -rates[n])
+    board = tabulate([(n, f"{rates[n]:+.0f}") for n in order], headers=("strategy", "rating"),
+                     tablefmt=tablefmt, disable_numparse=True, colalign=("left", "right"))
+    spec = ladder.results[0].spec
+    goal = spec.target if spec.target is not None else spec.rules.target_for(spec.players)
+    head = (f"{spec.rules_tag or spec.rules.name}, {spec.players} players, to {goal}: "
+            f"{len(ladder.results)} pairings, {ladder.results[0].pairs} deal sequences each, "
+            "every one played in both seats")
+    foot = (f"rating: Elo scale (400 = ten to one), Bradley-Terry fit to every pairing, "
+            f"{ladder.names[0]} = 0")
+    return f"{head}\n\n{games}\n\n{board}\n\n{foot}"
 
 
 @app.command("arena")
 def arena(
-    a: Annotated[str, typer.Argument(metavar="A", help=f"A strategy: {', '.join(STRATEGY_NAMES)}.",
-                                     show_default=False)],
-    b: Annotated[str, typer.Argument(metavar="B", help="The strategy it plays against.",
-                                     show_default=False)],
+    a: Annotated[str | None, typer.Argument(
+        metavar="A", help=f"A strategy: {', '.join(STRATEGY_NAMES)}.", show_default=False)] = None,
+    b: Annotated[str | None, typer.Argument(metavar="B", help="The strategy it plays against.",
+                                            show_default=False)] = None,
     *,
+    ladder: Annotated[
+        str | None, typer.Option("--ladder", metavar="S1,S2,...",
+                                 help="Instead of A and B: each strategy against the next, then "
+                                      "a rating for each (the first = 0).", show_default=False)
+    ] = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="With --ladder: every pair, not only neighbours.")
+    ] = False,
+    lone: Annotated[
+        bool, typer.Option("--lone", help="A in one seat against B in every other, each seat "
+                                          "in turn (a deal sequence is played once per seat).")
+    ] = False,
     rules_spec: Annotated[
         str, typer.Option("--rules", "-r", metavar="NAME|FILE",
                           help="A rules preset (pagat, spinner, all-threes) or a rules YAML "
@@ -123,6 +179,18 @@ def arena(
     rate with its 95% Wilson interval, and average points per round (the
     final scores over the rounds played, per seat).
 
+    With --ladder, each strategy plays the next on the same deals (--all:
+    every pair), and a second table rates them on the Elo scale, anchored
+    at the first.
+
+    Strategies: random (any legal move), greedy (the highest immediate
+    score, ties to the heaviest tile), defensive (greedy, less the reply it
+    leaves the next player over the tiles they may hold, shedding heavy
+    tiles late, keeping suits), expectimax (a few plies ahead, the hidden
+    tiles as chance), solver (the solver's sample mode on what the player
+    sees), oracle (CHEATS: sees every hand and the stock; the upper bound
+    of what knowing them is worth, never a fair opponent).
+
     The interval treats the 2K matches as independent; the two legs of a
     deal sequence are not (the luck of the deal cancels between them), which
     makes it conservative.
@@ -133,8 +201,21 @@ def arena(
     Examples:
         muggins arena greedy random --matches 100 --seed 1
         muggins arena solver greedy --rules pagat --matches 100 --jobs 2 --json
+        muggins arena --ladder random,greedy,defensive --matches 50
+        muggins arena solver greedy --players 3 --lone --matches 20
     """
     try:
+        names: list[str] = []
+        if ladder is not None:
+            if a is not None or output is not None:
+                raise InputError("--ladder takes the place of A and B, and writes no records")
+            names = [x.strip() for x in ladder.split(",")]
+            pairings(names, every)
+            a, b = names[0], names[1]
+        elif a is None or b is None:
+            raise InputError("name two strategies, A and B, or give --ladder")
+        elif every:
+            raise InputError("--all goes with --ladder")
         for name in (a, b):
             make_strategy(name)
         rules = load_rules(rules_spec)
@@ -148,7 +229,11 @@ def arena(
     check_output(_NAME, Path(output) if output is not None else None, force)
     spec = ArenaSpec(a, b, rules, players=players, seed=seed, target=target, rules_tag=tag,
                      samples=samples, node_limit=node_cap(nodes), time_limit=move_time,
-                     objective=objective.value, search_lead=search_lead)
+                     objective=objective.value, search_lead=search_lead, lone=lone)
+    if ladder is not None:
+        jobs = worker_count(_NAME, jobs, matches, unit="deal sequence")
+        _ladder(names, spec, matches, every, jobs, fmt is Format.json, quiet)
+        return
     sink = None
     if output is not None:
         try:
@@ -186,4 +271,24 @@ def arena(
         sys.stderr.write(f"{result.matches} matches in {time.perf_counter() - start:.1f} s\n")
 
 
-__all__ = ["arena", "render"]
+def _ladder(names: list[str], spec: ArenaSpec, matches: int, every: bool, jobs: int,
+            as_json_out: bool, quiet: bool) -> None:
+    start = time.perf_counter()
+    total = len(pairings(names, every)) * matches
+    try:
+        with Tally(total, quiet=quiet, noun="deal sequence", verb="played") as count:
+            result = run_ladder(names, spec, matches, every=every, jobs=jobs,
+                                on_pair=lambda _: count.advance())
+    except KeyboardInterrupt:
+        typer.echo(f"{_NAME}: interrupted", err=True)
+        raise typer.Exit(130) from None
+    if as_json_out:
+        sys.stdout.write(json.dumps(ladder_json(result), indent=2) + "\n")
+    else:
+        sys.stdout.write(render_ladder(result) + "\n")
+    if not quiet:
+        matches_played = sum(r.matches for r in result.results)
+        sys.stderr.write(f"{matches_played} matches in {time.perf_counter() - start:.1f} s\n")
+
+
+__all__ = ["arena", "render", "render_ladder"]

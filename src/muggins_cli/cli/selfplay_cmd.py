@@ -92,8 +92,12 @@ def selfplay(
     move in them.
 
     Strategies: random (any legal move), greedy (the highest immediate score,
-    ties to the heaviest tile), solver (the solver's sample mode on what the
-    player sees: own hand, layout, hand sizes, stock count, draws and passes).
+    ties to the heaviest tile), defensive (greedy, less the reply it leaves
+    the next player over the tiles they may hold, shedding heavy tiles late,
+    keeping suits), expectimax (a few plies ahead, the hidden tiles as
+    chance), solver (the solver's sample mode on what the player sees: own
+    hand, layout, hand sizes, stock count, draws and passes), oracle
+    (CHEATS: sees every hand and the stock; an upper bound, not a player).
     Match k of a run is played from the seed and k alone.
 
     Exit status: 0, or 2 when the command line or the rules are wrong.

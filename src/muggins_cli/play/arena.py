@@ -6,6 +6,9 @@ leader) from its own seeded stream, in round order, and keeps them, so both
 legs see round N's deal, whoever won the round before. In the first leg
 seat ``i`` is played by A when ``i`` is even and by B when odd; in the second
 leg the other way round, so each strategy sits behind the same hands once.
+With ``lone``, A takes one seat and B every other, and the deal sequence is
+played once per seat, A in seat 0, then 1, and so on (A's fair share of the
+wins is then one in the number of players).
 
 Every pair is a pure function of (settings, seed, pair number), so pairs
 can be played in any order or in other processes and give the same result.
@@ -79,6 +82,17 @@ class ArenaSpec:
     time_limit: float | None = None
     objective: str = "match"
     search_lead: bool = False
+    lone: bool = False
+
+    @property
+    def legs(self) -> int:
+        """Matches per deal sequence: 2, or one per seat when ``lone``."""
+        return self.players if self.lone else 2
+
+    @property
+    def fair_share(self) -> float:
+        """A's share of the wins if it were no better than B."""
+        return 1 / self.players if self.lone else 0.5
 
     def labels(self) -> tuple[str, str]:
         """The two sides' names in tables and records."""
@@ -87,19 +101,20 @@ class ArenaSpec:
         return self.a, self.b
 
     def sides(self, leg: int) -> tuple[int, ...]:
-        """Which side (0: A, 1: B) sits in each seat in leg 0 or 1."""
+        """Which side (0: A, 1: B) sits in each seat in a leg."""
+        if self.lone:
+            return tuple(0 if i == leg else 1 for i in range(self.players))
         return tuple((i + leg) % 2 for i in range(self.players))
 
     def names(self, leg: int) -> list[str]:
         labels = self.labels()
         sides = self.sides(leg)
-        if self.players == 2:
-            return [labels[s] for s in sides]
         seen: dict[int, int] = {}
         out = []
         for s in sides:
             seen[s] = seen.get(s, 0) + 1
-            out.append(f"{labels[s]}{seen[s]}")
+            alone = self.players == 2 or (self.lone and sides.count(s) == 1)
+            out.append(labels[s] if alone else f"{labels[s]}{seen[s]}")
         return out
 
 
@@ -114,6 +129,10 @@ class Game:
     winner: int | None  # the seat
     rounds: int
     record: m.Match | None = None
+    #: Seconds of each decision with a choice, by side (A, B): not compared,
+    #: since they depend on the machine.
+    seconds: tuple[tuple[float, ...], tuple[float, ...]] = field(
+        default=((), ()), compare=False)
 
     @property
     def winning_side(self) -> int | None:
@@ -121,10 +140,10 @@ class Game:
 
 
 def play_pair(spec: ArenaSpec, pair: int, keep_records: bool = False) -> list[Game]:
-    """Both legs of pair ``pair`` (numbered from 0)."""
+    """Every leg of pair ``pair`` (numbered from 0)."""
     deals = DealSequence(spec.rules, spec.players, f"arena:{spec.seed}:{pair}:deals")
     games = []
-    for leg in (0, 1):
+    for leg in range(spec.legs):
         sides = spec.sides(leg)
         strategies = [
             make_strategy((spec.a, spec.b)[s], samples=spec.samples, node_limit=spec.node_limit,
@@ -133,14 +152,19 @@ def play_pair(spec: ArenaSpec, pair: int, keep_records: bool = False) -> list[Ga
             for s in sides
         ]
         rng = random.Random(f"arena:{spec.seed}:{pair}:{leg}")
+        timings: list[list[float]] = [[] for _ in sides]
         out = play_match(spec.rules, spec.names(leg), strategies, rng, rules_tag=spec.rules_tag,
-                         target=spec.target, event=f"Arena {pair + 1}.{leg + 1}", dealer=deals)
+                         target=spec.target, event=f"Arena {pair + 1}.{leg + 1}", dealer=deals,
+                         timings=timings)
+        by_side = tuple(tuple(t for seat, s in enumerate(sides) if s == side
+                              for t in timings[seat]) for side in (0, 1))
         record = None
         if keep_records:
             labels = spec.labels()
             tag = m.Tag("Strategies", ", ".join(labels[s] for s in sides), 0, 0)
             record = replace(out.record, tags=(*out.record.tags, tag))
-        games.append(Game(pair, leg, sides, tuple(out.scores), out.winner, out.rounds, record))
+        games.append(Game(pair, leg, sides, tuple(out.scores), out.winner, out.rounds, record,
+                          (by_side[0], by_side[1])))
     return games
 
 
@@ -193,8 +217,9 @@ class ArenaResult:
     pairs: int
     sides: list[SideStats]
     games: list[Game] = field(default_factory=list)
-    swept: tuple[int, int] = (0, 0)  # pairs where A, B won both legs
+    swept: tuple[int, int] = (0, 0)  # pairs where A, B won every leg
     split: int = 0
+    draws: int = 0  # games nobody won (stopped at the round limit)
 
     @property
     def matches(self) -> int:
@@ -214,10 +239,11 @@ def tally(spec: ArenaSpec, games: Sequence[Game]) -> ArenaResult:
             st.points += sum(g.scores[i] for i in seats)
             st.seat_rounds += g.rounds * len(seats)
         by_pair.setdefault(g.pair, []).append(g.winning_side)
-    swept_a = sum(1 for w in by_pair.values() if w == [0, 0])
-    swept_b = sum(1 for w in by_pair.values() if w == [1, 1])
+    swept_a = sum(1 for w in by_pair.values() if w == [0] * spec.legs)
+    swept_b = sum(1 for w in by_pair.values() if w == [1] * spec.legs)
+    draws = sum(1 for g in games if g.winner is None)
     return ArenaResult(spec, len(by_pair), sides, list(games), (swept_a, swept_b),
-                       len(by_pair) - swept_a - swept_b)
+                       len(by_pair) - swept_a - swept_b, draws)
 
 
 def run_arena(spec: ArenaSpec, pairs: int, *, jobs: int = 1, keep_records: bool = False,
@@ -238,6 +264,8 @@ def as_json(result: ArenaResult) -> dict[str, object]:
         "b": spec.b,
         "rules": spec.rules_tag or spec.rules.name,
         "players": spec.players,
+        "seating": "lone" if spec.lone else "alternate",
+        "fair_share": round(spec.fair_share, 4),
         "target": spec.target if spec.target is not None else spec.rules.target_for(spec.players),
         "seed": spec.seed,
         "pairs": result.pairs,
@@ -254,6 +282,7 @@ def as_json(result: ArenaResult) -> dict[str, object]:
         ],
         "duplicate": {"a_won_both": result.swept[0], "b_won_both": result.swept[1],
                       "split": result.split},
+        "unfinished": result.draws,
     }
 
 

@@ -19,7 +19,8 @@ from muggins_cli.engine.layout import Layout
 from muggins_cli.engine.state import Draw, Move, Pass, Place, RoundState, UnseenDraw, as_seen
 from muggins_cli.engine.voids import Void
 from muggins_cli.errors import IllegalMoveError
-from muggins_cli.tiles import Tile
+from muggins_cli.rules.model import Rules
+from muggins_cli.tiles import Tile, full_set
 
 SeenMove = Place | Pass | UnseenDraw
 
@@ -46,6 +47,24 @@ class Seen:
     @property
     def players(self) -> int:
         return len(self.hand_sizes)
+
+    def unseen(self, rules: Rules) -> frozenset[Tile]:
+        """The tiles the mover has not seen: the other hands and the stock."""
+        return frozenset(full_set(rules.max_pip)) - set(self.layout.tiles()) - self.hand
+
+    def excluded(self, seat: int) -> frozenset[int]:
+        """The pips ``seat`` is known to hold none of: a void it showed and
+        has drawn nothing since (a tile drawn later may carry those pips)."""
+        out: set[int] = set()
+        for v in self.voids:
+            if v.seat == seat and v.drawn_since == 0:
+                out |= v.pips
+        return frozenset(out)
+
+    def possible(self, rules: Rules, seat: int) -> frozenset[Tile]:
+        """The unseen tiles ``seat`` may hold, as far as the table showed."""
+        pips = self.excluded(seat)
+        return frozenset(t for t in self.unseen(rules) if t.lo not in pips and t.hi not in pips)
 
 
 def seen_moves(moves: Sequence[Move]) -> tuple[SeenMove, ...]:

@@ -14,6 +14,7 @@ deals in the same round order (the arena's duplicate format).
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -33,7 +34,7 @@ from muggins_cli.engine.state import (
 from muggins_cli.engine.voids import VoidWatch
 from muggins_cli.notation import model as m
 from muggins_cli.play.seen import real_move, seen_of
-from muggins_cli.play.strategies import SeenStrategy, Strategy
+from muggins_cli.play.strategies import FullStrategy, SeenStrategy, Strategy
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile
 
@@ -68,7 +69,7 @@ class MatchOutcome:
 def play_match(
     rules: Rules,
     names: Sequence[str],
-    strategies: Sequence[Strategy | SeenStrategy],
+    strategies: Sequence[Strategy | SeenStrategy | FullStrategy],
     rng: random.Random,
     *,
     rules_tag: str | None = None,
@@ -76,15 +77,19 @@ def play_match(
     event: str = "Self-play",
     max_rounds: int = 200,
     dealer: Dealer | None = None,
+    timings: list[list[float]] | None = None,
 ) -> MatchOutcome:
     """Play one match to the target and return it as a record.
 
     ``rng`` draws the lots and shuffles (unless ``dealer`` gives them) and
     is passed to the strategies. A strategy with ``choose_seen`` is given
-    the mover's view only.
+    the mover's view only; one with ``choose_full`` (the cheating
+    ``oracle``) everything. ``timings``, when given, gets per seat the
+    seconds of each decision that had more than one legal move.
     """
     n = len(names)
     seen_seats = [isinstance(s, SeenStrategy) for s in strategies]
+    full_seats = [isinstance(s, FullStrategy) for s in strategies]
     watch = VoidWatch(rules)
     goal = target if target is not None else rules.target_for(n)
     scores = [0] * n
@@ -121,13 +126,19 @@ def play_match(
             seat = state.to_move
             moves = legal_moves(rules, state)
             strategy = strategies[seat]
-            if seen_seats[seat]:
+            start = time.perf_counter()
+            if full_seats[seat]:
+                assert isinstance(strategy, FullStrategy)
+                move = strategy.choose_full(rules, state, moves, scores, goal, rng)
+            elif seen_seats[seat]:
                 assert isinstance(strategy, SeenStrategy)
                 seen = seen_of(state, moves, scores, goal, watch.voids())
                 move = real_move(moves, strategy.choose_seen(rules, seen, rng))
             else:
-                assert not isinstance(strategy, SeenStrategy)
+                assert not isinstance(strategy, SeenStrategy | FullStrategy)
                 move = strategy.choose(rules, state, moves, rng)
+            if timings is not None and len(moves) > 1:
+                timings[seat].append(time.perf_counter() - start)
             watch.observe(state, move)
             state, points = apply(rules, state, move)
             if isinstance(move, Draw):

@@ -1,27 +1,31 @@
 """Strategies: how a seat chooses among the legal moves.
 
-Two interfaces. A :class:`Strategy` is handed the full state object and must
-use only what its seat could know; ``random`` and ``greedy`` look only at the
-layout and their own hand. A :class:`SeenStrategy` is handed a
+Three interfaces. A :class:`Strategy` is handed the full state object and
+must use only what its seat could know; ``random`` and ``greedy`` look only
+at the layout and their own hand. A :class:`SeenStrategy` is handed a
 :class:`~muggins_cli.play.seen.Seen`, which holds nothing hidden from the
 mover, so it cannot look at a hidden tile even by mistake; the match driver
-prefers this interface when a strategy has both. ``solver`` is one: the
-solver's ``sample`` mode on the mover's view, every unseen tile dealt afresh
-in each sample.
+prefers this interface when a strategy has both. ``solver`` is one (the
+solver's ``sample`` mode on the mover's view, every unseen tile dealt
+afresh in each sample), and so are ``defensive``
+(:mod:`muggins_cli.play.defensive`) and ``expectimax``
+(:mod:`muggins_cli.play.expectimax`). A :class:`FullStrategy` is handed
+everything and cheats: ``oracle``, the upper bound of what the hidden tiles
+are worth, kept apart so that no fair player can take that interface by
+accident.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from muggins_cli.engine.layout import Layout, count, lead, place
-from muggins_cli.engine.state import Move, Pass, Place, RoundState, UnseenDraw
+from muggins_cli.engine.state import Draw, Move, Pass, Place, RoundState, UnseenDraw
 from muggins_cli.errors import InputError
 from muggins_cli.play.seen import Seen, SeenMove, real_move, seen_of
 from muggins_cli.rules.model import Rules
-from muggins_cli.tiles import full_set
 
 if TYPE_CHECKING:
     from muggins_cli.solver import Knowledge
@@ -41,6 +45,18 @@ class SeenStrategy(Protocol):
     name: str
 
     def choose_seen(self, rules: Rules, seen: Seen, rng: random.Random) -> SeenMove: ...
+
+
+@runtime_checkable
+class FullStrategy(Protocol):
+    """A strategy that is handed every hand and the stock: it cheats. Only
+    ``oracle`` is one, as the upper bound of what knowing the hidden tiles
+    is worth; nothing that judges a player uses it."""
+
+    name: str
+
+    def choose_full(self, rules: Rules, state: RoundState, moves: list[Move],
+                    scores: Sequence[int], target: int, rng: random.Random) -> Move: ...
 
 
 def immediate_score(rules: Rules, state: RoundState, move: Place) -> int:
@@ -168,22 +184,59 @@ class SolverStrategy:
         return real_move(moves, self.choose_seen(rules, seen, rng))
 
 
+class OracleStrategy:
+    """Cheats: the solver's ``perfect`` mode on the real hands and stock
+    order, so it knows every hidden tile and every draw to come. Its margin
+    over ``solver`` is what hidden information costs. Forced moves and the
+    round's lead are played as :class:`SolverStrategy` plays them (the lead
+    greedily), so the two differ only in what they know. When the node
+    budget runs out, the best of the moves already valued is played (the
+    greedy move when none is; counted in ``fallbacks``)."""
+
+    name = "oracle"
+
+    def __init__(self, *, node_limit: int | None = DEFAULT_NODES,
+                 time_limit: float | None = None, objective: str = "match") -> None:
+        self.node_limit = node_limit
+        self.time_limit = time_limit
+        self.objective = objective
+        self.searches = 0
+        self.fallbacks = 0
+
+    def choose_full(self, rules: Rules, state: RoundState, moves: list[Move],
+                    scores: Sequence[int], target: int, rng: random.Random) -> Move:
+        greedy = GreedyStrategy()
+        if len(moves) == 1 or not state.layout.started:
+            return greedy.choose(rules, state, moves, rng)
+        from muggins_cli.solver import solve
+
+        self.searches += 1
+        result = solve(rules, state, scores=scores, target=target, mode="perfect",
+                       objective=self.objective, node_limit=self.node_limit,
+                       time_limit=self.time_limit, pv=False)
+        if result.interrupted:
+            raise KeyboardInterrupt
+        if result.best is None or result.best not in moves:
+            self.fallbacks += 1
+            return greedy.choose(rules, state, moves, rng)
+        choice = result.best
+        assert isinstance(choice, Place | Pass | Draw)
+        return choice
+
+
 def knowledge_of(rules: Rules, seen: Seen) -> Knowledge:
     """The solver's :class:`~muggins_cli.solver.Knowledge` for a view: the
     unseen tiles are the set less the layout and the mover's hand."""
     from muggins_cli.solver import Knowledge
 
-    unseen = frozenset(full_set(rules.max_pip)) - set(seen.layout.tiles()) - seen.hand
     return Knowledge(
         seat=seen.seat, hand=seen.hand, layout=seen.layout, hand_sizes=seen.hand_sizes,
-        unseen=unseen, stock_count=seen.stock_count, scores=seen.scores, target=seen.target,
-        voids=seen.voids,
-        drawn=seen.drawn,
-        lead_tile=seen.lead_tile,
+        unseen=seen.unseen(rules), stock_count=seen.stock_count, scores=seen.scores,
+        target=seen.target, voids=seen.voids, drawn=seen.drawn, lead_tile=seen.lead_tile,
     )
 
 
-AnyStrategy = RandomStrategy | GreedyStrategy | SolverStrategy
+AnyStrategy = RandomStrategy | GreedyStrategy | SolverStrategy | OracleStrategy | SeenStrategy
 
 STRATEGIES: dict[str, type[RandomStrategy] | type[GreedyStrategy]] = {
     "random": RandomStrategy,
@@ -191,7 +244,8 @@ STRATEGIES: dict[str, type[RandomStrategy] | type[GreedyStrategy]] = {
 }
 
 #: Every strategy by name, as the command line spells it.
-STRATEGY_NAMES: tuple[str, ...] = ("random", "greedy", "solver")
+STRATEGY_NAMES: tuple[str, ...] = ("random", "greedy", "defensive", "expectimax", "solver",
+                                   "oracle")
 
 
 def make_strategy(name: str, *, samples: int = 8, node_limit: int | None = DEFAULT_NODES,
@@ -199,12 +253,19 @@ def make_strategy(name: str, *, samples: int = 8, node_limit: int | None = DEFAU
                   search_lead: bool = False) -> AnyStrategy:
     """A fresh strategy by name; the options are the solver's (ignored by
     the others). Raises :class:`InputError` for an unknown name."""
+    from muggins_cli.play.defensive import DefensiveStrategy
+    from muggins_cli.play.expectimax import ExpectimaxStrategy
+
     makers: dict[str, Callable[[], AnyStrategy]] = {
         "random": RandomStrategy,
         "greedy": GreedyStrategy,
+        "defensive": DefensiveStrategy,
+        "expectimax": ExpectimaxStrategy,
         "solver": lambda: SolverStrategy(samples=samples, node_limit=node_limit,
                                          time_limit=time_limit, objective=objective,
                                          search_lead=search_lead),
+        "oracle": lambda: OracleStrategy(node_limit=node_limit, time_limit=time_limit,
+                                         objective=objective),
     }
     maker = makers.get(name)
     if maker is None:

@@ -170,3 +170,16 @@ def test_rules_file_messages_quote_briefly(tmp_path: Path) -> None:
         load_rules("k.yaml", base_dir=tmp_path)
     assert str(info.value) == (f"rules file k.yaml: line 1: unknown field {SHORT} "
                                "(`muggins rules pagat` shows every field)")
+
+
+def test_a_huge_rules_or_target_tag_is_quoted_briefly(tmp_path: Path) -> None:
+    """The replay quotes header values too: a megabyte-long Rules or Target
+    tag gives a message of readable length, not the whole value."""
+    for tag in ("Rules", "Target"):
+        path = tmp_path / f"{tag}.mgn"
+        path.write_text(f'[Players "Ana, Budi"]\n[{tag} "{"x" * 1_000_000}"]\n\nround 1\n',
+                        encoding="utf-8")
+        res = CliRunner().invoke(app, ["check", str(path)])
+        assert res.exit_code == 1
+        assert "bad-header" in res.output
+        assert len(res.output) < 2_000, len(res.output)

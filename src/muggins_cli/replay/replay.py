@@ -42,6 +42,7 @@ from muggins_cli.notation.model import (
     StockLine,
     Turn,
 )
+from muggins_cli.notation.quoting import quote
 from muggins_cli.rules.model import MatchEnd, Rules
 from muggins_cli.tiles import End, Tile, full_set
 
@@ -307,13 +308,13 @@ class Replayer:
             self.rules = self.resolve_rules(spec)
         except RulesError as e:
             where = rules_tag if rules_tag is not None else players_tag
-            self.error(where.line, where.column, "bad-header", f"Rules {spec!r}: {e}")
+            self.error(where.line, where.column, "bad-header", f"Rules {quote(spec)}: {e}")
             return False
         rules = self.rules
         if len(names) not in rules.players:
             allowed = ", ".join(map(str, rules.players))
             self.error(players_tag.line, players_tag.column, "bad-header",
-                       f"{len(names)} players, but rules {rules.name!r} allow {allowed}")
+                       f"{len(names)} players, but rules {quote(rules.name)} allow {allowed}")
             return False
         target_tag = m.tag_line("Target")
         if target_tag is None:
@@ -322,7 +323,7 @@ class Replayer:
             text = target_tag.value.strip()
             if not text.isdigit() or int(text) <= 0:
                 self.error(target_tag.line, target_tag.column, "bad-header",
-                           f"Target must be a positive whole number, got {target_tag.value!r}")
+                           f"Target must be a positive whole number, got {quote(target_tag.value)}")
                 self.target = rules.target_for(len(names))
             else:
                 self.target = int(text)
@@ -1006,7 +1007,7 @@ class Replayer:
         name = call.player
         if not self.rules.muggins:
             self.error(call.line, call.column, "muggins-invalid",
-                       f"rules {self.rules.name!r} have no muggins call; "
+                       f"rules {quote(self.rules.name)} have no muggins call; "
                        "every placement scores by itself")
             return
         if previous is not None:

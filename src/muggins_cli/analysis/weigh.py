@@ -30,6 +30,7 @@ import math
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from muggins_cli.analysis.plays import TurnRef, play_text, same_move, written
 from muggins_cli.engine.state import Pass, Place, UnseenDraw, own_moves
@@ -231,24 +232,30 @@ def _choices(pos: Position) -> int | None:
     return max(1, len(places) + draw)
 
 
+def not_weighed(d: Decision, why: str) -> Weighed:
+    """A turn that could not be weighed at all, and why: the record does
+    not allow it, or its task kept failing on a Dask cluster."""
+    return _weighed(d, 0, None, None, None, None, False, 0, why)
+
+
+def _weighed(d: Decision, choices: int, value: float | None, best: str | None,
+             best_value: float | None, luck: float | None, exact: bool, samples: int,
+             why: str | None, error: float | None = None) -> Weighed:
+    at, turn = d.at, d.turn
+    return Weighed(at.round, at.turn, turn.line, turn.column, at.to_move, turn.player,
+                   written(turn), choices, value, best, best_value, luck, exact, samples, why,
+                   error)
+
+
 def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
     """One turn: the play made against the best, and the luck of its draws."""
     at, turn = d.at, d.turn
-    name = turn.player
-    played = written(turn)
-
-    def out(choices: int, value: float | None, best: str | None, best_value: float | None,
-            luck: float | None, exact: bool, samples: int, why: str | None,
-            error: float | None = None) -> Weighed:
-        return Weighed(at.round, at.turn, turn.line, turn.column, at.to_move, name, played,
-                       choices, value, best, best_value, luck, exact, samples, why, error)
-
+    out = partial(_weighed, d)
     if d.move is None:
-        return out(0, None, None, None, None, False, 0, "the replay did not accept this turn")
+        return not_weighed(d, "the replay did not accept this turn")
     choices = _choices(at)
     if choices is None:
-        return out(0, None, None, None, None, False, 0,
-                   "the record does not show the mover's hand (deal lines)")
+        return not_weighed(d, "the record does not show the mover's hand (deal lines)")
     if choices == 1:  # nothing to choose: only the draws' luck to measure
         return out(1, None, None, None, _luck(d, options, None), False, 0, None)
     searched = _search(at, options, turn.line, view=options.mode)

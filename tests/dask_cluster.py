@@ -10,7 +10,8 @@ itself were this process killed first (the scheduler's ``--idle-timeout``,
 the workers' ``--death-timeout``).
 
 Workers load ``tests/dask_faults.py`` (test-only faults, driven through the
-folder ``faults``) and, when asked, ``tests/dask_other_version.py``.
+folder ``faults``) unless asked not to (``bench/bench_cluster.py`` measures
+them as they are), and, when asked, ``tests/dask_other_version.py``.
 """
 
 from __future__ import annotations
@@ -59,10 +60,10 @@ class Cluster:
         self._procs.append(proc)
         return proc
 
-    def add_worker(self, name: str, *, other_version: bool = False) -> None:
-        """A worker named ``name``, with the faults loaded (and another
-        muggins-cli version, if asked)."""
-        preload = ["--preload", str(FAULTS)]
+    def add_worker(self, name: str, *, faults: bool = True, other_version: bool = False) -> None:
+        """A worker named ``name``, with the faults loaded unless told not
+        to (and another muggins-cli version, if asked)."""
+        preload = ["--preload", str(FAULTS)] if faults else []
         if other_version:
             preload += ["--preload", str(OTHER_VERSION)]
         self.workers[name] = self._start(
@@ -124,12 +125,14 @@ class Cluster:
 
 @contextmanager
 def real_cluster(folder: Path, workers: int = 2, *,
-                 scheduler_env: Mapping[str, str] | None = None) -> Iterator[Cluster]:
-    """A scheduler and ``workers`` workers (``w0``, ``w1``, ...), registered."""
+                 scheduler_env: Mapping[str, str] | None = None,
+                 faults: bool = True) -> Iterator[Cluster]:
+    """A scheduler and ``workers`` workers (``w0``, ``w1``, ...), registered;
+    without the test faults for a benchmark (``faults=False``)."""
     cluster = Cluster(folder, scheduler_env or {})
     try:
         for i in range(workers):
-            cluster.add_worker(f"w{i}")
+            cluster.add_worker(f"w{i}", faults=faults)
         cluster.wait_for_workers(workers)
         yield cluster
     finally:

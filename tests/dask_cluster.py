@@ -112,6 +112,13 @@ class Cluster:
                 return name
         raise AssertionError(f"{pid} is not a worker of this cluster")
 
+    def kill_scheduler(self) -> None:
+        """Kill (SIGKILL) the scheduler, as a lost machine ends it."""
+        self.client.close()
+        self.client = None
+        self._procs[0].kill()
+        self._procs[0].wait()
+
     def close(self) -> None:
         try:
             if self.client is not None:

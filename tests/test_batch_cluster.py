@@ -154,6 +154,26 @@ def test_a_file_that_keeps_killing_its_workers_is_its_error_and_the_rest_is_kept
     assert err.decode() == "checked 8 files\n"
 
 
+def test_losing_the_scheduler_is_one_line(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    names = ["a.mgn", "hold-b.mgn", "c.mgn"]
+    _write_records(tmp_path / "recs", names)
+    monkeypatch.chdir(tmp_path)
+    with real_cluster(tmp_path / "cluster", 1) as cluster:
+        run = _run_cli(tmp_path, "check", "recs", "--scheduler", cluster.address)
+        try:
+            wait_for("busy-*", cluster.faults)
+            cluster.kill_scheduler()
+            out, err = run.communicate(timeout=60)
+        finally:
+            run.kill()
+            run.wait()
+    assert (run.returncode, err.decode()) == (
+        2, f"muggins check: lost the Dask scheduler at {cluster.address}\n")
+    # What came before the loss stays; no summary line after it.
+    assert out == _invoke("check", "recs/a.mgn", "-q").stdout_bytes
+
+
 def test_a_file_whose_task_raises_is_its_error_and_the_rest_is_kept(
         cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A RecursionError, whose traceback distributed cannot send back (the

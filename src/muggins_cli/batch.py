@@ -20,6 +20,8 @@ that it can be pickled for processes and Dask alike.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import multiprocessing
 import os
 import signal
@@ -29,6 +31,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar, cast
 
@@ -382,6 +385,24 @@ def _run_chunk_here(work: Work[T], items: Sequence[tuple[str, str]]) -> list[T |
     return [_call_here(_run_one, work, item) for item in items]
 
 
+def _hush_distributed() -> Callable[[], None]:
+    """Silence distributed's loggers (in this process, until the returned
+    function is called): its client logs to stderr, with tracebacks, what
+    :class:`Cluster` reports in one line (a lost scheduler, an exception it
+    could not send back), and the CLI's stderr is for its own messages."""
+    loggers = [logging.getLogger(name) for name in
+               ["distributed", *(n for n in logging.root.manager.loggerDict
+                                 if n.startswith("distributed."))]]
+    levels = [log.level for log in loggers]
+    for log in loggers:
+        log.setLevel(logging.CRITICAL)
+
+    def restore() -> None:
+        for log, level in zip(loggers, levels):
+            log.setLevel(level)
+    return restore
+
+
 class Cluster:
     """A Dask cluster to run work on: connected, checked to run this
     client's muggins-cli, and waited on without waiting for ever.
@@ -389,42 +410,57 @@ class Cluster:
     A task that fails (its worker died while running it, as often as the
     scheduler allows, ``distributed.scheduler.allowed-failures``; or the
     work raised) is submitted again, up to ``retries`` times; then its
-    caller gets a :class:`Failure` saying why, and goes on.
+    caller gets a :class:`Failure` saying why, and goes on. Anything else
+    that goes wrong between here and the scheduler is a :class:`BatchError`.
     """
 
     def __init__(self, address: str, retries: int = RETRIES) -> None:
         self.address = address
         self.retries = retries
         self.client = connect(address)
+        self._restore_logging = _hush_distributed()
         try:
-            check_versions(self.client, address)
+            with self._talking():
+                check_versions(self.client, address)
         except BaseException:
-            self.client.close()
+            self.close()
             raise
+
+    @contextmanager
+    def _talking(self) -> Iterator[None]:
+        """Whatever distributed raises while the client talks to the
+        scheduler (a closed connection, a client it closed itself after
+        failing to reconnect, a cancelled call), as one line."""
+        try:
+            yield
+        except BatchError:
+            raise
+        except (Exception, asyncio.CancelledError):
+            raise BatchError(f"lost the Dask scheduler at {self.address}") from None
 
     def threads(self) -> int:
         return sum(self._nthreads().values())
 
     def _nthreads(self) -> dict[str, int]:
-        try:
+        with self._talking():
             found: dict[str, int] = self.client.nthreads()
-            return found
-        except OSError as e:  # distributed's CommClosedError is one
-            raise BatchError(f"lost the Dask scheduler at {self.address}: {e}") from None
+        return found
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return self.client.submit(fn, *args, pure=False)
+        with self._talking():
+            return self.client.submit(fn, *args, pure=False)
 
     def _wait(self, future: Any) -> None:
         """Until ``future`` is done; a :class:`BatchError` if the cluster
         has had no worker at all for NO_WORKERS_TIMEOUT seconds."""
         alone_since: float | None = None
         while True:
-            try:
-                future.exception(timeout=POLL)  # waits; whatever the status
-                return
-            except TimeoutError:
-                pass
+            with self._talking():
+                try:
+                    future.exception(timeout=POLL)  # waits; whatever the status
+                    return
+                except TimeoutError:
+                    pass
             if self._nthreads():
                 alone_since = None
                 continue
@@ -441,18 +477,19 @@ class Cluster:
 
         self._wait(future)
         if future.status == "finished":
-            got = future.result()
+            with self._talking():
+                got = future.result()
             if isinstance(got, _Raised):
                 return None, Failure(f"its task raised {got.text}", 1)
             return got, None
         if future.status == "error":
-            e = future.exception()
+            with self._talking():
+                e = future.exception()
             if isinstance(e, KilledWorker):
                 return None, Failure(f"the Dask worker {e.last_worker.address} died during "
                                      "its task", e.allowed_failures + 1)
             return None, Failure(f"its task failed: {type(e).__name__}: {e}", 1)
-        raise BatchError(f"lost the Dask scheduler at {self.address} (a task was "
-                         f"{future.status})")
+        raise BatchError(f"lost the Dask scheduler at {self.address}")
 
     def result(self, future: Any, fn: Callable[..., Any], *args: Any) -> Any:
         """The result of ``future``, the task ``fn(*args)``, or after it
@@ -473,7 +510,13 @@ class Cluster:
         return Failure(last.cause, tries)
 
     def close(self) -> None:
-        self.client.close()
+        try:
+            with self._talking():
+                self.client.close()
+        except BatchError:
+            pass  # closed already, or nothing left to close
+        finally:
+            self._restore_logging()
 
 
 def check_versions(client: Any, address: str) -> None:

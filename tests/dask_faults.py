@@ -15,9 +15,10 @@ a record whose file name starts with
   memory) or that loses its machine ends: no exception, no goodbye to the
   scheduler;
 
-every other file checked leaves ``checked-NAME``, and weighing a turn
+every other file checked leaves ``checked-NAME``; weighing a turn
 (``analyze --solver``) writes ``weighed-PID``, so that the test sees what
-was done where.
+was done where, and raises RuntimeError if ``fail-turn-LINE`` names the
+turn's line.
 """
 
 from __future__ import annotations
@@ -69,9 +70,11 @@ def check_file(path: str, **kwargs: Any) -> check.FileReport:
     return _check_file(path, **kwargs)
 
 
-def weigh_decision(*args: Any) -> weigh.Weighed:
+def weigh_decision(d: Any, *args: Any) -> weigh.Weighed:
     (FOLDER / f"weighed-{os.getpid()}").touch()
-    return _weigh_decision(*args)
+    if (FOLDER / f"fail-turn-{d.turn.line}").exists():
+        raise RuntimeError("a test fault")
+    return _weigh_decision(d, *args)
 
 
 # Tasks name these functions by module and name; they find these.

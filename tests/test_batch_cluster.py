@@ -229,6 +229,24 @@ def test_analyze_solver_spreads_the_turns_over_the_workers(
     assert weighed_in == {proc.pid for proc in cluster.workers.values()}
 
 
+def test_a_turn_whose_task_keeps_failing_is_not_weighed(
+        cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = HEAD + DEALS + STOCK + TURNS
+    (tmp_path / "club.mgn").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    first_turn = text.split("\n").index(TURNS.split("\n")[0]) + 1
+    fault = cluster.faults / f"fail-turn-{first_turn}"
+    fault.touch()
+    try:
+        result = _invoke("analyze", "club.mgn", "--solver", "--perfect", "--retries", "1", "-q",
+                         "--scheduler", cluster.address)
+    finally:
+        fault.unlink()
+    assert result.exit_code == 0, result.output
+    assert ("\nnot weighed: 1 turn (its task raised RuntimeError: a test fault (2 tries))\n"
+            in result.stdout)
+
+
 def test_a_cluster_without_workers_is_one_line_not_a_wait_for_ever(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _write_records(tmp_path / "recs", ["a.mgn"])

@@ -360,6 +360,9 @@ class _Raised:
 
     text: str
 
+    def failure(self) -> Failure:
+        return Failure(f"its task raised {self.text}", 1)
+
 
 def installed_version() -> str:
     """The muggins-cli of the process this runs in (the client runs it on
@@ -417,8 +420,12 @@ class Cluster:
     def __init__(self, address: str, retries: int = RETRIES) -> None:
         self.address = address
         self.retries = retries
-        self.client = connect(address)
         self._restore_logging = _hush_distributed()
+        try:
+            self.client = connect(address)
+        except BaseException:
+            self._restore_logging()
+            raise
         try:
             with self._talking():
                 check_versions(self.client, address)
@@ -480,7 +487,7 @@ class Cluster:
             with self._talking():
                 got = future.result()
             if isinstance(got, _Raised):
-                return None, Failure(f"its task raised {got.text}", 1)
+                return None, got.failure()
             return got, None
         if future.status == "error":
             with self._talking():
@@ -555,19 +562,18 @@ class _ChunkTask(Generic[T]):
     def result(self) -> list[T]:
         got, failure = self._cluster.one_try(self._future)
         if failure is None:
-            return [self._alone(item, Failure(f"its task raised {r.text}", 1))
-                    if isinstance(r, _Raised) else r for r, item in zip(got, self._items)]
+            return [self._alone(item, None, r.failure()) if isinstance(r, _Raised) else r
+                    for r, item in zip(got, self._items)]
         if len(self._items) == 1:  # it was the file's task alone
-            return [self._alone(self._items[0], failure)]
+            return [self._alone(self._items[0], None, failure)]
         futures = [self._cluster.submit(_call_here, _run_one, self._work, item)
                    for item in self._items]
         return [self._alone(item, *self._cluster.one_try(f))
                 for item, f in zip(self._items, futures)]
 
-    def _alone(self, item: tuple[str, str], got: Any, failure: Failure | None = None) -> T:
-        """The file's result from its first try alone, or, that try having
-        failed as ``got`` or ``failure`` says, from the tries after it."""
-        failure = got if isinstance(got, Failure) else failure
+    def _alone(self, item: tuple[str, str], got: Any, failure: Failure | None) -> T:
+        """The file's result: ``got`` from its first try alone, or, that
+        try having failed as ``failure`` says, from the tries after it."""
         if failure is not None:
             got = self._cluster.again(failure, _call_here, _run_one, self._work, item)
             if isinstance(got, Failure):

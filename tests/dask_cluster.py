@@ -11,7 +11,8 @@ the workers' ``--death-timeout``).
 
 Workers load ``tests/dask_faults.py`` (test-only faults, driven through the
 folder ``faults``) unless asked not to (``bench/bench_cluster.py`` measures
-them as they are), and, when asked, ``tests/dask_other_version.py``.
+them as they are), and, when asked, ``tests/dask_other_version.py`` (the
+scheduler too).
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ machine before the test fails (it never waits longer)."""
 
 
 class Cluster:
-    def __init__(self, folder: Path, scheduler_env: Mapping[str, str]) -> None:
+    def __init__(self, folder: Path, scheduler_env: Mapping[str, str], *,
+                 other_version: bool = False) -> None:
         self.folder = folder
         self.faults = folder / "faults"
         self.faults.mkdir(parents=True)
@@ -49,7 +51,9 @@ class Cluster:
         self._start([*DASK, "scheduler", "--host", "127.0.0.1", "--port", "0",
                      "--no-dashboard", "--dashboard-address", LOOPBACK,
                      "--scheduler-file", str(self._file),
-                     "--idle-timeout", "120"], "scheduler", scheduler_env)
+                     "--idle-timeout", "120",
+                     *(["--preload", str(OTHER_VERSION)] if other_version else [])],
+                    "scheduler", scheduler_env)
         self.address = ""
         self.client: Any = None
 
@@ -133,10 +137,11 @@ class Cluster:
 @contextmanager
 def real_cluster(folder: Path, workers: int = 2, *,
                  scheduler_env: Mapping[str, str] | None = None,
-                 faults: bool = True) -> Iterator[Cluster]:
+                 faults: bool = True, other_version: bool = False) -> Iterator[Cluster]:
     """A scheduler and ``workers`` workers (``w0``, ``w1``, ...), registered;
-    without the test faults for a benchmark (``faults=False``)."""
-    cluster = Cluster(folder, scheduler_env or {})
+    without the test faults for a benchmark (``faults=False``); a scheduler
+    that says it runs another muggins-cli with ``other_version``."""
+    cluster = Cluster(folder, scheduler_env or {}, other_version=other_version)
     try:
         for i in range(workers):
             cluster.add_worker(f"w{i}", faults=faults)

@@ -1,6 +1,7 @@
-"""Test-only: ``dask worker --preload tests/dask_other_version.py`` makes
-that worker process say it runs another muggins-cli, as a worker with
-another release installed would; never part of muggins-cli."""
+"""Test-only: ``dask worker --preload tests/dask_other_version.py`` (or
+``dask scheduler --preload ...``) makes that process say it runs another
+muggins-cli, as one with another release installed would; never part of
+muggins-cli."""
 
 import muggins_cli
 

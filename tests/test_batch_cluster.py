@@ -213,6 +213,18 @@ def test_a_worker_with_another_version_is_named(cluster: Cluster, tmp_path: Path
         "0.0.0+other\n")
 
 
+def test_a_scheduler_with_another_version_is_named(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    _write_records(tmp_path / "recs", ["a.mgn"])
+    monkeypatch.chdir(tmp_path)
+    with real_cluster(tmp_path / "cluster", 0, other_version=True) as cluster:
+        result = _invoke("check", "recs", "--scheduler", cluster.address)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"muggins check: the Dask cluster at {cluster.address} does not run muggins-cli "
+        f"{muggins_cli.__version__} as this client does: the scheduler runs 0.0.0+other\n")
+
+
 def test_analyze_solver_spreads_the_turns_over_the_workers(
         cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "club.mgn").write_text(HEAD + DEALS + STOCK + TURNS, encoding="utf-8")

@@ -388,22 +388,15 @@ def _run_chunk_here(work: Work[T], items: Sequence[tuple[str, str]]) -> list[T |
     return [_call_here(_run_one, work, item) for item in items]
 
 
-def _hush_distributed() -> Callable[[], None]:
-    """Silence distributed's loggers (in this process, until the returned
-    function is called): its client logs to stderr, with tracebacks, what
-    :class:`Cluster` reports in one line (a lost scheduler, an exception it
-    could not send back), and the CLI's stderr is for its own messages."""
-    loggers = [logging.getLogger(name) for name in
-               ["distributed", *(n for n in logging.root.manager.loggerDict
-                                 if n.startswith("distributed."))]]
-    levels = [log.level for log in loggers]
-    for log in loggers:
-        log.setLevel(logging.CRITICAL)
-
-    def restore() -> None:
-        for log, level in zip(loggers, levels):
-            log.setLevel(level)
-    return restore
+def _hush_distributed() -> None:
+    """Silence distributed's loggers for the rest of this process: its
+    client logs to stderr, with tracebacks, what :class:`Cluster` reports
+    in one line (a lost scheduler, an exception it could not send back),
+    and the CLI's stderr is for its own messages. Not undone when the
+    cluster is closed: the client's event loop may still log after that."""
+    for name in ["distributed", *(n for n in logging.root.manager.loggerDict
+                                  if n.startswith("distributed."))]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 class Cluster:
@@ -420,12 +413,8 @@ class Cluster:
     def __init__(self, address: str, retries: int = RETRIES) -> None:
         self.address = address
         self.retries = retries
-        self._restore_logging = _hush_distributed()
-        try:
-            self.client = connect(address)
-        except BaseException:
-            self._restore_logging()
-            raise
+        self.client = connect(address)
+        _hush_distributed()  # now that distributed, and each of its loggers, is imported
         try:
             with self._talking():
                 check_versions(self.client, address)
@@ -522,8 +511,6 @@ class Cluster:
                 self.client.close()
         except BatchError:
             pass  # closed already, or nothing left to close
-        finally:
-            self._restore_logging()
 
 
 def check_versions(client: Any, address: str) -> None:

@@ -285,7 +285,7 @@ def main() -> None:
         print("\n3. Dask LocalCluster (2 worker processes x 1 thread) against --jobs 2, "
               "on the sample")
         with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
-                          dashboard_address=None) as cluster:
+                          host="127.0.0.1", dashboard_address="127.0.0.1:0") as cluster:
             address = str(cluster.scheduler_address)
             warm = measure(["check", paths[0], "-q", "--scheduler", address],
                            scratch / "warm.txt")  # workers import muggins_cli once

@@ -26,8 +26,10 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[LocalCluster]:
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,  # type: ignore[no-untyped-call]
-                      dashboard_address=None) as c:
+    # On 127.0.0.1 only: the scheduler's HTTP server goes on every interface
+    # unless told otherwise, even without a dashboard.
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",  # type: ignore[no-untyped-call]
+                      host="127.0.0.1", dashboard_address="127.0.0.1:0") as c:
         yield c
 
 

@@ -20,18 +20,23 @@ that it can be pickled for processes and Dask alike.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import multiprocessing
 import os
 import signal
 import sys
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
-from muggins_cli.check import STDIN, FileReport, check_file
+import muggins_cli
+from muggins_cli.check import STDIN, FileReport, check_file, not_checked
 from muggins_cli.errors import MugginsError
 
 T = TypeVar("T")
@@ -49,6 +54,17 @@ ahead of the one the output waits for (but always one more chunk than there
 are workers). Enough that a large file at the head of the queue does not
 leave the other workers idle; few enough that the results waiting for their
 turn take little memory."""
+RETRIES = 1
+"""``--retries`` by default: a file whose task failed on the cluster is
+submitted once more before it is reported as not checked. The scheduler
+itself already gives a task whose worker died to another worker (three
+times by default), so this is for what it gives up on."""
+NO_WORKERS_TIMEOUT = 60.0
+"""Seconds a run on a cluster waits while it has no worker at all (none
+started yet, or all lost) before it gives up; long enough for a worker to
+be started or restarted by hand."""
+POLL = 1.0
+"""Seconds between looks at the cluster while a run waits for a task."""
 
 
 class BatchError(MugginsError):
@@ -65,10 +81,13 @@ class Work(Generic[T]):
     ``relabel(result, real, shown)`` rewrites a result computed from the
     path ``real`` as if it had been computed from ``shown`` (runners that
     hand workers absolute paths use it so that output names files as the
-    user did)."""
+    user did); ``failed(shown, why)`` is the result for a file whose work
+    could not be done at all (its task kept failing on a cluster), so that
+    the rest of the run goes on. Without it, that ends the run."""
 
     run: Callable[[str], T]
     relabel: Callable[[T, str, str], T]
+    failed: Callable[[str, str], T] | None = None
 
 
 def no_relabel(result: T, real: str, shown: str) -> T:
@@ -88,7 +107,7 @@ def relabel_report(report: FileReport, real: str, shown: str) -> FileReport:
     return replace(report, path=shown, diagnostics=diagnostics)
 
 
-CHECK: Work[FileReport] = Work(check_file, relabel_report)
+CHECK: Work[FileReport] = Work(check_file, relabel_report, not_checked)
 """``muggins check``: :func:`muggins_cli.check.check_file` on each file."""
 
 
@@ -290,10 +309,13 @@ class TaskPool:
             _stop(self._executor)
             raise BatchError(f"cannot start worker processes ({e}); try --jobs 1") from None
 
-    def map(self, fn: Callable[..., T], items: Iterable[Any], *args: Any) -> Iterator[T]:
+    def map(self, fn: Callable[..., T], items: Iterable[Any], *args: Any,
+            failed: Callable[[Any, str], T] | None = None) -> Iterator[T]:
         """``fn(item, *args)`` for every item, in order, each as soon as it
         and those before it are done (all are submitted at once: they are
-        few, and a slow one must not keep the other workers idle)."""
+        few, and a slow one must not keep the other workers idle).
+        ``failed`` is :class:`ClusterPool`'s: here a worker process that
+        dies breaks the whole pool, and the run ends."""
         futures = [self._executor.submit(fn, item, *args) for item in items]
         try:
             for f in futures:
@@ -318,25 +340,288 @@ def _absolute(path: str) -> str:
     return path if path == STDIN else os.path.abspath(path)
 
 
-def run_dask(work: Work[T], paths: Sequence[str], scheduler: str) -> Iterator[T]:
+@dataclass(frozen=True)
+class Failure:
+    """Why a task gave no result on the cluster, after all its tries."""
+
+    cause: str
+    tries: int
+
+    def __str__(self) -> str:
+        return f"{self.cause} ({self.tries} tr{'y' if self.tries == 1 else 'ies'})"
+
+
+@dataclass(frozen=True)
+class _Raised:
+    """An exception of the work, sent back as a value: distributed cannot
+    send every exception (a RecursionError's traceback is too deep to
+    pickle, and the client then waits for ever), and one file's exception
+    must not take the other files of its chunk with it."""
+
+    text: str
+
+    def failure(self) -> Failure:
+        return Failure(f"its task raised {self.text}", 1)
+
+
+def installed_version() -> str:
+    """The muggins-cli of the process this runs in (the client runs it on
+    the scheduler and on every worker)."""
+    return muggins_cli.__version__
+
+
+def _call_here(fn: Callable[..., T], *args: Any) -> T | _Raised:
+    """``fn(*args)`` on a worker, its exception kept as its result."""
+    try:
+        return fn(*args)
+    except Exception as e:  # any bug on any record: the item's failure, not the run's
+        return _Raised(f"{type(e).__name__}: {e}")
+
+
+def _run_one(work: Work[T], item: tuple[str, str]) -> T:
+    return run_chunk(work, [item])[0]
+
+
+def _run_chunk_here(work: Work[T], items: Sequence[tuple[str, str]]) -> list[T | _Raised]:
+    """The worker's side on a cluster: :func:`run_chunk`, each file's
+    exception kept as its result."""
+    return [_call_here(_run_one, work, item) for item in items]
+
+
+def _hush_distributed() -> None:
+    """Silence distributed's loggers for the rest of this process: its
+    client logs to stderr, with tracebacks, what :class:`Cluster` reports
+    in one line (a lost scheduler, an exception it could not send back),
+    and the CLI's stderr is for its own messages. Not undone when the
+    cluster is closed: the client's event loop may still log after that."""
+    for name in ["distributed", *(n for n in logging.root.manager.loggerDict
+                                  if n.startswith("distributed."))]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+class Cluster:
+    """A Dask cluster to run work on: connected, checked to run this
+    client's muggins-cli, and waited on without waiting for ever.
+
+    A task that fails (its worker died while running it, as often as the
+    scheduler allows, ``distributed.scheduler.allowed-failures``; or the
+    work raised) is submitted again, up to ``retries`` times; then its
+    caller gets a :class:`Failure` saying why, and goes on. Anything else
+    that goes wrong between here and the scheduler is a :class:`BatchError`.
+    """
+
+    def __init__(self, address: str, retries: int = RETRIES) -> None:
+        self.address = address
+        self.retries = retries
+        self.client = connect(address)
+        _hush_distributed()  # now that distributed, and each of its loggers, is imported
+        try:
+            with self._talking():
+                check_versions(self.client, address)
+        except BaseException:
+            self.close()
+            raise
+
+    @contextmanager
+    def _talking(self) -> Iterator[None]:
+        """Whatever distributed raises while the client talks to the
+        scheduler (a closed connection, a client it closed itself after
+        failing to reconnect, a cancelled call), as one line."""
+        try:
+            yield
+        except BatchError:
+            raise
+        except (Exception, asyncio.CancelledError):
+            raise BatchError(f"lost the Dask scheduler at {self.address}") from None
+
+    def threads(self) -> int:
+        return sum(self._nthreads().values())
+
+    def _nthreads(self) -> dict[str, int]:
+        with self._talking():
+            found: dict[str, int] = self.client.nthreads()
+        return found
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
+        with self._talking():
+            return self.client.submit(fn, *args, pure=False)
+
+    def _wait(self, future: Any) -> None:
+        """Until ``future`` is done; a :class:`BatchError` if the cluster
+        has had no worker at all for NO_WORKERS_TIMEOUT seconds."""
+        alone_since: float | None = None
+        while True:
+            with self._talking():
+                try:
+                    future.exception(timeout=POLL)  # waits; whatever the status
+                    return
+                except TimeoutError:
+                    pass
+            if self._nthreads():
+                alone_since = None
+                continue
+            now = time.monotonic()
+            alone_since = now if alone_since is None else alone_since
+            if now - alone_since >= NO_WORKERS_TIMEOUT:
+                raise BatchError(
+                    f"the Dask cluster at {self.address} has had no worker for "
+                    f"{NO_WORKERS_TIMEOUT:.0f} s; start one with: dask worker {self.address}")
+
+    def one_try(self, future: Any) -> tuple[Any, Failure | None]:
+        """The result of ``future``, or why there is none."""
+        from distributed.scheduler import KilledWorker
+
+        self._wait(future)
+        if future.status == "finished":
+            with self._talking():
+                got = future.result()
+            if isinstance(got, _Raised):
+                return None, got.failure()
+            return got, None
+        if future.status == "error":
+            with self._talking():
+                e = future.exception()
+            if isinstance(e, KilledWorker):
+                return None, Failure(f"the Dask worker {e.last_worker.address} died during "
+                                     "its task", e.allowed_failures + 1)
+            return None, Failure(f"its task failed: {type(e).__name__}: {e}", 1)
+        raise BatchError(f"lost the Dask scheduler at {self.address}")
+
+    def result(self, future: Any, fn: Callable[..., Any], *args: Any) -> Any:
+        """The result of ``future``, the task ``fn(*args)``, or after it
+        failed, as :meth:`again` gives it."""
+        got, failure = self.one_try(future)
+        return got if failure is None else self.again(failure, fn, *args)
+
+    def again(self, failure: Failure, fn: Callable[..., Any], *args: Any) -> Any:
+        """The task ``fn(*args)``, which failed as ``failure`` says,
+        submitted again up to ``retries`` times: its result, or a
+        :class:`Failure` that counts every try."""
+        last, tries = failure, failure.tries
+        for _ in range(self.retries):
+            got, failed = self.one_try(self.submit(fn, *args))
+            if failed is None:
+                return got
+            last, tries = failed, tries + failed.tries
+        return Failure(last.cause, tries)
+
+    def close(self) -> None:
+        try:
+            with self._talking():
+                self.client.close()
+        except BatchError:
+            pass  # closed already, or nothing left to close
+
+
+def check_versions(client: Any, address: str) -> None:
+    """A :class:`BatchError` naming the scheduler and the workers that do
+    not run this client's muggins-cli (a task pickled here names functions
+    that they must have, and the same report needs the same code)."""
+    mine = installed_version()
+    found: dict[str, object] = {}
+    try:
+        found["the scheduler"] = client.run_on_scheduler(installed_version)
+    except Exception as e:  # whatever the scheduler sent back for it
+        found["the scheduler"] = e
+    for worker, got in sorted(client.run(installed_version, on_error="return").items()):
+        found[f"the worker {worker}"] = got
+    odd = [f"{who} runs {got}" if isinstance(got, str) else
+           f"{who} cannot run it ({type(got).__name__}: {got})"
+           for who, got in found.items() if got != mine]
+    if odd:
+        raise BatchError(f"the Dask cluster at {address} does not run muggins-cli {mine} as "
+                         f"this client does: {'; '.join(odd)}")
+
+
+class _ChunkTask(Generic[T]):
+    """A chunk's files as one task on the cluster. If the task fails, each
+    of its files is submitted alone (so that a file that kills its worker
+    takes no other file with it), and so is a file whose work raised; each
+    is then tried as :meth:`Cluster.result` does, and a file that still
+    fails gets ``work.failed``'s result."""
+
+    def __init__(self, cluster: Cluster, work: Work[T], paths: list[str]) -> None:
+        self._cluster = cluster
+        self._work = work
+        self._items = [(_absolute(p), p) for p in paths]
+        self._future = cluster.submit(_run_chunk_here, work, self._items)
+
+    def result(self) -> list[T]:
+        got, failure = self._cluster.one_try(self._future)
+        if failure is None:
+            return [self._alone(item, None, r.failure()) if isinstance(r, _Raised) else r
+                    for r, item in zip(got, self._items)]
+        if len(self._items) == 1:  # it was the file's task alone
+            return [self._alone(self._items[0], None, failure)]
+        futures = [self._cluster.submit(_call_here, _run_one, self._work, item)
+                   for item in self._items]
+        return [self._alone(item, *self._cluster.one_try(f))
+                for item, f in zip(self._items, futures)]
+
+    def _alone(self, item: tuple[str, str], got: Any, failure: Failure | None) -> T:
+        """The file's result: ``got`` from its first try alone, or, that
+        try having failed as ``failure`` says, from the tries after it."""
+        if failure is not None:
+            got = self._cluster.again(failure, _call_here, _run_one, self._work, item)
+            if isinstance(got, Failure):
+                return _failed(self._work, item[1], got)
+        return cast(T, got)
+
+
+def _failed(work: Work[T], path: str, failure: Failure) -> T:
+    if work.failed is None:
+        raise BatchError(f"{path}: {failure}")
+    return work.failed(path, str(failure))
+
+
+def run_dask(work: Work[T], paths: Sequence[str], scheduler: str,
+             retries: int = RETRIES) -> Iterator[T]:
     """The files as Dask tasks on the cluster at ``scheduler``, results in
     order. Workers get absolute paths; results name files as given. The
     connection is made now, so a bad address fails before any output."""
-    return _dask_results(connect(scheduler), work, paths)
+    return _dask_results(Cluster(scheduler, retries), work, paths)
 
 
-def _dask_results(client: Any, work: Work[T], paths: Sequence[str]) -> Iterator[T]:
+def _dask_results(cluster: Cluster, work: Work[T], paths: Sequence[str]) -> Iterator[T]:
     try:
-        threads = sum(client.nthreads().values()) or 1
+        threads = cluster.threads() or 1
 
-        def submit(chunk: list[str]) -> Any:
-            items = [(_absolute(p), p) for p in chunk]
-            return client.submit(run_chunk, work, items, pure=False)
+        def submit(chunk: list[str]) -> _ChunkTask[T]:
+            return _ChunkTask(cluster, work, chunk)
 
         yield from _in_order(submit, work, paths, threads,
                              ChunkSize.for_run(paths, threads))
     finally:
-        client.close()
+        cluster.close()
+
+
+class ClusterPool:
+    """:class:`TaskPool` on a Dask cluster: many small pieces of one file's
+    work (the solver's turns) as tasks, results in order; an item whose
+    task keeps failing gets ``failed(item, why)``'s result."""
+
+    def __init__(self, scheduler: str, retries: int = RETRIES) -> None:
+        self._cluster = Cluster(scheduler, retries)
+
+    def map(self, fn: Callable[..., T], items: Iterable[Any], *args: Any,
+            failed: Callable[[Any, str], T] | None = None) -> Iterator[T]:
+        """``fn(item, *args)`` for every item, in order, as
+        :meth:`TaskPool.map` gives them."""
+        work = [(item, self._cluster.submit(_call_here, fn, item, *args)) for item in items]
+        for item, future in work:
+            got = self._cluster.result(future, _call_here, fn, item, *args)
+            if not isinstance(got, Failure):
+                yield cast(T, got)
+            elif failed is None:
+                raise BatchError(str(got))
+            else:
+                yield failed(item, str(got))
+
+    def __enter__(self) -> ClusterPool:
+        return self
+
+    def __exit__(self, *rest: object) -> None:
+        self._cluster.close()
 
 
 def connect(scheduler: str) -> Any:
@@ -354,14 +639,25 @@ def connect(scheduler: str) -> Any:
         raise BatchError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
 
 
+def cluster_retries(scheduler: str | None, retries: int | None) -> int:
+    """``--retries``, which only a cluster knows what to do with: a process
+    of this machine that dies takes its whole pool with it."""
+    if retries is not None and scheduler is None:
+        raise BatchError("--retries goes with --scheduler")
+    if retries is not None and retries < 0:
+        raise BatchError(f"--retries must be 0 or more, not {retries}")
+    return RETRIES if retries is None else retries
+
+
 def run(work: Work[T], paths: Sequence[str], *, jobs: int | None = None,
-        scheduler: str | None = None) -> Iterator[T]:
+        scheduler: str | None = None, retries: int | None = None) -> Iterator[T]:
     """``work`` on every path, results in the order of ``paths``, by the
-    runner the options ask for: Dask when ``scheduler`` is given, worker
-    processes when ``jobs`` (default: the cores) is above 1 and there are
-    several files, this process otherwise."""
+    runner the options ask for: Dask when ``scheduler`` is given (with
+    ``retries``), worker processes when ``jobs`` (default: the cores) is
+    above 1 and there are several files, this process otherwise."""
+    tries_again = cluster_retries(scheduler, retries)
     if scheduler is not None:
-        return run_dask(work, paths, scheduler)
+        return run_dask(work, paths, scheduler, tries_again)
     n = default_jobs() if jobs is None else jobs
     if n < 1:
         raise BatchError(f"--jobs must be at least 1, not {n}")
@@ -372,18 +668,24 @@ def run(work: Work[T], paths: Sequence[str], *, jobs: int | None = None,
 
 
 def check_many(paths: Sequence[str], *, jobs: int | None = None,
-               scheduler: str | None = None) -> Iterator[FileReport]:
+               scheduler: str | None = None,
+               retries: int | None = None) -> Iterator[FileReport]:
     """:func:`muggins_cli.check.check_file` on every path, in order."""
-    return run(CHECK, paths, jobs=jobs, scheduler=scheduler)
+    return run(CHECK, paths, jobs=jobs, scheduler=scheduler, retries=retries)
 
 
 __all__ = [
     "CHECK",
+    "RETRIES",
     "BatchError",
+    "Cluster",
+    "ClusterPool",
     "DaskMissingError",
+    "Failure",
     "Work",
     "check_many",
     "chunked",
+    "cluster_retries",
     "default_jobs",
     "no_relabel",
     "relabel_report",

@@ -19,6 +19,9 @@ from muggins_cli.replay.replay import MatchReplay, MatchSummary, RulesResolver, 
 from muggins_cli.rules.resolve import resolver_for
 
 STDIN = "-"
+NOT_CHECKED = "not-checked"
+"""The code (this project's, beside docs/notation.md 8) of a file that could
+not be checked at all: its task kept failing on a Dask cluster."""
 
 
 @dataclass
@@ -104,6 +107,14 @@ def unreadable_diagnostic(error: InputError) -> Diagnostic:
     """The one finding for a file that cannot be read (as :func:`check_file`
     reports it)."""
     return Diagnostic(0, 0, Severity.ERROR, "unreadable", str(error))
+
+
+def not_checked(path: str, why: str) -> FileReport:
+    """The report of a file whose checking could not be done (``why``):
+    no matches and one error on line 0, counted and exiting (2) as an
+    unreadable file is, since nothing in it was checked."""
+    return FileReport(path, diagnostics=[Diagnostic(0, 0, Severity.ERROR, NOT_CHECKED, why)],
+                      unreadable=True)
 
 
 def check_paths(paths: Iterable[str], **kwargs: bool) -> Iterator[FileReport]:

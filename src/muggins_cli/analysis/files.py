@@ -16,7 +16,13 @@ from functools import partial
 from muggins_cli.analysis.match import MatchAnalysis, analyse_match
 from muggins_cli.analysis.weigh import Weigher, WeighOptions, weigh_each
 from muggins_cli.batch import Work, relabel_report
-from muggins_cli.check import FileReport, record_resolver, replay_lines, unreadable_diagnostic
+from muggins_cli.check import (
+    FileReport,
+    not_checked,
+    record_resolver,
+    replay_lines,
+    unreadable_diagnostic,
+)
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Match
 from muggins_cli.notation.parser import read_record_text
@@ -87,6 +93,12 @@ def relabel_analysis(f: FileAnalysis, real: str, shown: str) -> FileAnalysis:
     return replace(f, report=relabel_report(f.report, real, shown))
 
 
+def not_analysed(path: str, why: str) -> FileAnalysis:
+    """A file whose analysis could not be done at all, reported as
+    :func:`muggins_cli.check.not_checked` reports it."""
+    return FileAnalysis(not_checked(path, why))
+
+
 def analysis_work(*, annotate: bool = False, weigh: WeighOptions | None = None,
                   weigher: Weigher = weigh_each) -> Work[FileAnalysis]:
     """The analysis as batch work: for reports only, or keeping each file's
@@ -95,4 +107,4 @@ def analysis_work(*, annotate: bool = False, weigh: WeighOptions | None = None,
     :func:`weigh_each` (one that spreads turns over processes itself) keeps
     the work in this process."""
     run = analyse_file if annotate else analyse_file_lean
-    return Work(partial(run, weigh=weigh, weigher=weigher), relabel_analysis)
+    return Work(partial(run, weigh=weigh, weigher=weigher), relabel_analysis, not_analysed)

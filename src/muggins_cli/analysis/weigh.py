@@ -355,27 +355,39 @@ def _choices(pos: Position) -> int | None:
     return max(1, len(places) + draw)
 
 
+def not_weighed(d: Decision, why: str) -> Weighed:
+    """A turn that could not be weighed at all, and why: the record does
+    not allow it, or its task kept failing on a Dask cluster."""
+    return _weighed(d, 0, None, None, None, None, False, 0, why)
+
+
+def _weighed(d: Decision, choices: int, value: float | None, best: str | None,
+             best_value: float | None, luck: float | None, exact: bool, samples: int,
+             why: str | None, error: float | None = None,
+             verdict: str | None = None) -> Weighed:
+    at, turn = d.at, d.turn
+    return Weighed(at.round, at.turn, turn.line, turn.column, at.to_move, turn.player,
+                   written(turn), choices, value, best, best_value, luck, exact, samples, why,
+                   error, verdict)
+
+
 def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
     """One turn: the play made against the best, and the luck of its draws."""
     at, turn = d.at, d.turn
-    name = turn.player
-    played = written(turn)
 
     def out(choices: int, value: float | None, best: str | None, best_value: float | None,
             luck: float | None, exact: bool, samples: int, why: str | None,
             error: float | None = None, verdict: str | None = None) -> Weighed:
         if verdict is None and choices > 1 and value is not None and best_value is not None:
             verdict = options.verdict(max(0.0, best_value - value), error)
-        return Weighed(at.round, at.turn, turn.line, turn.column, at.to_move, name, played,
-                       choices, value, best, best_value, luck, exact, samples, why, error,
-                       verdict)
+        return _weighed(d, choices, value, best, best_value, luck, exact, samples, why, error,
+                        verdict)
 
     if d.move is None:
-        return out(0, None, None, None, None, False, 0, "the replay did not accept this turn")
+        return not_weighed(d, "the replay did not accept this turn")
     choices = _choices(at)
     if choices is None:
-        return out(0, None, None, None, None, False, 0,
-                   "the record does not show the mover's hand (deal lines)")
+        return not_weighed(d, "the record does not show the mover's hand (deal lines)")
     if choices == 1:  # nothing to choose: only the draws' luck to measure
         return out(1, None, None, None, _luck(d, options, None), False, 0, None)
     searched = _search(at, options, turn.line, view=options.mode, played=d.move)

@@ -14,7 +14,7 @@ from muggins_cli.analysis.files import FileAnalysis, analysis_work
 from muggins_cli.analysis.weigh import (
     DEFAULT_SAMPLES,
 )
-from muggins_cli.batch import BatchError, run
+from muggins_cli.batch import BatchError, cluster_retries, run
 from muggins_cli.check import STDIN
 from muggins_cli.cli.app import app
 from muggins_cli.cli.files import write_atomic
@@ -26,6 +26,7 @@ from muggins_cli.cli.options import (
     JsonOption,
     PathsArgument,
     QuietOption,
+    RetriesOption,
     SchedulerOption,
     check_output,
     exit_status,
@@ -122,6 +123,7 @@ def analyze(
     seed: SolverSeedOption = 0,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
+    retries: RetriesOption = None,
 ) -> None:
     """Check records and weigh every turn against its legal alternatives.
 
@@ -195,11 +197,14 @@ def analyze(
         return f
 
     try:
-        if weigh is not None and scheduler is None:
+        tries_again = cluster_retries(scheduler, retries)
+        if weigh is not None:
             # The solver's turns, not the files, are the work to share out
-            # and to count: one match can take a minute, and a folder of
-            # records is read faster than one turn is weighed.
-            with solver_weigher(_NAME, jobs, quiet=quiet) as (weigher, tally):
+            # (over processes or the cluster) and to count: one match can
+            # take a minute, and a folder of records is read faster than one
+            # turn is weighed. The files are read here.
+            with solver_weigher(_NAME, jobs, quiet=quiet, scheduler=scheduler,
+                                retries=tries_again) as (weigher, tally):
                 work = analysis_work(annotate=annotate, weigh=weigh, weigher=weigher)
                 after_table = _write_report(
                     (annotated(f) for f in tally.handing(run(work, files, jobs=1))),
@@ -207,7 +212,8 @@ def analyze(
         else:
             work = analysis_work(annotate=annotate, weigh=weigh)
             workers = worker_count(_NAME, jobs, len(files)) if scheduler is None else jobs
-            results = with_progress(run(work, files, jobs=workers, scheduler=scheduler),
+            results = with_progress(run(work, files, jobs=workers, scheduler=scheduler,
+                                        retries=retries),
                                     len(files), quiet=quiet, verb="analysed")
             after_table = _write_report((annotated(f) for f in results), fmt, out, totals,
                                         turns=turns)

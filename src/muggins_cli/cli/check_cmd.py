@@ -18,6 +18,7 @@ from muggins_cli.cli.options import (
     JsonOption,
     PathsArgument,
     QuietOption,
+    RetriesOption,
     SchedulerOption,
     exit_status,
     fail,
@@ -59,6 +60,7 @@ def check(
     quiet: QuietOption = False,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
+    retries: RetriesOption = None,
 ) -> None:
     """Replay records through the rules engine and report every problem.
 
@@ -79,8 +81,8 @@ def check(
     n = worker_count(_NAME, jobs, len(files)) if scheduler is None else jobs
     totals = Totals()
     try:
-        reports = with_progress(check_many(files, jobs=n, scheduler=scheduler),
-                                len(files), quiet=quiet)
+        reports = with_progress(check_many(files, jobs=n, scheduler=scheduler,
+                                           retries=retries), len(files), quiet=quiet)
         write_report(reports, fmt, totals)
     except BatchError as e:
         raise fail(_NAME, str(e)) from None

@@ -110,6 +110,14 @@ SchedulerOption = Annotated[
                       "instead of local processes; needs muggins-cli[dask], and workers "
                       "that see the files at the same absolute paths."),
 ]
+RetriesOption = Annotated[
+    int | None,
+    typer.Option("--retries", min=0, metavar="N", show_default="1",
+                 help="With --scheduler: submit a file whose task failed (its worker died "
+                      "while running it, or it raised) again up to N times; then report it "
+                      "as not checked (code not-checked) and go on with the rest. "
+                      "analyze --solver: a turn, then reported as not weighed."),
+]
 
 
 def fail(command: str, message: str) -> typer.Exit:

@@ -15,10 +15,11 @@ from muggins_cli.analysis.weigh import (
     Weighed,
     Weigher,
     WeighOptions,
+    not_weighed,
     weigh_decision,
     weigh_each,
 )
-from muggins_cli.batch import TaskPool
+from muggins_cli.batch import RETRIES, ClusterPool, TaskPool
 from muggins_cli.cli.options import worker_count
 from muggins_cli.cli.progress import Tally
 from muggins_cli.replay.position import Decision
@@ -91,23 +92,30 @@ def weigh_options(*, solver: bool, perfect: bool, samples: int, nodes: int | Non
 
 
 @contextmanager
-def solver_weigher(command: str, jobs: int | None, *,
-                   quiet: bool) -> Iterator[tuple[Weigher, Tally]]:
+def solver_weigher(command: str, jobs: int | None, *, quiet: bool,
+                   scheduler: str | None = None,
+                   retries: int = RETRIES) -> Iterator[tuple[Weigher, Tally]]:
     """A weigher that shares a match's turns over ``jobs`` processes (the
-    cores by default) and counts them on stderr as they come back (the
-    tally, which the caller also hands its results through): the turns,
-    not the files, are the work, since one match can take a minute."""
+    cores by default), or over the Dask cluster at ``scheduler`` (a turn
+    whose task keeps failing there is reported as not weighed), and counts
+    them on stderr as they come back (the tally, which the caller also
+    hands its results through): the turns, not the files, are the work,
+    since one match can take a minute."""
     with ExitStack() as stack:
-        # How many turns there are to weigh is known only as the records
-        # are read: at most a process per core.
-        n = worker_count(command, jobs, None, unit="turn")
-        pool = stack.enter_context(TaskPool(n)) if n > 1 else None
+        pool: TaskPool | ClusterPool | None = None
+        if scheduler is not None:
+            pool = stack.enter_context(ClusterPool(scheduler, retries))
+        else:
+            # How many turns there are to weigh is known only as the
+            # records are read: at most a process per core.
+            n = worker_count(command, jobs, None, unit="turn")
+            pool = stack.enter_context(TaskPool(n)) if n > 1 else None
         tally = stack.enter_context(Tally(quiet=quiet, verb="weighed", noun="turn"))
 
         def weigher(ds: Sequence[Decision], options: WeighOptions) -> Iterator[Weighed]:
             tally.add(len(ds))
-            found = (pool.map(weigh_decision, ds, options) if pool is not None
-                     else weigh_each(ds, options))
+            found = (pool.map(weigh_decision, ds, options, failed=not_weighed)
+                     if pool is not None else weigh_each(ds, options))
             for w in found:
                 tally.advance()
                 yield w

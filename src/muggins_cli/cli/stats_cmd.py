@@ -17,6 +17,7 @@ from muggins_cli.cli.options import (
     JsonOption,
     PathsArgument,
     QuietOption,
+    RetriesOption,
     SchedulerOption,
     fail,
     format_option,
@@ -50,6 +51,7 @@ def stats(
     quiet: QuietOption = False,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
+    retries: RetriesOption = None,
 ) -> None:
     """Summarise a corpus: files, matches, rounds, turns, players, points per
     turn (points scored by placements over turns played), per player, and the
@@ -67,7 +69,7 @@ def stats(
     total = CorpusStats()
     unreadable: list[str] = []
     try:
-        parts = run(STATS, files, jobs=n, scheduler=scheduler)
+        parts = run(STATS, files, jobs=n, scheduler=scheduler, retries=retries)
         for i, part in enumerate(with_progress(parts, len(files), quiet=quiet, verb="read")):
             total.merge(part)
             if part.unreadable:

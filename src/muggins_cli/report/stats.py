@@ -22,7 +22,7 @@ from tabulate import tabulate
 
 from muggins_cli.analysis import analyse_match
 from muggins_cli.batch import Work, no_relabel
-from muggins_cli.check import iter_replays
+from muggins_cli.check import NOT_CHECKED, iter_replays
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Match, Severity
 from muggins_cli.replay.replay import MatchReplay
@@ -135,7 +135,13 @@ def file_stats(path: str) -> CorpusStats:
     return stats
 
 
-STATS: Work[CorpusStats] = Work(file_stats, no_relabel)
+def not_read(path: str, why: str) -> CorpusStats:
+    """A file that could not be read at all (its task kept failing on a
+    cluster): counted as unreadable, under the code that says why."""
+    return CorpusStats(files=1, unreadable=1, errors=1, codes=Counter({NOT_CHECKED: 1}))
+
+
+STATS: Work[CorpusStats] = Work(file_stats, no_relabel, not_read)
 """``muggins stats``: :func:`file_stats` on each file."""
 
 

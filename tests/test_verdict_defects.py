@@ -31,7 +31,7 @@ def test_a_turn_the_solver_did_not_weigh_keeps_its_immediate_verdict(tmp_path: P
     blunder by the immediate analysis). With a node budget too small for any
     deal, the solver weighs nothing; the annotation must still say so."""
     out = tmp_path / "out.mgn"
-    res = CliRunner().invoke(app, ["analyze", str(THREES), "--solver", "--nodes", "1",
+    res = CliRunner().invoke(app, ["analyze", str(THREES), "--solver", "--nodes", "1", "--samples", "4",
                                    "--annotate", "-o", str(out)])
     assert res.exit_code in (0, 1), res.output
     turn = _turn(out.read_text(encoding="utf-8"), 16)

@@ -48,7 +48,7 @@ import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from muggins_cli.engine.scoring import credit_ends_match
 from muggins_cli.engine.state import (
@@ -322,6 +322,34 @@ def _mtd(f: Callable[[int, int], int], guess: int) -> int:
     return lo
 
 
+class _Root(Protocol):
+    def move_value(self, node: _Node, move: SolverMove, alpha: int, beta: int) -> int: ...
+
+
+def _root_values(
+    root: _Root, node: _Node, moves: Sequence[SolverMove],
+    only: Collection[SolverMove] | None,
+    values: list[tuple[SolverMove, float | None, list[SolverMove], Vec | None]],
+    scale: int = 1,
+) -> None:
+    """Each root move's exact value by MTD(f), the previous move's value as
+    the first guess, written into ``values`` as it is found (so what
+    finished survives a budget running out); moves not in ``only`` (as the
+    mover sees them) are left without one. ``scale`` divides the search's
+    int values (the paranoid search's ``n - 1``)."""
+    guess = 0
+    for i, m in enumerate(moves):
+        if only is not None and as_seen(m) not in only:
+            continue
+
+        def probe(alpha: int, beta: int, m: SolverMove = m) -> int:
+            return root.move_value(node, m, alpha, beta)
+
+        v = _mtd(probe, guess)
+        guess = v
+        values[i] = (m, v if scale == 1 else v / scale, [m], None)
+
+
 class _Perfect2Root:
     def __init__(self, ctx: _Ctx, search: Perfect2) -> None:
         self.ctx = ctx
@@ -481,18 +509,8 @@ def _solve_perfect(
         search = Perfect2(rules, table, order, objective, budget, live, min(node.dists))
         root = _Perfect2Root(ctx, search)
         nodes = search.node_count
-        guess = 0
         try:
-            for i, m in enumerate(moves):
-                if only is not None and as_seen(m) not in only:
-                    continue
-
-                def probe(alpha: int, beta: int, m: SolverMove = m) -> int:
-                    return root.move_value(node, m, alpha, beta)
-
-                v = _mtd(probe, guess)
-                guess = v
-                values[i] = (m, v, [m], None)
+            _root_values(root, node, moves, only, values)
             if want_pv:
                 for i, (m, val, _, _) in enumerate(values):
                     if val is None:
@@ -578,18 +596,8 @@ def _solve_paranoid(
     values: list[tuple[SolverMove, float | None, list[SolverMove], Vec | None]] = [
         (m, None, [m], None) for m in moves]
     stopped: str | None = None
-    guess = 0
     try:
-        for i, m in enumerate(moves):
-            if only is not None and as_seen(m) not in only:
-                continue
-
-            def probe(alpha: int, beta: int, m: SolverMove = m) -> int:
-                return root.move_value(node, m, alpha, beta)
-
-            v = _mtd(probe, guess)
-            guess = v
-            values[i] = (m, v / (n - 1), [m], None)
+        _root_values(root, node, moves, only, values, scale=n - 1)
     except BudgetExhausted as exc:
         stopped = exc.reason
     except KeyboardInterrupt:

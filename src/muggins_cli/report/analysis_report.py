@@ -18,7 +18,7 @@ from muggins_cli.analysis.annotate import verdict_glyph
 from muggins_cli.analysis.files import FileAnalysis
 from muggins_cli.analysis.match import MatchAnalysis, PlayerStats
 from muggins_cli.analysis.plays import Option, PlayAnalysis
-from muggins_cli.analysis.weigh import SolverStats, Weighed, WeighOptions, points
+from muggins_cli.analysis.weigh import SolverStats, Weighed, points
 from muggins_cli.report.escape import for_terminal, terminal_table
 from muggins_cli.report.json_report import Totals, file_json
 
@@ -143,20 +143,14 @@ def _value(x: float | None) -> str:
     return f"{x:+.0f}" if float(x).is_integer() else f"{x:+.1f}"
 
 
-def solver_glyph(w: Weighed, options: WeighOptions) -> str | None:
-    """``?`` or ``??`` by the solver's verdict (the glyph ``--annotate``
-    would write)."""
-    return verdict_glyph(w.verdict)
-
-
-def play_solver_row(w: Weighed | None, options: WeighOptions) -> tuple[object, ...]:
+def play_solver_row(w: Weighed | None) -> tuple[object, ...]:
     if w is None:
         return ("",) * len(PLAY_SOLVER_HEADERS)
     luck = "" if w.luck is None else f"{w.luck:+.1f}"
     if not w.weighed:
         return ("forced" if w.choices == 1 else "-", "", "", luck)
     lost = "" if not w.cost else points(w.cost) + (f" ± {w.error:.1f}" if w.error else "")
-    glyph = solver_glyph(w, options)
+    glyph = verdict_glyph(w.verdict)
     return (_value(w.value), f"{w.best} {_value(w.best_value)}",
             lost + (f" {glyph}" if glyph else ""), luck)
 
@@ -166,8 +160,7 @@ def plays_table(m: MatchAnalysis, tablefmt: str = "simple") -> str:
     and the solver's verdict when it weighed the turns."""
     weighing = m.weigh is not None
     by_line = m.weighed_by_line()
-    rows = [(*play_row(p), *(play_solver_row(by_line.get(p.line), m.weigh)
-                             if m.weigh is not None else ()))
+    rows = [(*play_row(p), *(play_solver_row(by_line.get(p.line)) if weighing else ()))
             for p in m.plays]
     headers = PLAY_HEADERS + (PLAY_SOLVER_HEADERS if weighing else ())
     align = ("left", "right", "left", "left", "right", "left", "right", "left") + (
@@ -227,7 +220,7 @@ def _r(x: float | None) -> float | None:
     return None if x is None else round(x, 3)
 
 
-def weighed_json(w: Weighed, options: WeighOptions) -> dict[str, Any]:
+def weighed_json(w: Weighed) -> dict[str, Any]:
     return {
         "choices": w.choices,
         "value": _r(w.value),
@@ -235,7 +228,7 @@ def weighed_json(w: Weighed, options: WeighOptions) -> dict[str, Any]:
         "best_value": _r(w.best_value),
         "lost": round(w.cost, 3) if w.weighed else None,
         "lost_error": _r(w.error),
-        "glyph": solver_glyph(w, options),
+        "glyph": verdict_glyph(w.verdict),
         "verdict": w.verdict,
         "luck": _r(w.luck),
         "exact": w.exact,
@@ -275,7 +268,7 @@ def analysis_file_json(f: FileAnalysis) -> dict[str, Any]:
             pj = play_json(p)
             w = by_line.get(p.line)
             if w is not None and m.weigh is not None:
-                pj["solver"] = weighed_json(w, m.weigh)
+                pj["solver"] = weighed_json(w)
             mj["plays"].append(pj)
         if m.weigh is not None:
             mj["solver"] = {"view": m.weigh.mode, "samples": m.weigh.samples,

@@ -23,6 +23,7 @@ from importlib import resources
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
+from muggins_cli.analysis.annotate import verdict_glyph
 from muggins_cli.analysis.match import MatchAnalysis
 from muggins_cli.analysis.plays import PlayAnalysis
 from muggins_cli.analysis.weigh import Weighed, points
@@ -41,7 +42,6 @@ from muggins_cli.replay.position import Position
 from muggins_cli.report.analysis_report import (
     player_headers,
     player_rows,
-    solver_glyph,
     weigh_line,
 )
 from muggins_cli.report.board import after_settlement, went_out
@@ -334,7 +334,7 @@ def _entry(bid: str, turn_no: int, turn: Turn, seat: dict[str, int],
         best_now = f"{b.text} scored {b.points}" if missed and b is not None else None
     lost = glyph = None
     if w is not None and analysis.weigh is not None and w.weighed and w.unforced:
-        glyph = solver_glyph(w, analysis.weigh)
+        glyph = verdict_glyph(w.verdict)
         if w.cost:
             err = f" ± {w.error:.1f}" if w.error else ""
             lost = f"lost {points(w.cost)}{err}: {w.best} was better"
@@ -427,7 +427,7 @@ def chart_svg(names: Sequence[str], seen: Sequence[tuple[Position, BodyLine | No
             out.append(f'<rect class="lost" fill="{COLOURS[seat % len(COLOURS)]}" '
                        f'x="{x(i) - bar / 2:.1f}" y="{base - h:.1f}" '
                        f'width="{bar:.1f}" height="{h:.1f}"/>')
-            glyph = solver_glyph(w, analysis.weigh)
+            glyph = verdict_glyph(w.verdict)
             if glyph:
                 out.append(f'<text class="glyph" x="{x(i):.1f}" y="{base - h - 3:.1f}">'
                            f"{escape(glyph)}</text>")

@@ -320,8 +320,7 @@ def cost_error(result: SolveResult, move: SolverMove | Pass | Place) -> float | 
     best = _move_of(result, result.best) if result.best is not None else None
     if played is None or best is None or best is played or len(played.deals) < 2:
         return None
-    return statistics.stdev(b - p for b, p in zip(best.deals, played.deals)) / math.sqrt(
-        len(played.deals))
+    return _paired(best.deals, played.deals)[1]
 
 
 def _luck(d: Decision, options: WeighOptions, after: SolveResult | None) -> float | None:

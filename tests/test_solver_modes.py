@@ -248,6 +248,21 @@ def test_node_budget_returns_what_was_finished() -> None:
         assert m.value == next(f.value for f in full.moves if f.move == m.move)
 
 
+@pytest.mark.parametrize("mode", ["perfect", "expect"])
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_small_node_budget_is_kept_to_the_node(mode: str, players: int) -> None:
+    """``--nodes 10`` means about ten nodes, not the 1,024 the budget's
+    check used to wait for: the check comes every power of two not above
+    the limit, so a search passes it by less than the limit again (plus a
+    node per root move it started)."""
+    hands, stock = deal(PAGAT, players, random.Random(9))
+    state = new_round(hands, stock, 0)
+    for limit in (1, 10, 100):
+        res = solve(PAGAT, state, mode=mode, node_limit=limit, samples=1, seed=1)
+        assert res.stopped == "nodes"
+        assert res.nodes < 2 * limit + len(res.moves), (limit, res.nodes)
+
+
 def test_ctrl_c_returns_the_best_answer_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
     hands, stock = deal(PAGAT, 2, random.Random(12))
     state = new_round(hands, stock, 0)

@@ -46,8 +46,11 @@ class BudgetExhausted(Exception):
 class Budget:
     """Time and node limits shared by every search of one ``solve`` call.
 
-    Checked every 1024 nodes (a clock read per node would cost more than the
-    node), so a limit may be passed by up to that many nodes.
+    Checked every ``every`` nodes (a clock read per node would cost more
+    than the node): 1024, or the largest power of two not above a smaller
+    node limit, so that ``--nodes 10`` stops after about ten nodes and not
+    a thousand. A search counts its nodes and, each time the count is a
+    multiple of ``every`` (``not count & mask``), adds ``every`` and checks.
     """
 
     def __init__(self, time_limit: float | None, node_limit: int | None) -> None:
@@ -55,6 +58,11 @@ class Budget:
         self.deadline = None if time_limit is None else self.start + time_limit
         self.node_limit = node_limit
         self.nodes = 0
+        every = 1024
+        while node_limit is not None and every > max(node_limit, 1):
+            every >>= 1
+        self.every = every
+        self.mask = every - 1
 
     def check(self) -> None:
         if self.node_limit is not None and self.nodes >= self.node_limit:

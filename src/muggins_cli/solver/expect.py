@@ -69,6 +69,7 @@ class Expect2(TwoPlayerSearch):
         must_play = self.rules.must_play
         win = MATCH_WIN if self.objective is Objective.MATCH else 0
         budget = self.budget
+        every, mask = budget.every, budget.mask
         settle2 = self.settle2
         cap = self.cap
         live = self.live
@@ -139,8 +140,8 @@ class Expect2(TwoPlayerSearch):
         ) -> float:
             nonlocal nodes
             nodes += 1
-            if not nodes & 1023:
-                budget.nodes += 1024
+            if not nodes & mask:
+                budget.nodes += every
                 budget.check()
             key = me | op << op_shift | stk << stk_shift | lay << lay_shift
             if live:

@@ -95,8 +95,8 @@ class MaxN:
 
     def tick(self) -> None:
         self.nodes += 1
-        if not self.nodes & 1023:
-            self.budget.nodes += 1024
+        if not self.nodes & self.budget.mask:
+            self.budget.nodes += self.budget.every
             self.budget.check()
 
     def settle(self, hands: Sequence[int], went_out: int | None, dists: Sequence[int]) -> Vec:
@@ -115,8 +115,8 @@ class MaxN:
         self, hands: tuple[int, ...], lay: int, stock: int, seat: int, dists: tuple[int, ...]
     ) -> Vec:
         self.nodes += 1
-        if not self.nodes & 1023:
-            self.budget.nodes += 1024
+        if not self.nodes & self.budget.mask:
+            self.budget.nodes += self.budget.every
             self.budget.check()
         table = self.table
         drawable = self.drawable(stock)

@@ -117,6 +117,7 @@ class Paranoid:
         tget = tt.get
         must_play = self.rules.must_play
         budget = self.budget
+        every, mask = budget.every, budget.mask
         live = self.live
         empty = table.empty
         n = self.n
@@ -225,8 +226,8 @@ class Paranoid:
                    dists: tuple[int, ...], alpha: int, beta: int) -> int:
             nonlocal nodes
             nodes += 1
-            if not nodes & 1023:
-                budget.nodes += 1024
+            if not nodes & mask:
+                budget.nodes += every
                 budget.check()
             key = lay
             for h in hands:

@@ -95,6 +95,7 @@ class Perfect2(TwoPlayerSearch):
         must_play = self.rules.must_play
         win = MATCH_WIN if self.objective is Objective.MATCH else 0
         budget = self.budget
+        every, mask = budget.every, budget.mask
         settle2 = self.settle2
         live = self.live
         empty = table.empty
@@ -183,8 +184,8 @@ class Perfect2(TwoPlayerSearch):
         ) -> int:
             nonlocal nodes
             nodes += 1
-            if not nodes & 1023:
-                budget.nodes += 1024
+            if not nodes & mask:
+                budget.nodes += every
                 budget.check()
             key = me | op << op_shift | sp << sp_shift | lay << lay_shift
             if live:

@@ -84,8 +84,8 @@ def test_selfplay_with_the_solver_checks_clean(tmp_path: Path, preset: str, play
 
 
 def test_same_seed_same_bytes_other_seed_other_bytes() -> None:
-    # Short matches (--target 60): determinism needs no long ones.
-    args = ["--players", "3", "--matches", "2", "--strategy", "random", "-q", "--target", "60"]
+    # Short matches (--target 20: three or four rounds each): determinism needs no long ones.
+    args = ["--players", "3", "--matches", "2", "--strategy", "random", "-q", "--target", "20"]
     first = run(*args, "--seed", "11")
     again = run(*args, "--seed", "11")
     other = run(*args, "--seed", "12")

@@ -87,8 +87,11 @@ def test_decisions_are_what_the_mover_saw(preset: str, players: int) -> None:
         assert at.drawn == seen.drawn
         assert at.voids == seen.voids
         assert at.scores == seen.scores
-        before = position_at(match, _resolve(rules), f"{at.round}.{at.turn}")  # R.T names it
-        assert (before.layout, before.to_move) == (at.layout, at.to_move)
+        if at.turn <= 2 or count % 4 == 0:
+            # R.T names it. Each position_at replays the match from its
+            # start: every turn's would make the test quadratic (3 s).
+            before = position_at(match, _resolve(rules), f"{at.round}.{at.turn}")
+            assert (before.layout, before.to_move) == (at.layout, at.to_move)
         if d.turn.draws:
             assert d.start is not None
             assert d.start.hand_sizes[at.to_move] == seen.hand_sizes[at.to_move] - len(

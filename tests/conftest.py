@@ -14,6 +14,12 @@ keep each answer for the next test instead of recomputing it.
 
 Hypothesis is derandomized when the environment variable ``CI`` is set, so a
 CI run is the same run every time; elsewhere it explores freely.
+
+Tests marked ``slow`` (a real Dask cluster, a browser, a pseudo-terminal,
+signals sent to a subprocess, and the thorough part of the playouts and the
+solver's exhaustive oracles: :func:`quick_then_thorough`) are left out of a
+plain ``pytest`` and run apart with ``pytest -m slow``; the README's test
+command and ``.ci/run`` run both.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import functools
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -35,6 +42,16 @@ CONFORMANCE = DATA / "conformance"
 RECORDS = REPO / "records"
 SCHEMAS = REPO / "schemas"
 DOCS = REPO / "docs"
+
+
+def quick_then_thorough(total: int, quick: int) -> list[Any]:
+    """Parameters for a test that loops over ``total`` seeds (or rounds):
+    the first ``quick`` in every run, the rest marked ``slow``. Together
+    they are the same seeds as one loop over ``range(total)``."""
+    return [
+        pytest.param(range(quick), id="quick"),
+        pytest.param(range(quick, total), id="thorough", marks=pytest.mark.slow),
+    ]
 
 
 def files(folder: Path, pattern: str = "*.mgn") -> list[Path]:

@@ -35,6 +35,9 @@ from muggins_cli.rules.loader import load_rules
 from .dask_cluster import Cluster, real_cluster, wait_for
 from .test_solver_cli import DEALS, HEAD, STOCK, TURNS
 
+# A real scheduler and workers, started and killed: run apart, with -m slow.
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 
 

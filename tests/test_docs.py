@@ -160,7 +160,8 @@ def test_ci_runs_ruff_mypy_and_the_readme_test_command() -> None:
              if line and not line.startswith("#")]
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     command = re.search(r"^python3 -m venv \.venv && \. \.venv/bin/activate && "
-                        r"(pip install -e '\.\[test\]') && (pytest)$", readme, re.MULTILINE)
+                        r"(pip install -e '\.\[test\]') && (pytest && pytest -m slow)$", readme,
+                        re.MULTILINE)
     assert command is not None
     assert steps[-3:] == ["ruff check src tests bench", "mypy", command[2]]
     assert "pip install --quiet -e '.[test]'" in steps

@@ -35,10 +35,12 @@ from muggins_cli.play.strategies import GreedyStrategy, RandomStrategy, Strategy
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import Rules, SpinnerCount
 from muggins_cli.tiles import full_set
+from tests.conftest import quick_then_thorough
 
 PRESETS = ("pagat", "spinner", "all-threes")
 PLAYERS = (2, 3, 4)
 ROUNDS = 600  # per preset and player count: 5,400 checked rounds in all
+QUICK_ROUNDS = 150  # of them in every run; the rest with -m slow
 VARIANT_ROUNDS = 80
 MATCHES = 12  # per preset and player count, each of many rounds
 
@@ -216,10 +218,12 @@ def _run(rules: Rules, players: int, rounds: int, seed: int) -> Checker:
     return checker
 
 
+@pytest.mark.parametrize("rounds", quick_then_thorough(ROUNDS, QUICK_ROUNDS))
 @pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize("preset", PRESETS)
-def test_random_rounds_keep_the_invariants(preset: str, players: int) -> None:
-    checker = _run(load_preset(preset), players, ROUNDS, _seed("rounds", preset, players))
+def test_random_rounds_keep_the_invariants(preset: str, players: int, rounds: range) -> None:
+    checker = _run(load_preset(preset), players, len(rounds),
+                   _seed("rounds", preset, players, rounds.start))
     # Both ways a round ends were reached, and a pass (only when stuck).
     assert checker.blocked and checker.passes
 

@@ -96,6 +96,7 @@ def muggins(*args: str, **kwargs: object) -> subprocess.Popen[bytes]:
                             **kwargs)  # type: ignore[call-overload]
 
 
+@pytest.mark.slow  # a real subprocess, signalled
 def test_sigterm_mid_rewrite_leaves_no_temporary_file(tmp_path: Path) -> None:
     path = tmp_path / "big.mgn"
     data = big_record(path, 40)
@@ -116,6 +117,7 @@ def test_sigterm_mid_rewrite_leaves_no_temporary_file(tmp_path: Path) -> None:
     assert path.read_bytes() == data
 
 
+@pytest.mark.slow  # a real subprocess, signalled
 def test_ctrl_c_in_solve_is_exit_130() -> None:
     # A long search (four hands, the expected value over the stock orders,
     # no time limit): interrupted, it prints its best answer and exits 130.

@@ -17,6 +17,8 @@ from pathlib import Path
 import pyte
 import pytest
 
+pytestmark = pytest.mark.slow  # real commands under a pseudo-terminal: run apart, with -m slow
+
 REPO = Path(__file__).resolve().parent.parent
 COLUMNS, ROWS = 240, 300
 

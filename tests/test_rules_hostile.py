@@ -154,6 +154,7 @@ def test_record_naming_a_hostile_file_gets_one_bad_header(name: str, tmp_path: P
         f"Rules '{name}.yaml': rules file {name}.yaml: line 1: ")
 
 
+@pytest.mark.slow  # a real subprocess over a hostile folder
 def test_check_of_a_hostile_folder_is_bounded(tmp_path: Path) -> None:
     """The issue's figure: every hostile file beside its record and one good
     record, checked as a user would; 400 MB and 20 s are limits, not speeds."""
@@ -175,6 +176,7 @@ def test_check_of_a_hostile_folder_is_bounded(tmp_path: Path) -> None:
     assert run.seconds < 20
 
 
+@pytest.mark.slow  # a real subprocess over a hostile folder
 def test_fifo_message_in_the_run(tmp_path: Path) -> None:
     """The named pipe is named as such, in the same run as the rest."""
     folder = tmp_path / "records"

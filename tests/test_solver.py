@@ -24,6 +24,7 @@ from muggins_cli.rules.model import RoundEnd, Rules, ScoreValue, SpinnerCount
 from muggins_cli.solver import MATCH_WIN, Knowledge, solve
 from muggins_cli.solver.api import _Ctx, _root
 from muggins_cli.solver.layouts import LayoutTable
+from tests.conftest import quick_then_thorough
 from tests.test_solver_reference import endgame, move_value2, move_vec
 
 PAGAT = load_preset("pagat")
@@ -46,6 +47,7 @@ VARIANTS: dict[str, Rules] = {
 }
 
 SEEDS = 25  # per variant and player count: 9 x 3 x 25 = 675 endgames
+QUICK_SEEDS = 8  # of them in every run; the rest with -m slow
 
 
 def _scores(rules: Rules, players: int, seed: int) -> tuple[list[int], int]:
@@ -56,12 +58,14 @@ def _scores(rules: Rules, players: int, seed: int) -> tuple[list[int], int]:
         target
 
 
+@pytest.mark.parametrize("seeds", quick_then_thorough(SEEDS, QUICK_SEEDS))
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("name", list(VARIANTS))
-def test_every_move_value_equals_exhaustive_search(name: str, players: int) -> None:
+def test_every_move_value_equals_exhaustive_search(name: str, players: int, seeds: range
+                                                   ) -> None:
     rules = VARIANTS[name]
     checked = 0
-    for seed in range(SEEDS):
+    for seed in seeds:
         # Free draws (no must-play) multiply the reference's work: fewer tiles.
         left = {2: 10, 3: 9, 4: 10}[players] - (0 if rules.must_play else 2)
         state = endgame(rules, players, 1000 * players + seed, left)
@@ -82,7 +86,7 @@ def test_every_move_value_equals_exhaustive_search(name: str, players: int) -> N
                 assert mv.value == ref[state.to_move]
             checked += 1
         assert res.value == max(m.value for m in res.moves if m.value is not None)
-    assert checked >= SEEDS
+    assert checked >= len(seeds)
 
 
 @pytest.mark.parametrize("name", ["pagat", "spinner", "no-must-play", "reserve-2"])

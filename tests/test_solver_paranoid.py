@@ -11,19 +11,22 @@ import pytest
 from muggins_cli.engine.state import legal_moves
 from muggins_cli.rules.model import MatchEnd
 from muggins_cli.solver import solve
-from tests.test_solver import SEEDS, VARIANTS, _scores
+from tests.conftest import quick_then_thorough
+from tests.test_solver import QUICK_SEEDS, SEEDS, VARIANTS, _scores
 from tests.test_solver_reference import endgame, move_value2, paranoid_move
 
 CASES = {**VARIANTS, "round-end": dataclasses.replace(VARIANTS["pagat"],
                                                       match_end=MatchEnd.ROUND_END)}
 
 
+@pytest.mark.parametrize("seeds", quick_then_thorough(SEEDS, QUICK_SEEDS))
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("name", list(CASES))
-def test_every_move_value_equals_exhaustive_paranoid(name: str, players: int) -> None:
+def test_every_move_value_equals_exhaustive_paranoid(name: str, players: int, seeds: range
+                                                     ) -> None:
     rules = CASES[name]
     checked = 0
-    for seed in range(SEEDS):
+    for seed in seeds:
         left = {3: 9, 4: 10}[players] - (0 if rules.must_play else 2)
         state = endgame(rules, players, 7000 * players + seed, left)
         scores, target = _scores(rules, players, seed)
@@ -38,7 +41,7 @@ def test_every_move_value_equals_exhaustive_paranoid(name: str, players: int) ->
             assert mv.value == pytest.approx(ref), (seed, mv)
             checked += 1
         assert res.value == max(m.value for m in res.moves if m.value is not None)
-    assert checked >= SEEDS
+    assert checked >= len(seeds)
 
 
 @pytest.mark.parametrize("name", ["pagat", "spinner", "no-must-play"])

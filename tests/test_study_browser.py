@@ -23,6 +23,8 @@ from muggins_cli.cli import app
 from muggins_cli.notation.parser import read_match
 from muggins_cli.replay.position import position_at
 
+pytestmark = pytest.mark.slow  # a real browser: run apart, with -m slow
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]

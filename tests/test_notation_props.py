@@ -42,7 +42,8 @@ from muggins_cli.notation.writer import with_canonical_tags, write_matches
 from .conftest import CLEAN
 
 NOTATION_CODES = {"syntax", "unknown-player", "bad-header"}
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# 60 records: generating them, not reading them, is what each costs (50 ms).
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # ---------------------------------------------------------------------------
 # Records built from the model, every field a value MGN can spell.

@@ -544,7 +544,7 @@ _values = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)  # generating the mappings is the cost
 @given(st.dictionaries(_keys, _values, max_size=6))
 def test_any_mapping_gives_rules_or_rules_error(data: dict[object, object]) -> None:
     try:
@@ -559,7 +559,7 @@ _counter = iter(range(10**9))
 _yamlish = st.text(alphabet=st.sampled_from(list("abmo dulsp:-[]{},'\"!&*#\n\t0123456789")))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)  # generating the mappings is the cost
 @given(text=_yamlish)
 def test_any_text_gives_rules_or_rules_error(
     text: str, tmp_path_factory: pytest.TempPathFactory

@@ -45,7 +45,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import NamedTuple, Protocol
@@ -69,6 +70,7 @@ from muggins_cli.solver.common import (
     Mode,
     Objective,
     Settler,
+    Stopped,
     pip_counter,
     settle_bonus_max,
 )
@@ -90,6 +92,38 @@ class Multi(str, Enum):
 
     MAXN = "max-n"
     PARANOID = "paranoid"
+
+
+class _Row(NamedTuple):
+    """One root move while it is being valued: becomes a :class:`MoveValue`."""
+
+    move: SolverMove
+    value: float | None
+    pv: list[SolverMove]
+    results: Vec | None = None
+
+
+def _rows(moves: Sequence[SolverMove]) -> list[_Row]:
+    """Every move without a value yet (what a search that stops at once returns)."""
+    return [_Row(m, None, [m]) for m in moves]
+
+
+class _Stop:
+    """Where :func:`_stopping` writes why a search stopped (None: it finished)."""
+
+    reason: Stopped | None = None
+
+
+@contextmanager
+def _stopping(stop: _Stop) -> Iterator[None]:
+    """Run a search that may stop: a budget running out or Ctrl-C ends it
+    and is noted in ``stop``; what the search wrote so far is kept."""
+    try:
+        yield
+    except BudgetExhausted as exc:
+        stop.reason = exc.reason
+    except KeyboardInterrupt:
+        stop.reason = Stopped.INTERRUPT
 
 
 @dataclass(frozen=True)
@@ -127,7 +161,7 @@ class SolveResult:
     seconds: float
     method: str
     samples: int = 0
-    stopped: str | None = None
+    stopped: Stopped | None = None
     interrupted: bool = False
     notes: list[str] = field(default_factory=list)
     replaced: int = 0
@@ -329,7 +363,7 @@ class _Root(Protocol):
 def _root_values(
     root: _Root, node: _Node, moves: Sequence[SolverMove],
     only: Collection[SolverMove] | None,
-    values: list[tuple[SolverMove, float | None, list[SolverMove], Vec | None]],
+    values: list[_Row],
     scale: int = 1,
 ) -> None:
     """Each root move's exact value by MTD(f), the previous move's value as
@@ -347,7 +381,28 @@ def _root_values(
 
         v = _mtd(probe, guess)
         guess = v
-        values[i] = (m, v if scale == 1 else v / scale, [m], None)
+        values[i] = _Row(m, v if scale == 1 else v / scale, [m])
+
+
+#: Picks the principal variation's next move: given the node before the
+#: last move, that move's points, the node after it and the legal moves there.
+_Choose = Callable[[_Node, int, _Node, list[SolverMove]], SolverMove]
+
+
+def _line(ctx: _Ctx, node: _Node, move: SolverMove, choose: _Choose,
+          limit: int = 200) -> list[SolverMove]:
+    """A principal variation: ``move``, then at each step the move ``choose``
+    picks, until the round ends or a draw whose tile nobody knows yet (an
+    ``expect`` line stops there). The one loop of the three searches."""
+    line: list[SolverMove] = [move]
+    while len(line) < limit and not isinstance(move, UnseenDraw):
+        pts, nxt = ctx.step(node, move)
+        if isinstance(nxt, _End):
+            break
+        move = choose(node, pts, nxt, ctx.legal(nxt))
+        node = nxt
+        line.append(move)
+    return line
 
 
 class _Perfect2Root:
@@ -384,25 +439,21 @@ class _Perfect2Root:
             return pts + self.node_value(nxt, alpha - pts, beta - pts)
         return pts - self.node_value(nxt, pts - beta, pts - alpha)
 
-    def pv(self, node: _Node, move: SolverMove, value: int, limit: int = 200) -> list[SolverMove]:
-        """The move, then at each step the first legal move that keeps the
-        value (found by null-window tests, which the table mostly answers)."""
-        line: list[SolverMove] = [move]
-        while len(line) < limit:
-            pts, nxt = self.ctx.step(node, move)
-            if isinstance(nxt, _End):
-                break
-            value = value - pts if nxt.seat == node.seat else pts - value
-            node = nxt
-            moves = self.ctx.legal(node)
-            move = moves[0]
+    def pv(self, node: _Node, move: SolverMove, value: int) -> list[SolverMove]:
+        """At each step the first legal move that keeps the value (found by
+        null-window tests, which the table mostly answers)."""
+
+        def keeps_value(before: _Node, pts: int, after: _Node, moves: list[SolverMove]
+                        ) -> SolverMove:
+            nonlocal value
+            value = value - pts if after.seat == before.seat else pts - value
             if len(moves) > 1:
                 for m in moves:
-                    if self.move_value(node, m, value - 1, value) >= value:
-                        move = m
-                        break
-            line.append(move)
-        return line
+                    if self.move_value(after, m, value - 1, value) >= value:
+                        return m
+            return moves[0]
+
+        return _line(self.ctx, node, move, keeps_value)
 
 
 # ----------------------------------------------------------------------
@@ -458,9 +509,8 @@ def solve(
 
 
 def _finish(
-    mode: Mode, objective: Objective, seat: int, values: list[tuple[SolverMove, float | None,
-    list[SolverMove], Vec | None]], exact: bool, nodes: int, budget: Budget, method: str,
-    *, samples: int = 0, stopped: str | None = None,
+    mode: Mode, objective: Objective, seat: int, values: list[_Row], exact: bool, nodes: int,
+    budget: Budget, method: str, *, samples: int = 0, stopped: Stopped | None = None,
 ) -> SolveResult:
     moves = [MoveValue(m, v, p, r) for m, v, p, r in values]
     best: SolverMove | None = None
@@ -484,7 +534,7 @@ def _finish(
         mode=mode, objective=objective, to_move=seat, moves=moves, best=best,
         value=best_value, exact=exact and complete, nodes=nodes,
         seconds=budget.elapsed(), method=method, samples=samples, stopped=stopped,
-        interrupted=stopped == "interrupt", notes=notes,
+        interrupted=stopped is Stopped.INTERRUPT, notes=notes,
     )
 
 
@@ -502,46 +552,36 @@ def _solve_perfect(
     ctx.lead_tile = state.lead_tile
     live = _live(table, rules, node, ctx.drawable(0))
     moves: list[SolverMove] = list(legal_moves(rules, state))
-    values: list[tuple[SolverMove, float | None, list[SolverMove], Vec | None]] = [
-        (m, None, [m], None) for m in moves]
-    stopped: str | None = None
+    values = _rows(moves)
+    stop = _Stop()
     if state.players == 2:
         search = Perfect2(rules, table, order, objective, budget, live, min(node.dists))
         root = _Perfect2Root(ctx, search)
-        nodes = search.node_count
-        try:
-            _root_values(root, node, moves, only, values)
-            if want_pv:
-                for i, (m, val, _, _) in enumerate(values):
-                    if val is None:
-                        continue
-                    values[i] = (m, val, root.pv(node, m, int(val)), None)
-        except BudgetExhausted as exc:
-            stopped = exc.reason
-        except KeyboardInterrupt:
-            stopped = "interrupt"
-        finally:
-            search.release()
-        return _finish(Mode.PERFECT, objective, node.seat, values, True, nodes(), budget,
-                       "alpha-beta", stopped=stopped)
+        with _stopping(stop):
+            try:
+                _root_values(root, node, moves, only, values)
+                if want_pv:
+                    for i, row in enumerate(values):
+                        if row.value is not None:
+                            values[i] = row._replace(pv=root.pv(node, row.move, int(row.value)))
+            finally:
+                search.release()
+        return _finish(Mode.PERFECT, objective, node.seat, values, True, search.node_count(),
+                       budget, "alpha-beta", stopped=stop.reason)
     if multi is Multi.PARANOID:
         return _solve_paranoid(ctx, node, order, moves, objective, budget, live, only)
     msearch = MaxN(rules, table, state.players, objective, budget, live, order,
                    min(node.dists))
     mroot = _MaxNRoot(ctx, msearch)
-    try:
+    with _stopping(stop):
         for i, m in enumerate(moves):
             vec = mroot.move_vec(node, m)
-            values[i] = (m, vec[node.seat], [m], vec)
+            values[i] = _Row(m, vec[node.seat], [m], vec)
         if want_pv:
-            for i, (m, val, _, vec2) in enumerate(values):
-                values[i] = (m, val, mroot.pv(node, m), vec2)
-    except BudgetExhausted as exc:
-        stopped = exc.reason
-    except KeyboardInterrupt:
-        stopped = "interrupt"
+            for i, row in enumerate(values):
+                values[i] = row._replace(pv=mroot.pv(node, row.move))
     return _finish(Mode.PERFECT, objective, node.seat, values, True, msearch.nodes, budget,
-                   "max-n", stopped=stopped)
+                   "max-n", stopped=stop.reason)
 
 
 class _ParanoidRoot:
@@ -593,20 +633,15 @@ def _solve_paranoid(
     search = Paranoid(ctx.rules, ctx.table, n, node.seat, order, objective, budget, live,
                       min(node.dists))
     root = _ParanoidRoot(ctx, search)
-    values: list[tuple[SolverMove, float | None, list[SolverMove], Vec | None]] = [
-        (m, None, [m], None) for m in moves]
-    stopped: str | None = None
-    try:
-        _root_values(root, node, moves, only, values, scale=n - 1)
-    except BudgetExhausted as exc:
-        stopped = exc.reason
-    except KeyboardInterrupt:
-        stopped = "interrupt"
-    finally:
-        nodes = search.node_count()
-        search.release()
-    return _finish(Mode.PERFECT, objective, node.seat, values, True, nodes, budget,
-                   "paranoid alpha-beta", stopped=stopped)
+    values = _rows(moves)
+    stop = _Stop()
+    with _stopping(stop):
+        try:
+            _root_values(root, node, moves, only, values, scale=n - 1)
+        finally:
+            search.release()
+    return _finish(Mode.PERFECT, objective, node.seat, values, True, search.node_count(), budget,
+                   "paranoid alpha-beta", stopped=stop.reason)
 
 
 class _MaxNRoot:
@@ -632,22 +667,14 @@ class _MaxNRoot:
         seat = node.seat
         return (*vec[:seat], vec[seat] + pts, *vec[seat + 1:])
 
-    def pv(self, node: _Node, move: SolverMove, limit: int = 200) -> list[SolverMove]:
-        line: list[SolverMove] = [move]
-        while len(line) < limit and not isinstance(move, UnseenDraw):
-            _, nxt = self.ctx.step(node, move)
-            if isinstance(nxt, _End):
-                break
-            node = nxt
-            moves = self.ctx.legal(node)
-            move = moves[0]
-            best = None
-            for m in moves:
-                p = preference(self.move_vec(node, m), node.seat)
-                if best is None or p > best:
-                    move, best = m, p
-            line.append(move)
-        return line
+    def pv(self, node: _Node, move: SolverMove) -> list[SolverMove]:
+        """At each step the mover's preferred move (the first of equals)."""
+
+        def preferred(before: _Node, pts: int, after: _Node, moves: list[SolverMove]
+                      ) -> SolverMove:
+            return max(moves, key=lambda m: preference(self.move_vec(after, m), after.seat))
+
+        return _line(self.ctx, node, move, preferred)
 
 
 # ----------------------------------------------------------------------
@@ -673,21 +700,17 @@ class _Expect2Root:
                         nxt.dists[1 - nxt.seat], -BIG, BIG)
         return pts + v if nxt.seat == node.seat else pts - v
 
-    def pv(self, node: _Node, move: SolverMove, limit: int = 200) -> list[SolverMove]:
-        """Decisions up to the first draw, whose tile nobody knows yet."""
-        line: list[SolverMove] = [move]
-        while len(line) < limit and not isinstance(move, UnseenDraw):
-            _, nxt = self.ctx.step(node, move)
-            if isinstance(nxt, _End):
-                break
-            node = nxt
-            moves = self.ctx.legal(node)
-            move = moves[0]
-            if len(moves) > 1:
-                vals = [self.move_value(node, m) for m in moves]
-                move = moves[vals.index(max(vals))]
-            line.append(move)
-        return line
+    def pv(self, node: _Node, move: SolverMove) -> list[SolverMove]:
+        """Decisions up to the first draw, whose tile nobody knows yet: at
+        each step the move of the highest expected value (the first of equals)."""
+
+        def highest(before: _Node, pts: int, after: _Node, moves: list[SolverMove]
+                    ) -> SolverMove:
+            if len(moves) == 1:
+                return moves[0]
+            return max(moves, key=lambda m: self.move_value(after, m))
+
+        return _line(self.ctx, node, move, highest)
 
 
 def _solve_expect(
@@ -701,8 +724,7 @@ def _solve_expect(
     live = _live(table, rules, node, ctx.drawable(node.stock))
     moves: list[SolverMove] = [
         as_seen(m) for m in legal_moves(rules, state)]
-    values: list[tuple[SolverMove, float | None, list[SolverMove], Vec | None]] = [
-        (m, None, [m], None) for m in moves]
+    values = _rows(moves)
     # The exact search gets half of each budget; sampling has the rest.
     half = Budget(
         None if budget.deadline is None else (budget.deadline - budget.start) / 2,
@@ -736,27 +758,22 @@ def _solve_expect(
         def pv_of(m: SolverMove) -> list[SolverMove]:
             return mroot.pv(node, m)
 
-    try:
+    stop = _Stop()
+    with _stopping(stop):
         for i, m in enumerate(moves):
             v, vec = value_of(m)
-            values[i] = (m, v, [m], vec)
-    except BudgetExhausted:
-        pass  # sample stock orders instead, below
-    except KeyboardInterrupt:
+            values[i] = _Row(m, v, [m], vec)
+    if stop.reason is Stopped.INTERRUPT:
         return _finish(Mode.EXPECT, objective, node.seat, values, False, count(), budget,
-                       method, stopped="interrupt")
-    else:
-        stopped: str | None = None
-        try:
+                       method, stopped=stop.reason)
+    if stop.reason is None:
+        with _stopping(stop):
             if want_pv:
-                for i, (m, val, _, vec) in enumerate(values):
-                    values[i] = (m, val, pv_of(m), vec)
-        except BudgetExhausted as exc:
-            stopped = exc.reason
-        except KeyboardInterrupt:
-            stopped = "interrupt"
+                for i, row in enumerate(values):
+                    values[i] = row._replace(pv=pv_of(row.move))
         return _finish(Mode.EXPECT, objective, node.seat, values, True, count(), budget,
-                       method, stopped=stopped)
+                       method, stopped=stop.reason)
+    # The exact search ran out of its half of the budget: sample stock orders.
     nodes = count()
     # Too big to do exactly in the budget: average over sampled stock orders.
     budget.nodes += nodes
@@ -815,12 +832,12 @@ def _average(
     vecs: dict[SolverMove, list[float]] = {}
     done = 0
     replaced = 0
-    stopped: str | None = None
+    stop = _Stop()
     state = deal()
     order: list[SolverMove] = [as_seen(m) for m in legal_moves(rules, state)]
     per: dict[SolverMove, list[float]] = {m: [] for m in order}
     keep: Collection[SolverMove] | None = None
-    try:
+    with _stopping(stop):
         k = 0
         while done < max(1, samples):
             if k:
@@ -836,10 +853,10 @@ def _average(
             nodes += sub.nodes
             budget.nodes += sub.nodes
             if sub.stopped is not None:
-                if enough is not None and sub.stopped == "nodes" and replaced < samples:
+                if enough is not None and sub.stopped is Stopped.NODES and replaced < samples:
                     replaced += 1
                     continue
-                stopped = "interrupt" if sub.stopped == "interrupt" else sub.stopped
+                stop.reason = sub.stopped
                 break
             for mv in sub.moves:
                 if mv.value is None:
@@ -852,25 +869,23 @@ def _average(
                         acc[i] += x
             done += 1
             if budget.left() is not None and (budget.left() or 0) <= 0:
-                stopped = "time"
+                stop.reason = Stopped.TIME
                 break
             if enough is not None:
                 keep = enough(per, done)
                 if keep is None:
                     break
             elif budget.node_limit is not None and budget.nodes >= budget.node_limit:
-                stopped = "nodes"
+                stop.reason = Stopped.NODES
                 break
-    except KeyboardInterrupt:
-        stopped = "interrupt"
-    values: list[tuple[SolverMove, float | None, list[SolverMove], Vec | None]] = []
+    values: list[_Row] = []
     for key in order:
         got = per[key]
         vec = tuple(x / len(got) for x in vecs[key]) if key in vecs and got else None
-        values.append((key, sum(got) / len(got) if got else None, [key], vec))
-    early = enough is not None and stopped is None
+        values.append(_Row(key, sum(got) / len(got) if got else None, [key], vec))
+    early = enough is not None and stop.reason is None
     res = _finish(mode, objective, seat, values, False, nodes, budget, method, samples=done,
-                  stopped=stopped if done < samples and not early else None)
+                  stopped=stop.reason if done < samples and not early else None)
     res.moves = [dataclasses.replace(mv, deals=tuple(per[mv.move])) for mv in res.moves]
     res.replaced = replaced
     return res
@@ -885,5 +900,6 @@ __all__ = [
     "Objective",
     "SolveResult",
     "SolverMove",
+    "Stopped",
     "solve",
 ]

@@ -34,11 +34,21 @@ class Mode(str, Enum):
     SAMPLE = "sample"
 
 
+class Stopped(str, Enum):
+    """Why a search stopped before it finished (``SolveResult.stopped``).
+    A ``str`` enum: ``res.stopped == "nodes"`` holds, and JSON writes the
+    word."""
+
+    NODES = "nodes"
+    TIME = "time"
+    INTERRUPT = "interrupt"
+
+
 class BudgetExhausted(Exception):
     """Raised inside a search when its time or node budget runs out; the
     caller keeps what it finished and reports the answer as not exact."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: Stopped) -> None:
         super().__init__(reason)
         self.reason = reason
 
@@ -66,9 +76,9 @@ class Budget:
 
     def check(self) -> None:
         if self.node_limit is not None and self.nodes >= self.node_limit:
-            raise BudgetExhausted("nodes")
+            raise BudgetExhausted(Stopped.NODES)
         if self.deadline is not None and time.perf_counter() >= self.deadline:
-            raise BudgetExhausted("time")
+            raise BudgetExhausted(Stopped.TIME)
 
     def left(self) -> float | None:
         """Seconds left, or None when there is no time limit."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from muggins_cli.engine.layout import Layout, count, lead, open_ends, place
-from muggins_cli.engine.state import Place, placements
+from muggins_cli.engine.layout import Layout, open_ends
+from muggins_cli.engine.state import Place, placement_score, placements
 from muggins_cli.notation.model import Pass as PassStep
 from muggins_cli.notation.model import Turn
 from muggins_cli.replay.replay import TurnEvent
@@ -47,9 +47,7 @@ def options(rules: Rules, layout: Layout, tiles: Iterable[Tile]) -> tuple[Option
     score, in the engine's order (tiles sorted, then ends L, R, U, D)."""
     out: list[Option] = []
     for move in placements(rules, layout, tiles):
-        after = (lead(rules, move.tile) if move.end is None
-                 else place(rules, layout, move.tile, move.end))
-        out.append(Option(move, rules.score_of(count(rules, after)),
+        out.append(Option(move, placement_score(rules, layout, move),
                           play_text(rules, layout, move)))
     return tuple(out)
 

@@ -23,8 +23,7 @@ from muggins_cli.cli.options import (
     node_cap,
     output_format,
 )
-from muggins_cli.engine.layout import count, lead, place
-from muggins_cli.engine.state import Draw, Place, RoundState, UnseenDraw, apply
+from muggins_cli.engine.state import Draw, Place, RoundState, UnseenDraw, apply, placement_score
 from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation.model import Pass as PassStep
 from muggins_cli.notation.model import Turn
@@ -267,13 +266,7 @@ def _pv_lines(rules: Rules, pos: Position, state: RoundState | None,
 
 
 def _points(rules: Rules, pos: Position, move: SolverMove) -> int:
-    if not isinstance(move, Place):
-        return 0
-    if move.end is None:
-        after = lead(rules, move.tile, move.left)
-    else:
-        after = place(rules, pos.layout, move.tile, move.end)
-    return rules.score_of(count(rules, after))
+    return placement_score(rules, pos.layout, move) if isinstance(move, Place) else 0
 
 
 def _value(v: float | None) -> str:

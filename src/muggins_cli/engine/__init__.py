@@ -36,6 +36,8 @@ from muggins_cli.engine.state import (
     leads_by_deal,
     legal_moves,
     new_round,
+    placed,
+    placement_score,
     placements,
 )
 
@@ -43,6 +45,7 @@ __all__ = [
     "EMPTY", "ENDS", "Arm", "Draw", "End", "EndReason", "Layout", "Move", "Pass", "Place",
     "RoundState", "apply", "count", "credit_ends_match", "deal", "drawable", "ends_for",
     "fits", "highest_double", "is_blocked", "lead", "leads_by_deal", "legal_moves",
-    "new_round", "open_ends", "place", "placements", "playable", "reached", "settle",
+    "new_round", "open_ends", "place", "placed", "placement_score", "placements", "playable",
+    "reached", "settle",
     "winner_at_settlement", "winner_on_credit",
 ]

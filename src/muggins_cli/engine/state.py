@@ -184,6 +184,20 @@ def is_blocked(rules: Rules, state: RoundState) -> bool:
     return not any(placements(rules, state.layout, h) for h in state.hands)
 
 
+def placed(rules: Rules, layout: Layout, move: Place) -> Layout:
+    """The layout after ``move``: the lead on an empty table (its ``left``
+    half facing L when given), else the tile on its end."""
+    if move.end is None:
+        return lead(rules, move.tile, move.left)
+    return place(rules, layout, move.tile, move.end)
+
+
+def placement_score(rules: Rules, layout: Layout, move: Place) -> int:
+    """Points ``move`` scores at once on ``layout``: the one definition that
+    the replay, the analysis, the strategies and ``solve`` all read."""
+    return rules.score_of(count(rules, placed(rules, layout, move)))
+
+
 def apply(rules: Rules, state: RoundState, move: Move) -> tuple[RoundState, int]:
     """Play ``move``; returns the new state and the points the move scored.
 
@@ -203,10 +217,7 @@ def apply(rules: Rules, state: RoundState, move: Move) -> tuple[RoundState, int]
     if isinstance(move, Pass):
         after = replace(state, to_move=nxt)
         return (replace(after, over=True, blocked=True) if is_blocked(rules, after) else after), 0
-    if move.end is None:
-        layout = lead(rules, move.tile, move.left)
-    else:
-        layout = place(rules, state.layout, move.tile, move.end)
+    layout = placed(rules, state.layout, move)
     hand = state.hands[seat] - {move.tile}
     after = RoundState(_with_hand(state.hands, seat, hand), state.stock, layout, nxt)
     points = rules.score_of(count(rules, layout))

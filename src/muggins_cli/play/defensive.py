@@ -22,9 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from muggins_cli.engine.layout import Layout, ends_for, lead, place
-from muggins_cli.engine.state import Place
+from muggins_cli.engine.state import Place, placement_score
 from muggins_cli.play.seen import Seen, SeenMove
-from muggins_cli.play.strategies import score_on
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile
 
@@ -55,8 +54,8 @@ def after_move(rules: Rules, layout: Layout, move: Place) -> Layout:
 
 def best_reply(rules: Rules, layout: Layout, tile: Tile) -> int:
     """The most ``tile`` can score on ``layout`` (0 when it does not fit)."""
-    return max((score_on(rules, layout, Place(tile, e)) for e in ends_for(rules, layout, tile)),
-               default=0)
+    return max((placement_score(rules, layout, Place(tile, e))
+                for e in ends_for(rules, layout, tile)), default=0)
 
 
 def expected_best(scores: Iterable[int], p: float) -> float:
@@ -94,7 +93,7 @@ class DefensiveStrategy:
     def value(self, rules: Rules, seen: Seen, move: Place) -> float:
         """The move's worth in points, by the tactics above."""
         w = self.weights
-        now = score_on(rules, seen.layout, move)
+        now = placement_score(rules, seen.layout, move)
         if now >= seen.target - seen.scores[seen.seat]:
             return float("inf")  # the match is won here
         rest = seen.hand - {move.tile}

@@ -21,8 +21,15 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from muggins_cli.engine.layout import Layout, count, lead, place
-from muggins_cli.engine.state import Draw, Move, Pass, Place, RoundState, UnseenDraw
+from muggins_cli.engine.state import (
+    Draw,
+    Move,
+    Pass,
+    Place,
+    RoundState,
+    UnseenDraw,
+    placement_score,
+)
 from muggins_cli.errors import InputError
 from muggins_cli.play.seen import Seen, SeenMove, real_move, seen_of
 from muggins_cli.rules.model import Rules
@@ -59,27 +66,13 @@ class FullStrategy(Protocol):
                     scores: Sequence[int], target: int, rng: random.Random) -> Move: ...
 
 
-def immediate_score(rules: Rules, state: RoundState, move: Place) -> int:
-    """Points the placement scores at once (the analysis board's first column)."""
-    return score_on(rules, state.layout, move)
-
-
-def score_on(rules: Rules, layout: Layout, move: Place) -> int:
-    """Points ``move`` scores at once on ``layout``."""
-    if move.end is None:
-        after = lead(rules, move.tile, move.left)
-    else:
-        after = place(rules, layout, move.tile, move.end)
-    return rules.score_of(count(rules, after))
-
-
 def greedy_seen(rules: Rules, seen: Seen) -> SeenMove:
     """The greedy choice among the mover's moves: highest immediate score,
     ties to the heaviest tile; a draw or pass when nothing can be placed."""
     places = [m for m in seen.moves if isinstance(m, Place)]
     if not places:
         return seen.moves[0]
-    return max(places, key=lambda m: (score_on(rules, seen.layout, m), m.tile.pips))
+    return max(places, key=lambda m: (placement_score(rules, seen.layout, m), m.tile.pips))
 
 
 class RandomStrategy:
@@ -100,7 +93,7 @@ class GreedyStrategy:
         places = [m for m in moves if isinstance(m, Place)]
         if not places:
             return moves[0]
-        return max(places, key=lambda m: (immediate_score(rules, state, m), m.tile.pips))
+        return max(places, key=lambda m: (placement_score(rules, state.layout, m), m.tile.pips))
 
 
 #: The solver strategy's default cap on search nodes per move (a few seconds

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
 
 from muggins_cli.engine.layout import Layout
 from muggins_cli.engine.state import RoundState
@@ -22,6 +22,35 @@ from muggins_cli.engine.voids import Void
 from muggins_cli.errors import InputError
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile, full_set
+
+
+class SeatView(Protocol):
+    """What :meth:`Knowledge.from_position` reads of a position: the
+    replay's ``Position`` has these fields (the solver stands below the
+    replay and does not import it; this says what it relies on, and mypy
+    checks that the replay provides it). ``hands`` is by seat, None where
+    the record hides a hand; only the mover's is read."""
+
+    @property
+    def to_move(self) -> int: ...
+    @property
+    def hands(self) -> Sequence[frozenset[Tile] | None]: ...
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def hand_sizes(self) -> Sequence[int]: ...
+    @property
+    def unseen(self) -> frozenset[Tile]: ...
+    @property
+    def stock_count(self) -> int: ...
+    @property
+    def scores(self) -> Sequence[int]: ...
+    @property
+    def target(self) -> int: ...
+    @property
+    def voids(self) -> Sequence[Void]: ...
+    @property
+    def drawn(self) -> Tile | None: ...
 
 
 @dataclass(frozen=True)
@@ -96,16 +125,15 @@ class Knowledge:
         )
 
     @classmethod
-    def from_position(cls, pos: Any) -> Knowledge:
+    def from_position(cls, pos: SeatView) -> Knowledge:
         """The mover's view of a replayed ``Position``
-        (:mod:`muggins_cli.replay.position`, not imported: the solver stands
-        below the replay).
+        (:mod:`muggins_cli.replay.position`, not imported: see :class:`SeatView`).
 
         Reads ``pos.hands[pos.to_move]`` and public fields only (never
         another seat's hand or ``pos.stock``); the voids are the replay's,
         counted as the table saw them.
         """
-        seat: int = pos.to_move
+        seat = pos.to_move
         hand = pos.hands[seat]
         if hand is None:
             raise InputError("the record does not show the mover's hand (no deal line)")

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from muggins_cli.cli import app, solve_cmd
-from muggins_cli.notation.parser import parse_text, read_record_text
+from muggins_cli.analysis.solving import playable_position
+from muggins_cli.check import record_resolver
+from muggins_cli.cli import app
+from muggins_cli.notation.parser import parse_text, read_match, read_record_text
 from muggins_cli.replay.position import Position, position_at
 from muggins_cli.rules.resolve import resolver_for
 from muggins_cli.solver import common as solver_common
@@ -155,7 +157,7 @@ def test_voids_carry_the_draws_kept_since(tmp_path: Path) -> None:
     still hold; Siti kept 3-5 from the turn that showed hers, which does not
     fit the ends she lacked. The history shows other seats' draws face down."""
     path = _record(tmp_path)
-    pos, history = solve_cmd._position(path, "1.16", 1)
+    pos, history = playable_position(read_match(path, 1), record_resolver(path), "1.16")
     assert [(v.seat, v.drawn_since) for v in pos.voids] == [(1, 0), (1, 0), (0, 0), (1, 0)]
     assert history[-3:] == ["Nyoman: d?? 0-4", "Siti Rahma: d3-5 d2-2 2-2", "Nyoman: d?? 4-5"]
     result = runner.invoke(app, ["solve", path, "--at", "1.16", "--mode", "sample",

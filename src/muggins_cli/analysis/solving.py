@@ -1,0 +1,95 @@
+"""Solving a recorded position: the state each mode needs and what the mover saw.
+
+``muggins solve`` asks the solver about one position of a record. Which
+state the solver gets depends on the mode and on what the record shows
+(perfect: every hand and the stock order; expect: every hand; sample: the
+mover's view only), and a mode the record cannot support is an
+:class:`InputError`. This is game logic, so it lives here and not in the
+command.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from muggins_cli.engine.state import RoundState
+from muggins_cli.errors import InputError
+from muggins_cli.notation.model import Match, Turn
+from muggins_cli.notation.model import Pass as PassStep
+from muggins_cli.replay.position import Position, position_at, positions
+from muggins_cli.replay.replay import RulesResolver
+from muggins_cli.solver import Knowledge, SolveResult, solve
+from muggins_cli.tiles import Tile, full_set
+
+MODES = ("perfect", "expect", "sample")
+
+
+def playable_position(match: Match, resolve: RulesResolver, at: str
+                      ) -> tuple[Position, list[str]]:
+    """The position before turn ``at`` (R.T) and the turns of its round so
+    far as the mover saw them (other players' draws as ``d??``); a position
+    with nothing left to play is an :class:`InputError`."""
+    pos = position_at(match, resolve, at)
+    if pos.match_over:
+        raise InputError(f"position {pos.round}.{pos.turn}: the match is over")
+    if pos.round_over:
+        raise InputError(f"position {pos.round}.{pos.turn} is the end of the round: "
+                         "nothing is left to play")
+    history = [seen_turn(item, pos.players.index(item.player) == pos.to_move)
+               for p, item in positions(match, resolve)
+               if p.round == pos.round and isinstance(item, Turn) and p.turn < pos.turn]
+    return pos, history
+
+
+def seen_turn(item: Turn, own: bool) -> str:
+    """A turn line as a player at the table saw it: their own draws, or
+    another player's as ``d??``."""
+    steps = [f"d{d.tile.tile}" if own and d.tile is not None else "d??" for d in item.draws]
+    if isinstance(item.action, PassStep):
+        steps.append("pass")
+    else:
+        a = item.action
+        steps.append(f"{a.tile.tile}{a.end.value if a.end is not None else ''}")
+    return f"{item.player}: {' '.join(steps)}"
+
+
+def solve_position(
+    pos: Position, mode: str, *, objective: str, time_limit: float | None,
+    node_limit: int | None, seed: int, samples: int, history: Sequence[str] = (),
+) -> tuple[SolveResult, RoundState | None]:
+    """Solve ``pos`` in ``mode``; also the state the search started from
+    (None in ``sample``, which starts from the mover's view)."""
+    rules = pos.rules
+    where = f"position {pos.round}.{pos.turn}"
+    if mode == "perfect":
+        if not pos.perfect:
+            raise InputError(f"{where}: --mode perfect needs every hand and the stock order, "
+                             "which the record does not show (try --mode expect or sample)")
+        state = pos.state()
+    elif mode == "expect":
+        if any(h is None for h in pos.hands):
+            raise InputError(f"{where}: --mode expect needs every hand (deal lines), which the "
+                             "record does not show (try --mode sample)")
+        state = open_state(pos)
+    else:
+        know = dataclasses.replace(Knowledge.from_position(pos), history=tuple(history))
+        return solve(rules, know, mode="sample", objective=objective, node_limit=node_limit,
+                     seed=seed, samples=samples, time_limit=time_limit), None
+    return solve(rules, state, scores=pos.scores, target=pos.target, mode=mode,
+                 objective=objective, node_limit=node_limit, seed=seed, samples=samples,
+                 time_limit=time_limit), state
+
+
+def open_state(pos: Position) -> RoundState:
+    """Every hand known, the stock's order perhaps not: a state whose stock
+    holds the right tiles (in the recorded order when known; ``expect``
+    reads only which tiles they are)."""
+    hands = tuple(h if h is not None else frozenset() for h in pos.hands)
+    if pos.stock is not None:
+        stock: tuple[Tile, ...] = pos.stock
+    else:
+        used = set(pos.layout.tiles()).union(*hands)
+        stock = tuple(t for t in full_set(pos.rules.max_pip) if t not in used)
+    return RoundState(hands, stock, pos.layout, pos.to_move, pos.drawn,
+                      lead_tile=pos.lead_tile)

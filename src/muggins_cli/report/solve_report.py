@@ -1,0 +1,112 @@
+"""``muggins solve``'s answer as text or as a JSON document."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from muggins_cli.engine.state import Draw, Place, RoundState, UnseenDraw, apply, placement_score
+from muggins_cli.replay.position import Position
+from muggins_cli.rules.model import MatchEnd
+from muggins_cli.solver import SolveResult, SolverMove
+from muggins_cli.solver.common import Stopped
+
+_STOPPED = {Stopped.INTERRUPT: " (interrupted: best answer so far)",
+            Stopped.TIME: " (time budget reached)", Stopped.NODES: " (node budget reached)"}
+
+
+def pv_lines(pos: Position, state: RoundState | None, pv: Sequence[SolverMove]) -> list[str]:
+    """A principal variation as MGN turn lines: draws as ``dT`` (``d??``
+    when nobody knows the tile yet), ``+N`` after a scoring placement. In
+    ``sample`` (no ``state``) only the mover's own first placement is shown
+    with its points, which are public."""
+    rules = pos.rules
+    lines: list[str] = []
+    steps: list[str] = []
+    seat = pos.to_move
+    s = state
+    for m in pv:
+        if isinstance(m, UnseenDraw):
+            steps.append(str(m))
+            break
+        if s is not None:
+            nxt, pts = apply(rules, s, m)
+        else:
+            nxt = None
+            pts = placement_score(rules, pos.layout, m) if isinstance(m, Place) else 0
+        steps.append(str(m) if isinstance(m, Draw) else str(m) + (f" +{pts}" if pts else ""))
+        if not isinstance(m, Draw):
+            lines.append(f"{pos.players[seat]}: {' '.join(steps)}")
+            steps = []
+        if nxt is None or nxt.over:
+            break
+        s = nxt
+        seat = nxt.to_move
+    if steps:
+        lines.append(f"{pos.players[seat]}: {' '.join(steps)}")
+    return lines
+
+
+def _value(v: float | None) -> str:
+    if v is None:
+        return "?"
+    if float(v).is_integer():
+        return f"{int(v):+d}"
+    return f"{v:+.2f}"
+
+
+def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | None
+               ) -> list[str]:
+    """The moves and their values, the best and its principal variation."""
+    rules = pos.rules
+    mover = pos.players[pos.to_move]
+    others = [p for i, p in enumerate(pos.players) if i != pos.to_move]
+    if len(pos.players) == 2:
+        meaning = f"{mover}'s points minus {others[0]}'s to the end of the round"
+    else:
+        meaning = f"{mover}'s own points to the end of the round (max-n)"
+    if res.objective.value == "match" and rules.match_end is MatchEnd.ROUND_END:
+        meaning += (", +/-100000 for winning the match at this round's end (the highest "
+                    "total, alone, at or above the target)")
+    elif res.objective.value == "match":
+        meaning += ", +/-100000 for reaching the target first"
+    how = {"perfect": "exact search", "expect": res.method, "sample": res.method}[res.mode.value]
+    out = [f"position {where}: {mover} to move; mode {res.mode.value} ({how}"
+           + (f", {res.samples} samples" if res.samples else "") + ")",
+           f"value: {meaning}"]
+    width = max((len(str(m.move)) for m in res.moves), default=4)
+    for mv in res.moves:
+        mark = "  best" if res.best is not None and mv.move == res.best else ""
+        out.append(f"  {mv.move!s:<{width}}  {_value(mv.value):>8}{mark}")
+    if res.best is not None:
+        best = next(m for m in res.moves if m.move == res.best)
+        out.append(f"best: {res.best} ({_value(best.value)})")
+        lines = pv_lines(pos, state, best.pv)
+        if len(lines) > 1 or res.mode.value != "sample":
+            out.append("principal variation:")
+            out.extend(f"  {line}" for line in lines)
+    stop = _STOPPED.get(res.stopped, "") if res.stopped is not None else ""
+    out.append(f"exact: {'yes' if res.exact else 'no'}{stop}; nodes {res.nodes:,}; "
+               f"{res.seconds:.2f} s")
+    out.extend(f"note: {n}" for n in res.notes)
+    return out
+
+
+def solve_json(pos: Position, where: str, res: SolveResult, state: RoundState | None
+               ) -> dict[str, Any]:
+    """One JSON document: position, to_move, mode, exact, moves [{move,
+    value, pv}], best, value, nodes, seconds."""
+    return {
+        "position": where,
+        "to_move": pos.players[pos.to_move],
+        "mode": res.mode.value,
+        "exact": res.exact,
+        "moves": [
+            {"move": str(m.move), "value": m.value, "pv": pv_lines(pos, state, m.pv)}
+            for m in res.moves
+        ],
+        "best": str(res.best) if res.best is not None else None,
+        "value": res.value,
+        "nodes": res.nodes,
+        "seconds": round(res.seconds, 4),
+    }

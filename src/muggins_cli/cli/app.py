@@ -11,12 +11,14 @@ later: :class:`MugginsTyper` gives each new command the plain class.
 
 from __future__ import annotations
 
+import importlib
 import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 import typer
+from typer._click import Command, Context
 from typer._click.exceptions import (  # Typer's own Click, which it does not re-export
     BadParameter,
     ClickException,
@@ -25,12 +27,38 @@ from typer._click.exceptions import (  # Typer's own Click, which it does not re
     UsageError,
 )
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+from typer.main import get_command_from_info
 from typer.models import CommandFunctionType
 
 from muggins_cli import __version__
 from muggins_cli.report.escape import for_terminal
 
 NAME = "muggins"
+
+#: Every command and the module of this package that defines it, in the
+#: order of ``muggins --help``. A command's module is imported only when the
+#: command line names it (``muggins check`` reads neither the solver nor
+#: Jinja2); ``muggins --help`` and a name that is no command import them all.
+COMMANDS: dict[str, str] = {
+    "analyze": "analyze_cmd",
+    "selfplay": "selfplay_cmd",
+    "arena": "arena_cmd",
+    "check": "check_cmd",
+    "explain": "explain_cmd",
+    "fmt": "fmt",
+    "replay": "replay_cmd",
+    "rules": "rules_cmd",
+    "solve": "solve_cmd",
+    "stats": "stats_cmd",
+    "study": "study_cmd",
+}
+
+
+def load_commands(names: Sequence[str] = tuple(COMMANDS)) -> None:
+    """Import the modules of the commands ``names``, which register them on
+    :data:`app` (in the order of :data:`COMMANDS` when all are loaded)."""
+    for name in names:
+        importlib.import_module(f"{__package__}.{COMMANDS[name]}")
 
 
 class _PlainArgument(TyperArgument):
@@ -85,7 +113,30 @@ class MugginsCommand(TyperCommand):
 
 
 class MugginsGroup(TyperGroup):
-    """The ``muggins`` group: usage errors as one plain line on stderr."""
+    """The ``muggins`` group: usage errors as one plain line on stderr, and
+    each command made (its module imported) only when it is asked for."""
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        return list(dict.fromkeys([*COMMANDS, *self.commands]))
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            if not any(c.name == cmd_name for c in app.registered_commands):
+                load_commands([cmd_name])
+            for info in app.registered_commands:
+                if info.name == cmd_name:
+                    self.commands[cmd_name] = get_command_from_info(
+                        info, pretty_exceptions_short=app.pretty_exceptions_short,
+                        rich_markup_mode=app.rich_markup_mode)
+        return self.commands.get(cmd_name)
+
+    def resolve_command(self, ctx: Context, args: list[str]
+                        ) -> tuple[str | None, Command | None, list[str]]:
+        if args and args[0] not in COMMANDS:
+            # Not a command: all of them, for the "did you mean" of the error.
+            for name in self.list_commands(ctx):
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,

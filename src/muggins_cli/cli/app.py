@@ -15,7 +15,9 @@ import importlib
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Annotated, Any, get_args, get_origin
 
 import typer
 from typer._click import Command, Context
@@ -26,11 +28,13 @@ from typer._click.exceptions import (  # Typer's own Click, which it does not re
     NoArgsIsHelpError,
     UsageError,
 )
+from typer._coercion import RuntimeParam, TypeDescriptor, build_runtime_param
+from typer._param_types import coerce_cli_choice
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.main import get_command_from_info
 from typer.models import CommandFunctionType
 
-from muggins_cli import __version__
+import muggins_cli
 from muggins_cli.report.escape import for_terminal
 
 NAME = "muggins"
@@ -61,9 +65,81 @@ def load_commands(names: Sequence[str] = tuple(COMMANDS)) -> None:
         importlib.import_module(f"{__package__}.{COMMANDS[name]}")
 
 
+_UNSURE = object()
+_WHOLE_NUMBER = re.compile(r"0|-?[1-9][0-9]{0,17}")
+
+
+def _plain_value(desc: TypeDescriptor, value: Any, ctx: Context) -> Any:
+    """What Typer's coercion gives for ``value``, for the values a command
+    line nearly always holds (a string, strings, a choice, a whole number in
+    range), or ``_UNSURE``."""
+    info = desc.parameter_info
+    if desc.file_annotation is not None or info.parser is not None:
+        return _UNSURE
+    annotation: Any = desc.annotation
+    if get_origin(annotation) is list:
+        if (get_args(annotation) == (str,) and isinstance(value, (list, tuple))
+                and all(type(v) is str for v in value)):
+            return list(value)
+        return _UNSURE
+    if annotation is str:
+        return value if type(value) is str else _UNSURE
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        try:
+            # What Typer's adapter for a choice calls, and returns as it is.
+            return coerce_cli_choice(value, choices=list(annotation),
+                                     case_sensitive=info.case_sensitive, ctx=ctx)
+        except ValueError:
+            return _UNSURE
+    if annotation is int and not info.clamp:
+        if type(value) is str and _WHOLE_NUMBER.fullmatch(value):
+            number = int(value)
+        elif type(value) is int:
+            number = value
+        else:
+            return _UNSURE
+        if (info.min is None or number >= info.min) and (info.max is None or number <= info.max):
+            return number
+    return _UNSURE
+
+
+@dataclass(frozen=True)
+class _PlainCoercion(RuntimeParam):
+    """Typer's coercion of a parameter's value without pydantic, which
+    Typer's own builds an adapter with for every parameter and which takes
+    longer to import than ``muggins check FILE`` takes to run. The values
+    :func:`_plain_value` is unsure of (anything wrong, above all) go to
+    Typer's coercion, so results and error messages are Typer's own."""
+
+    descriptor: TypeDescriptor | None = None
+    _typers: list[RuntimeParam] = field(default_factory=list)
+
+    def _coerce_value(self, value: Any, param: Any, ctx: Context) -> Any:
+        assert self.descriptor is not None
+        found = _plain_value(self.descriptor, value, ctx)
+        if found is not _UNSURE:
+            return found
+        if not self._typers:
+            self._typers.append(build_runtime_param(self.descriptor))
+        return self._typers[0]._coerce_value(value, param=param, ctx=ctx)
+
+
+def _coercion(param: TyperArgument | TyperOption) -> RuntimeParam:
+    found: RuntimeParam | None = param.__dict__.get("_plain_coercion")
+    if found is None:
+        desc = param.type_descriptor
+        found = _PlainCoercion(parameter_info=desc.parameter_info, annotation=desc.annotation,
+                               descriptor=desc)
+        param.__dict__["_plain_coercion"] = found
+    return found
+
+
 class _PlainArgument(TyperArgument):
     """An argument shown as ``PATH...`` in the usage line and in the help,
     without its Python type."""
+
+    def get_runtime_param(self) -> RuntimeParam:
+        return _coercion(self)
 
     def _label(self) -> str:
         return self.metavar or (self.name or "ARG").upper()
@@ -89,6 +165,9 @@ class _PlainOption(TyperOption):
     name when none is given), never a Python type or a ``[x>=1]`` range: the
     help text says the range in words."""
 
+    def get_runtime_param(self) -> RuntimeParam:
+        return _coercion(self)
+
     def display_type_rich(self, ctx: Any) -> str | None:
         if self.is_flag or self.count:
             return None
@@ -98,23 +177,41 @@ class _PlainOption(TyperOption):
         return None
 
 
+def _make_plain(params: Sequence[object]) -> None:
+    for param in params:
+        # Same state, other display and coercion methods: Typer builds the
+        # parameters itself and offers no hook to choose their classes.
+        if type(param) is TyperArgument:
+            param.__class__ = _PlainArgument
+        elif type(param) is TyperOption:
+            param.__class__ = _PlainOption
+
+
 class MugginsCommand(TyperCommand):
     """Every ``muggins`` command: its parameters shown plainly."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for param in self.params:
-            # Same state, other display methods: Typer builds the parameters
-            # itself and offers no hook to choose their classes.
-            if type(param) is TyperArgument:
-                param.__class__ = _PlainArgument
-            elif type(param) is TyperOption:
-                param.__class__ = _PlainOption
+        _make_plain(self.params)
+
+    def get_help_option(self, ctx: Context) -> TyperOption | None:
+        option = super().get_help_option(ctx)  # made on first use
+        _make_plain([option])
+        return option
 
 
 class MugginsGroup(TyperGroup):
     """The ``muggins`` group: usage errors as one plain line on stderr, and
     each command made (its module imported) only when it is asked for."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _make_plain(self.params)  # --version, coerced without pydantic
+
+    def get_help_option(self, ctx: Context) -> TyperOption | None:
+        option = super().get_help_option(ctx)
+        _make_plain([option])
+        return option
 
     def list_commands(self, ctx: Context) -> list[str]:
         return list(dict.fromkeys([*COMMANDS, *self.commands]))
@@ -252,7 +349,7 @@ app = MugginsTyper(
 
 def _show_version(value: bool) -> None:
     if value:
-        typer.echo(f"{NAME} {__version__}")
+        typer.echo(f"{NAME} {muggins_cli.__version__}")
         raise typer.Exit(0)
 
 

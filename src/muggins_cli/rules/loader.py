@@ -35,7 +35,6 @@ import zlib
 from collections.abc import Callable, Mapping
 from enum import Enum
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -53,6 +52,8 @@ from muggins_cli.rules.model import (
 )
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     import jsonschema
 
     from muggins_cli.rules.yaml_file import Marks as _Marks
@@ -79,8 +80,20 @@ _VALIDATED = "validated.json"
 
 
 @lru_cache(maxsize=1)
+def _presets_folder() -> Traversable:
+    here = Path(__file__).with_name("presets")
+    if here.is_dir():
+        # An installed package is plain files: no importlib.resources (and
+        # the zipfile module it imports) to find them.
+        return here
+    from importlib import resources
+
+    return resources.files("muggins_cli.rules").joinpath("presets")
+
+
+@lru_cache(maxsize=1)
 def _preset_names() -> tuple[str, ...]:
-    folder = resources.files("muggins_cli.rules").joinpath("presets")
+    folder = _presets_folder()
     return tuple(
         sorted(p.name.removesuffix(".yaml") for p in folder.iterdir() if p.name.endswith(".yaml"))
     )
@@ -110,11 +123,7 @@ def load_preset(name: str) -> Rules:
 
 
 def _preset_text(name: str) -> str:
-    return (
-        resources.files("muggins_cli.rules")
-        .joinpath("presets", f"{name}.yaml")
-        .read_text(encoding="utf-8")
-    )
+    return _presets_folder().joinpath(f"{name}.yaml").read_text(encoding="utf-8")
 
 
 def _fingerprint(text: str) -> str:
@@ -127,8 +136,7 @@ def _fingerprint(text: str) -> str:
 @lru_cache(maxsize=1)
 def _validated_presets() -> dict[str, dict[str, Any]]:
     try:
-        text = resources.files("muggins_cli.rules").joinpath(
-            "presets", _VALIDATED).read_text(encoding="utf-8")
+        text = _presets_folder().joinpath(_VALIDATED).read_text(encoding="utf-8")
     except OSError:
         return {}
     found = json.loads(text)
@@ -299,6 +307,8 @@ def _parse_yaml(text: str, where: str) -> tuple[object, _Marks]:
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.protocols.Validator:
+    from importlib import resources
+
     import jsonschema
 
     text = (
@@ -555,6 +565,7 @@ def _preset_hint(name: str) -> str:
 
 def _cache_clear() -> None:
     """Forget every loaded preset and file (tests that rewrite files use it)."""
-    for cached in (_preset_names, load_preset, _load_file, _validator, _validated_presets):
+    for cached in (_presets_folder, _preset_names, load_preset, _load_file, _validator,
+                   _validated_presets):
         clear: Callable[[], None] = cached.cache_clear
         clear()

@@ -111,11 +111,10 @@ class _PlainCoercion(RuntimeParam):
     :func:`_plain_value` is unsure of (anything wrong, above all) go to
     Typer's coercion, so results and error messages are Typer's own."""
 
-    descriptor: TypeDescriptor | None = None
-    _typers: list[RuntimeParam] = field(default_factory=list)
+    descriptor: TypeDescriptor
+    _typers: list[RuntimeParam] = field(default_factory=list)  # built when first needed
 
     def _coerce_value(self, value: Any, param: Any, ctx: Context) -> Any:
-        assert self.descriptor is not None
         found = _plain_value(self.descriptor, value, ctx)
         if found is not _UNSURE:
             return found

@@ -204,11 +204,11 @@ def main() -> int:
           f"{turns} turns, {len(mgn_text.encode()) / 1024:,.0f} KB")
     print(f"               {games} PGN games, {moves} moves, "
           f"{len(pgn_text.encode()) / 1024:,.0f} KB; {args.repeat} runs of each, interleaved")
-    print(f"muggins check : {shlex.join(commands['check'][-4:-1])} FILE: "
+    print(f"muggins       : check --jobs 1 FILE, "
           f"min {low('check'):.3f} s, median {mid('check'):.3f} s = "
           f"min {low('check') / turns * 1e6:6.2f}, median {mid('check') / turns * 1e6:6.2f} "
           f"µs/turn")
-    print(f"python-chess  : read_game + mainline (python -c): "
+    print(f"python-chess  : read_game + mainline (python -c), "
           f"min {low('chess'):.3f} s, median {mid('chess'):.3f} s = "
           f"min {low('chess') / moves * 1e6:6.2f}, median {mid('chess') / moves * 1e6:6.2f} "
           f"µs/move")

@@ -104,9 +104,9 @@ def make_mgn(turns: int, seed: int) -> tuple[str, int, Counter[str]]:
     kinds: Counter[str] = Counter()
     i = 0
     while count < turns:
-        preset = PRESETS[i % 3]
-        n = 2 + (i // 3) % 3
-        hidden = (i // 9) % 2 == 1
+        hidden = i % 2 == 1  # every other match, so that a small corpus has both
+        preset = PRESETS[(i // 2) % 3]
+        n = 2 + (i // 6) % 3
         rules = load_preset(preset)
         strategies = [GreedyStrategy() if k % 2 else RandomStrategy() for k in range(n)]
         outcome = play_match(rules, list(NAMES[:n]), strategies, rng)

@@ -1,65 +1,134 @@
-"""The cost of ``check`` per turn, side by side with python-chess per move.
+"""The cost of ``muggins check`` per turn, beside python-chess per move, as
+whole processes.
 
     python bench/bench_check.py [--turns N] [--repeat K]
 
-Generates self-play MGN records with about N turns and a PGN file with the
-same number of chess moves (random legal games), then times, in one run:
+Generates one MGN file of self-played matches with about N turns and a PGN
+file of random legal games with as many moves. The matches cycle through
+every preset (pagat, spinner, all-threes), two to four players, and are in
+turn written in full and as kept without the deals, like
+``records/kept-without-deals-2p.mgn`` (docs/notation.md 6: the ``deal`` and
+``stock`` lines dropped, every draw written ``d??``, the ``reveal`` lines
+kept), on which ``check`` reports ``unverified`` notes and no error. Then
+runs, interleaved, K times each:
 
-- muggins: parse + replay + diagnostics of every record (the work of
-  ``muggins check``, without printing);
-- python-chess: ``chess.pgn.read_game`` + pushing every mainline move on a
-  board (reading and replaying a PGN file).
+- ``muggins check --jobs 1 FILE``: the whole process, its output to
+  /dev/null, exit status 0 required;
+- ``python -c`` reading the PGN file with python-chess: a loop of
+  ``chess.pgn.read_game`` (which replays every move on a board, to read its
+  SAN) that walks each game's mainline once, without replaying the moves a
+  second time; it prints how many moves it read, which must be the number
+  written;
+- the start-up of each: ``muggins --version`` and
+  ``python -c "import chess.pgn"``.
 
-Prints microseconds per turn / per move and their ratio. python-chess is
-installed for the benchmark only (``pip install chess``).
+Prints the minimum and median of each, microseconds per turn and per move
+of the whole processes, and their ratio; the start-ups are printed apart,
+and the one figure without them says so. python-chess is installed for the
+benchmark only (``pip install chess``).
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import os
 import random
+import re
+import shlex
 import statistics
+import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
-from muggins_cli.check import check_file
 from muggins_cli.notation.writer import write_match
 from muggins_cli.play.selfplay import play_match
 from muggins_cli.play.strategies import GreedyStrategy, RandomStrategy
 from muggins_cli.rules.loader import load_preset
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_startup import muggins_command
+
 DATA = Path(__file__).resolve().parent / ".data"
+PRESETS = ("pagat", "spinner", "all-threes")
+NAMES = ("Ana", "Budi", "Citra", "Dewi")
+
+#: What the python-chess process runs: read every game once, walk its mainline.
+CHESS_READ = """
+import sys
+import chess.pgn
+moves = 0
+with open(sys.argv[1], encoding="utf-8") as fh:
+    while (game := chess.pgn.read_game(fh)) is not None:
+        for _move in game.mainline_moves():
+            moves += 1
+print(moves)
+"""
+
+_DRAW = re.compile(r"(?<=[ :])d[0-9]+-[0-9]+(?= |$)")
 
 
-def make_mgn(turns: int, seed: int) -> tuple[str, int]:
+def turn_lines(text: str) -> int:
+    """The turn lines of MGN text: ``NAME: ...``, not a muggins call."""
+    count = 0
+    for line in text.splitlines():
+        if line.startswith("[") or ": " not in line:
+            continue
+        if not line.split(": ", 1)[1].startswith("muggins"):
+            count += 1
+    return count
+
+
+def without_deals(text: str) -> str:
+    """The match as a record kept at a table: no deals, no stock, draws
+    unseen; the reveals at the end of each round stay."""
+    kept = []
+    for line in text.splitlines():
+        if line.startswith(("deal ", "stock ")):
+            continue
+        if not line.startswith("[") and ": " in line:
+            line = _DRAW.sub("d??", line)
+        kept.append(line)
+    return "\n".join(kept) + "\n"
+
+
+def make_mgn(turns: int, seed: int) -> tuple[str, int, Counter[str]]:
+    """About ``turns`` turns of self-play, every preset, 2-4 players, half of
+    the matches without deals; with the turns and what kinds of match."""
     rng = random.Random(seed)
     texts: list[str] = []
     count = 0
-    presets = ["pagat", "spinner", "all-threes"]
-    names = ["Ana", "Budi", "Citra", "Dewi"]
+    kinds: Counter[str] = Counter()
     i = 0
     while count < turns:
-        preset = presets[i % 3]
-        n = 2 + i % 3
+        hidden = i % 2 == 1  # every other match, so that a small corpus has both
+        preset = PRESETS[(i // 2) % 3]
+        n = 2 + (i // 6) % 3
         rules = load_preset(preset)
         strategies = [GreedyStrategy() if k % 2 else RandomStrategy() for k in range(n)]
-        outcome = play_match(rules, names[:n], strategies, rng)
+        outcome = play_match(rules, list(NAMES[:n]), strategies, rng)
         text = write_match(outcome.record)
-        count += sum(1 for line in text.splitlines() if ": " in line and not line.startswith("["))
+        if hidden:
+            text = without_deals(text)
+        count += turn_lines(text)
         texts.append(text)
+        kinds[f"{preset} {'without deals' if hidden else 'with deals'}"] += 1
         i += 1
-    return "\n".join(texts), count
+    return "\n".join(texts), count, kinds
 
 
-def make_pgn(moves: int, seed: int) -> tuple[str, int]:
+def make_pgn(moves: int, seed: int) -> tuple[str, int, int]:
+    """Random legal games, ``moves`` moves in all; with the moves and games."""
     import chess
     import chess.pgn
 
     rng = random.Random(seed)
     out = io.StringIO()
     count = 0
+    games = 0
     while count < moves:
         board = chess.Board()
         game = chess.pgn.Game()
@@ -70,33 +139,25 @@ def make_pgn(moves: int, seed: int) -> tuple[str, int]:
             board.push(move)
             count += 1
         print(game, file=out, end="\n\n")
-    return out.getvalue(), count
+        games += 1
+    return out.getvalue(), count, games
 
 
-def time_muggins(path: Path) -> float:
+def run(argv: list[str], env: dict[str, str], *, capture: bool = False) -> tuple[float, str]:
+    """Wall time of the process ``argv``; exit status 0 or the benchmark stops."""
     start = time.perf_counter()
-    report = check_file(str(path))
+    done = subprocess.run(argv, stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, env=env, text=True, check=False)
     elapsed = time.perf_counter() - start
-    assert report.errors == 0, report.diagnostics[:3]
-    return elapsed
-
-
-def time_chess(path: Path) -> float:
-    import chess.pgn
-
-    start = time.perf_counter()
-    with path.open(encoding="utf-8") as fh:
-        while (game := chess.pgn.read_game(fh)) is not None:
-            board = game.board()
-            for move in game.mainline_moves():
-                board.push(move)
-    return time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"{shlex.join(argv)}: exit status {done.returncode}")
+    return elapsed, done.stdout or ""
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--turns", type=int, default=20000)
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     try:
         import chess  # noqa: F401
@@ -104,22 +165,64 @@ def main() -> int:
         print("python-chess is needed for this benchmark: pip install chess", file=sys.stderr)
         return 2
     DATA.mkdir(exist_ok=True)
-    mgn_text, turns = make_mgn(args.turns, 1)
-    pgn_text, moves = make_pgn(turns, 1)
+    mgn_text, turns, kinds = make_mgn(args.turns, 1)
+    pgn_text, moves, games = make_pgn(turns, 1)
     mgn = DATA / "bench_check.mgn"
     pgn = DATA / "bench_check.pgn"
     mgn.write_text(mgn_text, encoding="utf-8")
     pgn.write_text(pgn_text, encoding="utf-8")
-    m_times = [time_muggins(mgn) for _ in range(args.repeat)]
-    c_times = [time_chess(pgn) for _ in range(args.repeat)]
-    m = statistics.median(m_times) / turns * 1e6
-    c = statistics.median(c_times) / moves * 1e6
-    print(f"muggins check : {turns:7d} turns, {m:7.2f} µs/turn "
-          f"({turns / statistics.median(m_times):,.0f} turns/s)")
-    print(f"python-chess  : {moves:7d} moves, {c:7.2f} µs/move "
-          f"({moves / statistics.median(c_times):,.0f} moves/s)")
-    print(f"ratio         : a turn costs {m / c:.3f} of a python-chess move "
-          f"(aim: at most 0.200)")
+
+    muggins = muggins_command()
+    python = sys.executable
+    # Bytecode caches as an installed package has them (written by the
+    # first, untimed, run of each command).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    commands = {
+        "check": [*muggins, "check", "--jobs", "1", str(mgn)],
+        "chess": [python, "-c", CHESS_READ, str(pgn)],
+        "muggins start-up": [*muggins, "--version"],
+        "chess start-up": [python, "-c", "import chess.pgn"],
+    }
+    for argv in commands.values():
+        run(argv, env)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(args.repeat):
+        for name, argv in commands.items():
+            elapsed, out = run(argv, env, capture=name == "chess")
+            if name == "chess" and int(out) != moves:
+                sys.exit(f"python-chess read {out.strip()} moves, not the {moves} written")
+            times[name].append(elapsed)
+
+    def low(name: str) -> float:
+        return min(times[name])
+
+    def mid(name: str) -> float:
+        return statistics.median(times[name])
+
+    shown = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+    print(f"corpus        : {sum(kinds.values())} matches in one file ({shown}), "
+          f"{turns} turns, {len(mgn_text.encode()) / 1024:,.0f} KB")
+    print(f"               {games} PGN games, {moves} moves, "
+          f"{len(pgn_text.encode()) / 1024:,.0f} KB; {args.repeat} runs of each, interleaved")
+    print(f"muggins       : check --jobs 1 FILE, "
+          f"min {low('check'):.3f} s, median {mid('check'):.3f} s = "
+          f"min {low('check') / turns * 1e6:6.2f}, median {mid('check') / turns * 1e6:6.2f} "
+          f"µs/turn")
+    print(f"python-chess  : read_game + mainline (python -c), "
+          f"min {low('chess'):.3f} s, median {mid('chess'):.3f} s = "
+          f"min {low('chess') / moves * 1e6:6.2f}, median {mid('chess') / moves * 1e6:6.2f} "
+          f"µs/move")
+    print(f"start-up      : muggins --version min {low('muggins start-up') * 1000:.0f} ms, "
+          f"median {mid('muggins start-up') * 1000:.0f} ms; "
+          f"python -c \"import chess.pgn\" min {low('chess start-up') * 1000:.0f} ms, "
+          f"median {mid('chess start-up') * 1000:.0f} ms (both included above)")
+    ratio = (mid("check") / turns) / (mid("chess") / moves)
+    ratio_min = (low("check") / turns) / (low("chess") / moves)
+    print(f"ratio         : a turn costs {ratio:.3f} of a python-chess move, whole processes, "
+          f"medians (mins: {ratio_min:.3f}; aim: at most 0.200)")
+    net = ((mid("check") - mid("muggins start-up")) / turns) / \
+        ((mid("chess") - mid("chess start-up")) / moves)
+    print(f"                without each process's median start-up: {net:.3f}")
     return 0
 
 

@@ -16,28 +16,31 @@ Three runners give the same results in the same (input) order:
 Standard input (``-``) is always read here, in this process, at its place in
 the order. The work itself is a :class:`Work`: two module-level functions, so
 that it can be pickled for processes and Dask alike.
+
+The process pool (``concurrent.futures``, ``multiprocessing``) and Dask's
+``asyncio`` and ``logging`` are imported by the runner that uses them, not
+with this module: ``muggins check FILE`` runs in this process and should
+not start slower for what it does not use.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import multiprocessing
 import os
-import signal
 import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 import muggins_cli
 from muggins_cli.check import STDIN, FileReport, check_file, not_checked
 from muggins_cli.errors import MugginsError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from multiprocessing.context import BaseContext
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -235,11 +238,13 @@ def run_local(work: Work[T], paths: Iterable[str]) -> Iterator[T]:
         yield work.run(path)
 
 
-def _mp_context() -> multiprocessing.context.BaseContext:
+def _mp_context() -> BaseContext:
     # On Linux, fork: workers start at once with everything imported. The
     # pool is started before anything here runs a thread (see
     # run_processes). Elsewhere spawn, the only safe choice on macOS and the
     # only one on Windows.
+    import multiprocessing
+
     if sys.platform.startswith("linux"):
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
@@ -248,6 +253,8 @@ def _mp_context() -> multiprocessing.context.BaseContext:
 def _worker_init() -> None:
     # Ctrl-C is the parent's to handle: it stops the workers itself, and
     # workers would only print a traceback each.
+    import signal
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -263,6 +270,9 @@ def run_processes(work: Work[T], paths: Sequence[str], jobs: int) -> Iterator[T]
     """The files spread over ``jobs`` worker processes, results in order.
     The workers are started now, before the caller starts any thread (a
     progress bar), so that forking them is safe."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=_mp_context(),
                                    initializer=_worker_init)
     try:
@@ -275,6 +285,8 @@ def run_processes(work: Work[T], paths: Sequence[str], jobs: int) -> Iterator[T]
 
 def _process_results(executor: ProcessPoolExecutor, work: Work[T], paths: Sequence[str],
                      jobs: int) -> Iterator[T]:
+    from concurrent.futures.process import BrokenProcessPool
+
     ok = False
     try:
         def submit(chunk: list[str]) -> Future[list[T]]:
@@ -300,6 +312,9 @@ class TaskPool:
     workers on the way out."""
 
     def __init__(self, jobs: int) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
         self.jobs = jobs
         self._executor = ProcessPoolExecutor(max_workers=jobs, mp_context=_mp_context(),
                                              initializer=_worker_init)
@@ -316,6 +331,8 @@ class TaskPool:
         few, and a slow one must not keep the other workers idle).
         ``failed`` is :class:`ClusterPool`'s: here a worker process that
         dies breaks the whole pool, and the run ends."""
+        from concurrent.futures.process import BrokenProcessPool
+
         futures = [self._executor.submit(fn, item, *args) for item in items]
         try:
             for f in futures:
@@ -394,6 +411,8 @@ def _hush_distributed() -> None:
     in one line (a lost scheduler, an exception it could not send back),
     and the CLI's stderr is for its own messages. Not undone when the
     cluster is closed: the client's event loop may still log after that."""
+    import logging
+
     for name in ["distributed", *(n for n in logging.root.manager.loggerDict
                                   if n.startswith("distributed."))]:
         logging.getLogger(name).setLevel(logging.CRITICAL)
@@ -427,6 +446,8 @@ class Cluster:
         """Whatever distributed raises while the client talks to the
         scheduler (a closed connection, a client it closed itself after
         failing to reconnect, a cancelled call), as one line."""
+        import asyncio
+
         try:
             yield
         except BatchError:

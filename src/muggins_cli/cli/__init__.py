@@ -1,31 +1,35 @@
 """The ``muggins`` command: a thin Typer shell over the library.
 
 Each command lives in its own module and registers itself on ``app`` when
-imported here; no game logic lives in this package.
+imported; :data:`muggins_cli.cli.app.COMMANDS` names them all. The console
+entry point (:func:`main`) imports only the module of the command the
+command line names (see :class:`~muggins_cli.cli.app.MugginsGroup`), so that
+``muggins check`` starts without the solver, Jinja2 or Dask. ``from
+muggins_cli.cli import app`` gives the app with every command registered.
+No game logic lives in this package.
 """
 
 from __future__ import annotations
 
-from muggins_cli.cli.app import app
+from typing import Any
 
-# isort: split
-# Command modules, imported for their registration on ``app``.
-# (one line per module; keep the order of ``muggins --help``)
-from muggins_cli.cli import analyze_cmd as _analyze_cmd  # noqa: F401
-from muggins_cli.cli import arena_cmd as _arena_cmd  # noqa: F401
-from muggins_cli.cli import check_cmd as _check_cmd  # noqa: F401
-from muggins_cli.cli import explain_cmd as _explain_cmd  # noqa: F401
-from muggins_cli.cli import fmt as _fmt  # noqa: F401
-from muggins_cli.cli import replay_cmd as _replay_cmd  # noqa: F401
-from muggins_cli.cli import rules_cmd as _rules_cmd  # noqa: F401
-from muggins_cli.cli import selfplay_cmd as _selfplay_cmd  # noqa: F401
-from muggins_cli.cli import solve_cmd as _solve_cmd  # noqa: F401
-from muggins_cli.cli import stats_cmd as _stats_cmd  # noqa: F401
-from muggins_cli.cli import study_cmd as _study_cmd  # noqa: F401
+from muggins_cli.cli import app as _shell
+
+# Importing the module ``app`` bound that name here to the module; the name
+# ``app`` of this package is the Typer app, given by ``__getattr__`` below.
+del globals()["app"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":
+        _shell.load_commands()
+        globals()["app"] = _shell.app
+        return _shell.app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
-    app()
+    _shell.app()
 
 
 __all__ = ["app", "main"]

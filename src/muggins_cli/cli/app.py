@@ -11,12 +11,16 @@ later: :class:`MugginsTyper` gives each new command the plain class.
 
 from __future__ import annotations
 
+import importlib
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Annotated, Any, get_args, get_origin
 
 import typer
+from typer._click import Command, Context
 from typer._click.exceptions import (  # Typer's own Click, which it does not re-export
     BadParameter,
     ClickException,
@@ -24,18 +28,117 @@ from typer._click.exceptions import (  # Typer's own Click, which it does not re
     NoArgsIsHelpError,
     UsageError,
 )
+from typer._coercion import RuntimeParam, TypeDescriptor, build_runtime_param
+from typer._param_types import coerce_cli_choice
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+from typer.main import get_command_from_info
 from typer.models import CommandFunctionType
 
-from muggins_cli import __version__
+import muggins_cli
 from muggins_cli.report.escape import for_terminal
 
 NAME = "muggins"
+
+#: Every command and the module of this package that defines it, in the
+#: order of ``muggins --help``. A command's module is imported only when the
+#: command line names it (``muggins check`` reads neither the solver nor
+#: Jinja2); ``muggins --help`` and a name that is no command import them all.
+COMMANDS: dict[str, str] = {
+    "analyze": "analyze_cmd",
+    "selfplay": "selfplay_cmd",
+    "arena": "arena_cmd",
+    "check": "check_cmd",
+    "explain": "explain_cmd",
+    "fmt": "fmt",
+    "replay": "replay_cmd",
+    "rules": "rules_cmd",
+    "solve": "solve_cmd",
+    "stats": "stats_cmd",
+    "study": "study_cmd",
+}
+
+
+def load_commands(names: Sequence[str] = tuple(COMMANDS)) -> None:
+    """Import the modules of the commands ``names``, which register them on
+    :data:`app` (in the order of :data:`COMMANDS` when all are loaded)."""
+    for name in names:
+        importlib.import_module(f"{__package__}.{COMMANDS[name]}")
+
+
+_UNSURE = object()
+_WHOLE_NUMBER = re.compile(r"0|-?[1-9][0-9]{0,17}")
+
+
+def _plain_value(desc: TypeDescriptor, value: Any, ctx: Context) -> Any:
+    """What Typer's coercion gives for ``value``, for the values a command
+    line nearly always holds (a string, strings, a choice, a whole number in
+    range), or ``_UNSURE``."""
+    info = desc.parameter_info
+    if desc.file_annotation is not None or info.parser is not None:
+        return _UNSURE
+    annotation: Any = desc.annotation
+    if get_origin(annotation) is list:
+        if (get_args(annotation) == (str,) and isinstance(value, (list, tuple))
+                and all(type(v) is str for v in value)):
+            return list(value)
+        return _UNSURE
+    if annotation is str:
+        return value if type(value) is str else _UNSURE
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        try:
+            # What Typer's adapter for a choice calls, and returns as it is.
+            return coerce_cli_choice(value, choices=list(annotation),
+                                     case_sensitive=info.case_sensitive, ctx=ctx)
+        except ValueError:
+            return _UNSURE
+    if annotation is int and not info.clamp:
+        if type(value) is str and _WHOLE_NUMBER.fullmatch(value):
+            number = int(value)
+        elif type(value) is int:
+            number = value
+        else:
+            return _UNSURE
+        if (info.min is None or number >= info.min) and (info.max is None or number <= info.max):
+            return number
+    return _UNSURE
+
+
+@dataclass(frozen=True)
+class _PlainCoercion(RuntimeParam):
+    """Typer's coercion of a parameter's value without pydantic, which
+    Typer's own builds an adapter with for every parameter and which takes
+    longer to import than ``muggins check FILE`` takes to run. The values
+    :func:`_plain_value` is unsure of (anything wrong, above all) go to
+    Typer's coercion, so results and error messages are Typer's own."""
+
+    descriptor: TypeDescriptor
+    _typers: list[RuntimeParam] = field(default_factory=list)  # built when first needed
+
+    def _coerce_value(self, value: Any, param: Any, ctx: Context) -> Any:
+        found = _plain_value(self.descriptor, value, ctx)
+        if found is not _UNSURE:
+            return found
+        if not self._typers:
+            self._typers.append(build_runtime_param(self.descriptor))
+        return self._typers[0]._coerce_value(value, param=param, ctx=ctx)
+
+
+def _coercion(param: TyperArgument | TyperOption) -> RuntimeParam:
+    found: RuntimeParam | None = param.__dict__.get("_plain_coercion")
+    if found is None:
+        desc = param.type_descriptor
+        found = _PlainCoercion(parameter_info=desc.parameter_info, annotation=desc.annotation,
+                               descriptor=desc)
+        param.__dict__["_plain_coercion"] = found
+    return found
 
 
 class _PlainArgument(TyperArgument):
     """An argument shown as ``PATH...`` in the usage line and in the help,
     without its Python type."""
+
+    def get_runtime_param(self) -> RuntimeParam:
+        return _coercion(self)
 
     def _label(self) -> str:
         return self.metavar or (self.name or "ARG").upper()
@@ -61,6 +164,9 @@ class _PlainOption(TyperOption):
     name when none is given), never a Python type or a ``[x>=1]`` range: the
     help text says the range in words."""
 
+    def get_runtime_param(self) -> RuntimeParam:
+        return _coercion(self)
+
     def display_type_rich(self, ctx: Any) -> str | None:
         if self.is_flag or self.count:
             return None
@@ -70,22 +176,63 @@ class _PlainOption(TyperOption):
         return None
 
 
+def _make_plain(params: Sequence[object]) -> None:
+    for param in params:
+        # Same state, other display and coercion methods: Typer builds the
+        # parameters itself and offers no hook to choose their classes.
+        if type(param) is TyperArgument:
+            param.__class__ = _PlainArgument
+        elif type(param) is TyperOption:
+            param.__class__ = _PlainOption
+
+
 class MugginsCommand(TyperCommand):
     """Every ``muggins`` command: its parameters shown plainly."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for param in self.params:
-            # Same state, other display methods: Typer builds the parameters
-            # itself and offers no hook to choose their classes.
-            if type(param) is TyperArgument:
-                param.__class__ = _PlainArgument
-            elif type(param) is TyperOption:
-                param.__class__ = _PlainOption
+        _make_plain(self.params)
+
+    def get_help_option(self, ctx: Context) -> TyperOption | None:
+        option = super().get_help_option(ctx)  # made on first use
+        _make_plain([option])
+        return option
 
 
 class MugginsGroup(TyperGroup):
-    """The ``muggins`` group: usage errors as one plain line on stderr."""
+    """The ``muggins`` group: usage errors as one plain line on stderr, and
+    each command made (its module imported) only when it is asked for."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _make_plain(self.params)  # --version, coerced without pydantic
+
+    def get_help_option(self, ctx: Context) -> TyperOption | None:
+        option = super().get_help_option(ctx)
+        _make_plain([option])
+        return option
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        return list(dict.fromkeys([*COMMANDS, *self.commands]))
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            if not any(c.name == cmd_name for c in app.registered_commands):
+                load_commands([cmd_name])
+            for info in app.registered_commands:
+                if info.name == cmd_name:
+                    self.commands[cmd_name] = get_command_from_info(
+                        info, pretty_exceptions_short=app.pretty_exceptions_short,
+                        rich_markup_mode=app.rich_markup_mode)
+        return self.commands.get(cmd_name)
+
+    def resolve_command(self, ctx: Context, args: list[str]
+                        ) -> tuple[str | None, Command | None, list[str]]:
+        if args and args[0] not in COMMANDS:
+            # Not a command: all of them, for the "did you mean" of the error.
+            for name in self.list_commands(ctx):
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -201,7 +348,7 @@ app = MugginsTyper(
 
 def _show_version(value: bool) -> None:
     if value:
-        typer.echo(f"{NAME} {__version__}")
+        typer.echo(f"{NAME} {muggins_cli.__version__}")
         raise typer.Exit(0)
 
 

@@ -31,7 +31,7 @@ from muggins_cli.cli.options import (
     worker_count,
 )
 from muggins_cli.cli.progress import with_progress
-from muggins_cli.report import github, junit, table, text
+from muggins_cli.report import text
 from muggins_cli.report.json_report import Totals, write_json
 
 _NAME = "muggins check"
@@ -97,14 +97,22 @@ def write_report(reports: Iterable[FileReport], fmt: Format, totals: Totals) -> 
     """The reports in ``fmt`` on stdout, as they come (tables at the end; a
     table has no place for why a file could not be read, so that goes to
     stderr)."""
+    # Each format's module is imported when it is chosen, so that the text
+    # report does not start slower for the XML and the tables it does not use.
     out = sys.stdout
     if fmt is Format.json:
         write_json(reports, out, totals)
     elif fmt is Format.github:
+        from muggins_cli.report import github
+
         github.write_github(reports, out, totals)
     elif fmt is Format.junit:
+        from muggins_cli.report import junit
+
         junit.write_junit(reports, out, totals)
     elif fmt is Format.table:
+        from muggins_cli.report import table
+
         kept: list[FileReport] = []
         for f in reports:
             totals.add(f)

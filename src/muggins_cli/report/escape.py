@@ -21,8 +21,6 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from tabulate import tabulate
-
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
@@ -41,6 +39,8 @@ def for_terminal(text: str) -> str:
 def terminal_table(rows: Iterable[Sequence[object]], **options: Any) -> str:
     """``tabulate(rows, **options)`` with every text cell escaped first, so
     the columns are measured on what is shown."""
+    from tabulate import tabulate  # here: the text report, which only escapes, needs none
+
     safe = [[for_terminal(cell) if isinstance(cell, str) else cell for cell in row]
             for row in rows]
     return tabulate(safe, **options)

@@ -1,8 +1,13 @@
 """Rules presets and rules files: YAML in, a validated :class:`Rules` out.
 
-This is the only module of the rules layer that touches YAML and JSON Schema;
-the engine imports :mod:`muggins_cli.rules.model` and never this, so a match
-can be replayed without either library once its ``Rules`` value exists.
+This module and :mod:`muggins_cli.rules.yaml_file` (the YAML itself) are the
+only ones of the rules layer that touch YAML and JSON Schema; the engine
+imports :mod:`muggins_cli.rules.model` and never this, so a match can be
+replayed without either library once its ``Rules`` value exists. Both
+libraries are imported only when a rules file is read: a shipped preset is
+built from its validated copy (``presets/validated.json``, written by
+:func:`write_validated_presets` from the YAML through every step below),
+used only while it was made from the very text of the preset's YAML file.
 
 A rules file is checked in four steps, each failing with one line that names
 the file, the field and (when the YAML has it) the line:
@@ -23,19 +28,15 @@ the file, the field and (when the YAML has it) the line:
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 import os
 import stat as stat_mode
+import zlib
 from collections.abc import Callable, Mapping
 from enum import Enum
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
-from typing import Any, NoReturn, TypeAlias
-
-import jsonschema
-import yaml
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from muggins_cli.errors import RulesError
 from muggins_cli.notation.quoting import shorten
@@ -50,6 +51,14 @@ from muggins_cli.rules.model import (
     SpinnerCount,
 )
 
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
+    import jsonschema
+
+    from muggins_cli.rules.yaml_file import Marks as _Marks
+    from muggins_cli.rules.yaml_file import Path as _Path
+
 DEFAULT_PRESET = "pagat"
 
 # Fields whose YAML value is a mapping from a player count to a number. They
@@ -61,14 +70,9 @@ _FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
 
 # A rules file is a few lines; anything bigger is not one.
 _MAX_BYTES = 1_000_000
-# A rules file nests three deep (the document, ``target``, a number).
-_MAX_DEPTH = 16
 
-# Where each field or entry of a YAML document starts: path -> (key line,
-# value line), 1-based. Paths are strings all the way down ("players", "2")
-# so a jsonschema error path can be looked up after ``str()``.
-_Path: TypeAlias = tuple[str, ...]
-_Marks: TypeAlias = dict[_Path, tuple[int, int]]
+# The presets as :func:`_resolve` made them from their YAML, beside it.
+_VALIDATED = "validated.json"
 
 
 # --------------------------------------------------------------------------
@@ -76,8 +80,20 @@ _Marks: TypeAlias = dict[_Path, tuple[int, int]]
 
 
 @lru_cache(maxsize=1)
+def _presets_folder() -> Traversable:
+    here = Path(__file__).with_name("presets")
+    if here.is_dir():
+        # An installed package is plain files: no importlib.resources (and
+        # the zipfile module it imports) to find them.
+        return here
+    from importlib import resources
+
+    return resources.files("muggins_cli.rules").joinpath("presets")
+
+
+@lru_cache(maxsize=1)
 def _preset_names() -> tuple[str, ...]:
-    folder = resources.files("muggins_cli.rules").joinpath("presets")
+    folder = _presets_folder()
     return tuple(
         sorted(p.name.removesuffix(".yaml") for p in folder.iterdir() if p.name.endswith(".yaml"))
     )
@@ -97,14 +113,56 @@ def load_preset(name: str) -> Rules:
     """
     if name not in _preset_names():
         raise RulesError(f"unknown rules preset {name!r}{_preset_hint(name)}")
-    text = (
-        resources.files("muggins_cli.rules")
-        .joinpath("presets", f"{name}.yaml")
-        .read_text(encoding="utf-8")
-    )
+    text = _preset_text(name)
     where = f"rules preset {name}"
+    copy = _validated_presets().get(name)
+    if copy is not None and copy.get("yaml") == _fingerprint(text):
+        return _build(dict(copy["rules"]), {}, where)
     data, marks = _parse_yaml(text, where)
     return _resolve(data, marks, where, default_name=name, preset=True)
+
+
+def _preset_text(name: str) -> str:
+    return _presets_folder().joinpath(f"{name}.yaml").read_text(encoding="utf-8")
+
+
+def _fingerprint(text: str) -> str:
+    """Which text a validated copy was made from: its length and CRC-32
+    (enough to tell an edited preset; nobody forges their own presets)."""
+    data = text.encode("utf-8")
+    return f"{len(data)}:{zlib.crc32(data):08x}"
+
+
+@lru_cache(maxsize=1)
+def _validated_presets() -> dict[str, dict[str, Any]]:
+    try:
+        text = _presets_folder().joinpath(_VALIDATED).read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    found = json.loads(text)
+    return found if isinstance(found, dict) else {}
+
+
+def validated_presets() -> dict[str, dict[str, Any]]:
+    """What ``presets/validated.json`` should hold: each preset read from
+    its YAML through every check (never from the copy), with the
+    fingerprint of that YAML."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in _preset_names():
+        text = _preset_text(name)
+        where = f"rules preset {name}"
+        data, marks = _parse_yaml(text, where)
+        rules = _resolve(data, marks, where, default_name=name, preset=True)
+        out[name] = {"yaml": _fingerprint(text), "rules": rules_to_mapping(rules)}
+    return out
+
+
+def write_validated_presets() -> Path:
+    """Write ``presets/validated.json`` afresh (after editing a preset)."""
+    path = Path(__file__).with_name("presets") / _VALIDATED
+    path.write_text(json.dumps(validated_presets(), indent=2) + "\n", encoding="utf-8")
+    _cache_clear()
+    return path
 
 
 def load_rules(spec: str, base_dir: Path | None = None) -> Rules:
@@ -167,10 +225,9 @@ def rules_to_yaml(rules: Rules) -> str:
         f"# Muggins rules {rules.name!r}, every field resolved (docs/rules.md explains each).\n"
         '# Save it, edit it and use it as [Rules "FILE.yaml"] or `muggins rules FILE.yaml`.\n'
     )
-    body = yaml.safe_dump(
-        rules_to_mapping(rules), sort_keys=False, default_flow_style=None, allow_unicode=True
-    )
-    return header + body
+    from muggins_cli.rules import yaml_file
+
+    return header + yaml_file.dump(rules_to_mapping(rules))
 
 
 # --------------------------------------------------------------------------
@@ -234,108 +291,14 @@ def _kind(mode: int) -> str:
     return "a special file"
 
 
-class _Refused(Exception):
-    """YAML that is valid but that a rules file may not hold, and its line."""
-
-    def __init__(self, mark: object, problem: str) -> None:
-        super().__init__(problem)
-        self.problem = problem
-        line = getattr(mark, "line", None)
-        self.line = line + 1 if isinstance(line, int) else None
-
-
-class _RulesLoader(yaml.SafeLoader):
-    """SafeLoader without what only an attacker needs in a rules file.
-
-    Anchors and aliases are refused as they are met, before anything is
-    built from them, and nesting is counted, so loading takes time and
-    memory in proportion to the file and stays far from the recursion limit.
-    """
-
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self._depth = 0
-
-    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
-        event = self.peek_event()  # type: ignore[no-untyped-call]
-        if isinstance(event, yaml.AliasEvent):
-            raise _Refused(event.start_mark, f"an alias (*{event.anchor}) {_NO_ANCHORS}")
-        anchor = getattr(event, "anchor", None)
-        if anchor is not None:
-            raise _Refused(event.start_mark, f"an anchor (&{anchor}) {_NO_ANCHORS}")
-        self._depth += 1
-        try:
-            if self._depth > _MAX_DEPTH:
-                raise _Refused(event.start_mark, f"values nested more than {_MAX_DEPTH} "
-                                                 "deep; a rules file needs 3")
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
-
-    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
-        # Python refuses to convert more than 4,300 digits; say so on its line.
-        if len(node.value) > 100:
-            raise _Refused(node.start_mark, f"a number of {len(node.value)} characters")
-        return super().construct_yaml_int(node)
-
-
-_NO_ANCHORS = "is not allowed in a rules file; write the value out"
-_RulesLoader.add_constructor("tag:yaml.org,2002:int", _RulesLoader.construct_yaml_int)
-
-
 def _parse_yaml(text: str, where: str) -> tuple[object, _Marks]:
-    """The document plus the line of every key, which ``safe_load`` forgets.
+    """The document plus the line of every key (:func:`yaml_file.parse`)."""
+    from muggins_cli.rules import yaml_file
 
-    The node tree is walked before it is constructed because construction
-    flattens ``<<`` merges in place, which would look like duplicate keys.
-    """
-    loader = _RulesLoader(text)
     try:
-        node = loader.get_single_node()
-        if node is None:
-            _fail(where, None, "the file is empty; expected a mapping of rules fields")
-        marks: _Marks = {}
-        _collect_marks(loader, node, (), marks, where)
-        data: object = loader.construct_document(node)
-    except _Refused as exc:
+        return yaml_file.parse(text)
+    except yaml_file.YamlProblem as exc:
         _fail(where, exc.line, exc.problem)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        problem = exc.problem or exc.context or "cannot be read"
-        _fail(where, line, f"invalid YAML: {problem}")
-    except yaml.YAMLError as exc:
-        _fail(where, None, f"YAML error: {exc}")
-    finally:
-        loader.dispose()
-    return data, marks
-
-
-_MERGE_TAG = "tag:yaml.org,2002:merge"
-
-
-def _collect_marks(
-    loader: _RulesLoader, node: yaml.Node, path: _Path, marks: _Marks, where: str
-) -> None:
-    # Keys are constructed one by one (``2`` -> "2", ``yes`` -> "True") so a
-    # path matches the key that ``safe_load`` will produce.
-    if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE_TAG:
-                continue  # a complex key (construction reports it) or a ``<<`` merge
-            key = str(loader.construct_object(key_node, deep=True))
-            child = (*path, key)
-            line = key_node.start_mark.line + 1
-            if child in marks:
-                first = marks[child][0]
-                _fail(where, line, f"field {_show(child)!r} given twice (first on line {first})")
-            marks[child] = (line, value_node.start_mark.line + 1)
-            _collect_marks(loader, value_node, child, marks, where)
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            line = item.start_mark.line + 1
-            marks[(*path, str(index))] = (line, line)
-            _collect_marks(loader, item, (*path, str(index)), marks, where)
 
 
 # --------------------------------------------------------------------------
@@ -344,6 +307,10 @@ def _collect_marks(
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.protocols.Validator:
+    from importlib import resources
+
+    import jsonschema
+
     text = (
         resources.files("muggins_cli")
         .joinpath("schemas", "rules.schema.json")
@@ -383,6 +350,13 @@ def _resolve(
         merged["name"] = default_name
         for name, value in doc.items():
             merged[name] = {**merged[name], **value} if name in _BY_PLAYERS else value
+    return _build(merged, marks, where)
+
+
+def _build(merged: dict[str, Any], marks: _Marks, where: str) -> Rules:
+    """The value of a complete mapping of every field (checked by the
+    schema, or a preset's validated copy), after the checks a schema cannot
+    express."""
     for name in _BY_PLAYERS:
         merged[name] = {int(k): int(v) for k, v in merged[name].items()}
 
@@ -464,6 +438,8 @@ def _explain(error: jsonschema.ValidationError, marks: _Marks) -> list[tuple[int
     line = _line(marks, path)
 
     if kind == "additionalProperties" and isinstance(value, Mapping):
+        import difflib
+
         known = list(schema.get("properties", {}))
         out: list[tuple[int | None, str]] = []
         for key in value:
@@ -493,6 +469,8 @@ def _explain(error: jsonschema.ValidationError, marks: _Marks) -> list[tuple[int
         wanted = _TYPE_WORDS.get(str(error.validator_value), str(error.validator_value))
         return [(line, f"field {field!r} must be {wanted}, got {_describe(value)}")]
     if kind == "enum":
+        import difflib
+
         options = [str(o) for o in schema.get("enum", [])]
         close = difflib.get_close_matches(value, options, n=1) if isinstance(value, str) else []
         hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -577,6 +555,8 @@ def _preset_list() -> str:
 
 
 def _preset_hint(name: str) -> str:
+    import difflib
+
     close = difflib.get_close_matches(name, _preset_names(), n=1)
     if close:
         return f" (did you mean {close[0]!r}?)"
@@ -585,6 +565,7 @@ def _preset_hint(name: str) -> str:
 
 def _cache_clear() -> None:
     """Forget every loaded preset and file (tests that rewrite files use it)."""
-    for cached in (_preset_names, load_preset, _load_file, _validator):
+    for cached in (_presets_folder, _preset_names, load_preset, _load_file, _validator,
+                   _validated_presets):
         clear: Callable[[], None] = cached.cache_clear
         clear()

@@ -332,6 +332,23 @@ class Replayer:
     # -- body ---------------------------------------------------------------
 
     def _line(self, item: BodyLine) -> None:
+        if item.__class__ is Turn:
+            # The commonest line, asked first: what the chain below does
+            # with a turn (issue 13).
+            self.pending = None
+            self.last_call = None
+            rnd = self.round
+            if rnd is not None and rnd.ended and not rnd.settled:
+                self._finish_round_end()
+            self.last_line = item.line
+            if self.winner is not None:
+                self._after_match_end(item)
+            elif self.round is None:
+                self.error(item.line, item.column, "bad-round",
+                           "this line comes before any `round` line")
+            else:
+                self._turn(item)
+            return
         if not isinstance(item, MugginsCall):
             self.pending = None
             self.last_call = None
@@ -704,7 +721,7 @@ class Replayer:
                            f"{name} drew again after drawing {drawn_fit}, which fits "
                            + self._where(drawn_fit))
             elif rules.must_play:
-                fit = [x for x in sorted(hand.known) if ends_for(rules, rnd.layout, x)]
+                fit = _fitting(rules, rnd.layout, hand.known)
                 if fit:
                     self.error(d.line, d.column, "illegal-draw",
                                f"{name} drew{' ' + str(tile) if tile else ''} while holding "
@@ -790,7 +807,7 @@ class Replayer:
             self.error(action.line, action.column, "illegal-pass",
                        f"{name} passed while the stock has {rnd.stock_count} tiles to draw")
         else:
-            fit = [x for x in sorted(hand.known) if ends_for(rules, rnd.layout, x)]
+            fit = _fitting(rules, rnd.layout, hand.known)
             if fit:
                 self.error(action.line, action.column, "illegal-pass",
                            f"{name} passed while holding {fit[0]}, which fits "
@@ -816,7 +833,8 @@ class Replayer:
             return False
         if not all(h.complete for h in rnd.hands):
             return False
-        return not any(ends_for(self.rules, rnd.layout, x) for h in rnd.hands for x in h.known)
+        pips = set(open_ends(self.rules, rnd.layout).values())
+        return not any(x.lo in pips or x.hi in pips for h in rnd.hands for x in h.known)
 
     def _place(self, rnd: RoundProgress, t: Turn, p: Placement, seat: int, hand: HandView,
                drawn_fit: Tile | None, layout_before: Layout, n_draws: int) -> None:
@@ -834,9 +852,10 @@ class Replayer:
                        f"{name} drew {drawn_fit}, which fits {self._where(drawn_fit)}, "
                        f"and must place it, not {p.tile}")
         # 1. Is the tile in the hand?
-        if tile in hand.known:
-            hand.known.discard(tile)
-        elif hand.complete or tile in rnd.seen:
+        known = hand.known
+        if tile in known:
+            known.remove(tile)
+        elif hand.unknown == 0 or tile in rnd.seen:
             where = self._whereabouts(rnd, tile)
             self.error(p.line, p.column, "not-in-hand",
                        f"{name} places {p.tile}, which they do not hold{where}")
@@ -862,17 +881,17 @@ class Replayer:
                 self.error(p.line, p.column, "bad-end",
                            f"the opening tile takes no end letter ({p.tile}{p.end.value})")
             rnd.layout = lead(rules, tile, p.tile.a)
-            move = Place(tile, None, p.tile.a)
+            end = None
         else:
             end = self._choose_end(rnd, p, name)
             if end is None:
                 rnd.skipping = True
                 return
             rnd.layout = place(rules, rnd.layout, tile, end)
-            move = Place(tile, end)
         rnd.consecutive_passes = 0
         points = rules.score_of(count(rules, rnd.layout))
         if self.collect:
+            move = Place(tile, end, p.tile.a if end is None else None)
             self._event(rnd, t, seat, hand, move, layout_before, n_draws, drawn_fit, points,
                         placed_tile=tile)
         # 3. Claim and credit.
@@ -924,9 +943,11 @@ class Replayer:
         rules = self.rules
         tile = p.tile.tile
         ends = open_ends(rules, rnd.layout)
+        if p.end is not None:
+            pip = ends.get(p.end)
+            if pip is not None and (tile.lo == pip or tile.hi == pip):
+                return p.end  # the common case: nothing to explain
         fitting = ends_for(rules, rnd.layout, tile)
-        if p.end is not None and p.end in fitting:
-            return p.end  # the common case: nothing to explain
         shown = ", ".join(f"{e.value}={v}" for e, v in ends.items())
         if p.end is not None:
             if p.end not in ends:
@@ -1187,6 +1208,12 @@ class Replayer:
             return ("before a round ended with one total alone the highest at or above "
                     f"{self.target}")
         return f"before anyone reached {self.target}"
+
+
+def _fitting(rules: Rules, layout: Layout, tiles: Iterable[Tile]) -> list[Tile]:
+    """The tiles that fit an open end of a started ``layout``, sorted."""
+    pips = set(open_ends(rules, layout).values())
+    return sorted(x for x in tiles if x.lo in pips or x.hi in pips)
 
 
 def deduce_hands(body: Iterable[BodyLine], seat: dict[str, int],

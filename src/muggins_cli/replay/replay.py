@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from muggins_cli.engine.layout import EMPTY, Layout, count, ends_for, lead, open_ends, place
@@ -162,6 +163,7 @@ class RoundProgress:
         self.lead_tile: tuple[int, Tile] | None = None
         self.by_deal = False
         self.deals: dict[int, DealLine] = {}
+        self.dealt_bits = 0  # the tiles of ``deals`` as bits of Tile.index
         self.stock_line: StockLine | None = None
         self.started = False  # a turn has been played
         self.hands: list[HandView] = [HandView() for _ in range(players)]
@@ -477,25 +479,31 @@ class Replayer:
             self.error(item.line, item.column, "bad-deal",
                        f"{item.player} already has a deal line in this round")
             return
-        dealt = {t for d in rnd.deals.values() for t in (tok.tile for tok in d.tiles)}
+        # The tiles of the round's deal lines so far and of this one, as bits
+        # of Tile.index (a tile with too many pips too): no set per line.
+        dealt = rnd.dealt_bits
+        max_pip = self.rules.max_pip
         ok = True
-        mine: set[Tile] = set()
+        mine = 0
         for tok in item.tiles:
             t = tok.tile
-            if t.hi > self.rules.max_pip:
+            hi = t.hi
+            bit = 1 << (hi * (hi + 1) // 2 + t.lo)
+            if hi > max_pip:
                 self.error(tok.line, tok.column, "bad-deal",
-                           f"{tok} is not in a double-{self.rules.max_pip} set")
+                           f"{tok} is not in a double-{max_pip} set")
                 ok = False
-            elif t in dealt or t in mine:
+            elif (dealt | mine) & bit:
                 self.error(tok.line, tok.column, "bad-deal", f"{tok} is dealt twice")
                 ok = False
-            mine.add(t)
+            mine |= bit
         size = self.rules.hand_size_for(len(self.players))
         if len(item.tiles) != size and ok:
             self.error(item.line, item.column, "bad-deal",
                        f"{item.player} is dealt {len(item.tiles)} tiles; "
                        f"with {len(self.players)} players a hand is {size}")
         rnd.deals[seat] = item
+        rnd.dealt_bits |= mine
 
     def _stock(self, item: StockLine) -> None:
         rnd = self.round
@@ -514,7 +522,7 @@ class Replayer:
         n = len(self.players)
         rnd.started = True
         size = rules.hand_size_for(n)
-        every = set(full_set(rules.max_pip))
+        every = _every(rules.max_pip)
         if rnd.deals and len(rnd.deals) != n:
             missing = [self.players[i] for i in range(n) if i not in rnd.deals]
             first = min(d.line for d in rnd.deals.values())
@@ -528,7 +536,7 @@ class Replayer:
                 tiles = {tok.tile for tok in d.tiles if tok.tile in every}
                 rnd.hands[seat] = HandView(tiles)
                 dealt |= tiles
-            pool = every - dealt
+            pool: AbstractSet[Tile] = every - dealt
             rnd.stock_pool = set(pool)
         else:
             deduced = self.deduced.get(rnd.number, {})
@@ -538,7 +546,7 @@ class Replayer:
                 rnd.seen |= h
             pool = set()
             if len(deduced) == n:
-                rnd.stock_pool = every - set().union(*deduced.values())
+                rnd.stock_pool = set(every - set().union(*deduced.values()))
         rnd.stock_count = len(every) - n * size
         if rnd.stock_line is not None:
             self._check_stock(rnd, rnd.stock_line, pool if rnd.deals else None, every)
@@ -562,8 +570,8 @@ class Replayer:
                        f"nobody is dealt a double in round {rnd.number}; with the highest "
                        "double leading, such a deal is dealt again")
 
-    def _check_stock(self, rnd: RoundProgress, item: StockLine, pool: set[Tile] | None,
-                     every: set[Tile]) -> None:
+    def _check_stock(self, rnd: RoundProgress, item: StockLine, pool: AbstractSet[Tile] | None,
+                     every: frozenset[Tile]) -> None:
         tiles = [tok.tile for tok in item.tiles]
         seen: set[Tile] = set()
         for tok in item.tiles:
@@ -1208,6 +1216,19 @@ class Replayer:
             return ("before a round ended with one total alone the highest at or above "
                     f"{self.target}")
         return f"before anyone reached {self.target}"
+
+
+_EVERY: dict[int, frozenset[Tile]] = {}
+
+
+def _every(max_pip: int) -> frozenset[Tile]:
+    """The tiles of a double-``max_pip`` set as a set, built once."""
+    every = _EVERY.get(max_pip)
+    if every is None:
+        every = frozenset(full_set(max_pip))
+        if len(_EVERY) < 64:
+            _EVERY[max_pip] = every
+    return every
 
 
 def _fitting(rules: Rules, layout: Layout, tiles: Iterable[Tile]) -> list[Tile]:

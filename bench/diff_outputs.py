@@ -10,7 +10,9 @@ minutes, not hours), for every file of the corpus:
 - ``muggins analyze --jobs 1 --format json`` (no solver),
 - ``muggins fmt`` (the canonical text on standard output),
 
-and keeps each one's exit status, standard output and standard error. The
+and keeps each one's exit status, standard output and standard error; and
+the ``repr`` of the parsed matches (``notation.parser.read_matches``), which
+shows the line and column of every token, also of those no output names. The
 corpus is ``records/``, the conformance corpus (``clean`` and ``faults``,
 from ``tests/data/conformance``) and ``--mutants`` records made from
 self-played matches (200 of them; every preset, two to four players, a fixed seed) with
@@ -183,11 +185,22 @@ def run_all(folder: Path, files: list[str]) -> dict[str, str]:
                     text += f"--- exception\n{type(result.exception).__name__}: " \
                             f"{result.exception}\n"
                 out[f"{command} {name}"] = text
+            out[f"parse {name}"] = _parsed(name)
             if n % 500 == 0:
                 print(f"  {n}/{len(files)} files", file=sys.stderr)
     finally:
         os.chdir(here)
     return out
+
+
+def _parsed(name: str) -> str:
+    from muggins_cli.errors import InputError
+    from muggins_cli.notation.parser import read_matches
+
+    try:
+        return "\n".join(repr(match) for match in read_matches(name))
+    except InputError as e:
+        return f"InputError: {e}"
 
 
 def main() -> None:

@@ -104,6 +104,14 @@ _QUICK_TURN_RE = re.compile(
     r"[ \t\r]*([0-9]{1,2})-([0-9]{1,2})([LRUD]?)(!!|!\?|\?!|\?\?|!|\?)?"
     r"(?:[ \t\r]+\+([0-9]{1,9}))?[ \t\r]*"
 )
+# A turn whose draws all show their tile, then a placement: what the word
+# by word reading below accepts of such a turn, in one match.
+_DRAWS_TURN_RE = re.compile(
+    r"[ \t\r]*(d[0-9]{1,2}-[0-9]{1,2}(?:[ \t\r]+d[0-9]{1,2}-[0-9]{1,2})*)"
+    r"[ \t\r]+([0-9]{1,2})-([0-9]{1,2})([LRUD]?)(!!|!\?|\?!|\?\?|!|\?)?"
+    r"(?:[ \t\r]+\+([0-9]{1,9}))?[ \t\r]*"
+)
+_DRAW_WORD_RE = re.compile(r"d([0-9]{1,2})-([0-9]{1,2})")
 _COUNT_RE = re.compile(r"[0-9]{1,9}")
 _POINTS_RE = re.compile(r"-?[0-9]{1,9}")
 
@@ -307,6 +315,28 @@ def _tile_word(word: str) -> tuple[int, int] | None:
     return halves
 
 
+def _draws_turn(number: int, colon: int, rest: str, name: str, name_at: int,
+                notes: tuple[Annotation, ...], comments: Comments) -> Turn | None:
+    """The turn of line ``number`` when what follows its colon (at the
+    0-based ``colon``) is draws that show their tiles, then a placement:
+    the turn the word by word reading of :meth:`_Parser._turn` makes of it;
+    None for any other turn."""
+    found = _DRAWS_TURN_RE.fullmatch(rest)
+    if found is None:
+        return None
+    base = colon + 2  # a 0-based offset in ``rest`` + base: the 1-based column
+    draws = tuple(
+        Draw(TileTok(int(d.group(1)), int(d.group(2)), number, base + d.start() + 1),
+             number, base + d.start())
+        for d in _DRAW_WORD_RE.finditer(rest, found.start(1), found.end(1)))
+    a, b, end, glyph, points = found.group(2, 3, 4, 5, 6)
+    at = base + found.start(2)
+    placement = Placement(TileTok(int(a), int(b), number, at), _ENDS[end] if end else None,
+                          glyph, number, at)
+    claim = None if points is None else Claim(int(points), number, base + found.start(6) - 1)
+    return Turn(name, draws, placement, claim, number, name_at, notes, comments)
+
+
 def _quick_turn(rest: str) -> QuickTurn | None:
     """What follows a turn's colon when it is a bare placement (no draws):
     the halves, end, glyph and points claimed, and the 1-based columns of
@@ -396,7 +426,8 @@ class _Parser:
                 colon = text.find(":")
                 name = players.get(text[:colon]) if colon > 0 else None
                 if name is not None:
-                    quick = _quick_turn(text[colon + 1 :])
+                    rest = text[colon + 1 :]
+                    quick = _quick_turn(rest)
                     if quick is not None:
                         a, b, end, glyph, points, tile_at, claim_at = quick
                         at = colon + tile_at
@@ -405,6 +436,11 @@ class _Parser:
                             name, (), Placement(TileTok(a, b, number, at), end, glyph, number, at),
                             None if points is None else Claim(points, number, colon + claim_at),
                             number, 1))
+                        return None
+                    turn = _draws_turn(number, colon, rest, name, 1, (), NO_COMMENTS)
+                    if turn is not None:
+                        self._comments = NO_COMMENTS
+                        self._body.append(turn)
                         return None
             self._logical(number, text, -1, (), None)
             return self._done
@@ -695,7 +731,10 @@ class _Parser:
 
     def _name_prefix(self, tokens: list[Token], start: int) -> tuple[list[str], str] | None:
         """The longest player name whose words begin ``tokens[start:]``."""
-        words = [word for word, _ in tokens[start:]]
+        if not self._name_words:
+            return None
+        longest = len(self._name_words[0][0])  # sorted longest first
+        words = [word for word, _ in tokens[start : start + longest]]
         for name_words, name in self._name_words:
             if words[: len(name_words)] == name_words:
                 return name_words, name
@@ -739,8 +778,9 @@ class _Parser:
         self, number: int, tokens: list[Token], start: int, after: str
     ) -> tuple[TileTok, ...] | None:
         tiles: list[TileTok] = []
+        known = _TILE_WORDS
         for word, column in tokens[start:]:
-            halves = _tile_word(word)
+            halves = known[word] if word in known else _tile_word(word)
             if halves is None:
                 self._syntax(
                     number, column,
@@ -890,6 +930,10 @@ class _Parser:
             placement = Placement(TileTok(qa, qb, number, at), qend, qglyph, number, at)
             claim_ = None if qpoints is None else Claim(qpoints, number, colon + claim_at)
             return Turn(name, (), placement, claim_, number, name_at, notes, self._comments)
+        drew = _draws_turn(number, colon, content[colon + 1 :], name, name_at, notes,
+                           self._comments)
+        if drew is not None:
+            return drew
         words = _tokens(content[colon + 1 :], colon + 1)
         if not words:
             self._syntax(

@@ -749,8 +749,10 @@ class Replayer:
                 hand.unknown += 1
             else:
                 hand.known.add(tile)
-                if drawn_fit is None and rnd.layout.started and ends_for(rules, rnd.layout, tile):
-                    drawn_fit = tile
+                if drawn_fit is None and rnd.layout.started:
+                    pips = open_ends(rules, rnd.layout).values()
+                    if tile.lo in pips or tile.hi in pips:
+                        drawn_fit = tile
         # 2. Pass or placement.
         if self.decide is not None:
             self.decide(self, t, drawn_fit)
@@ -1234,7 +1236,9 @@ def _every(max_pip: int) -> frozenset[Tile]:
 def _fitting(rules: Rules, layout: Layout, tiles: Iterable[Tile]) -> list[Tile]:
     """The tiles that fit an open end of a started ``layout``, sorted."""
     pips = set(open_ends(rules, layout).values())
-    return sorted(x for x in tiles if x.lo in pips or x.hi in pips)
+    fit = [x for x in tiles if x.lo in pips or x.hi in pips]
+    fit.sort()
+    return fit
 
 
 def deduce_hands(body: Iterable[BodyLine], seat: dict[str, int],

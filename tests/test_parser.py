@@ -292,6 +292,27 @@ def test_columns_of_a_turn() -> None:
     assert turn.claim is not None and turn.claim.column == 30
 
 
+@pytest.mark.parametrize(("line", "turn_at", "draws_at", "placed_at", "claim_at"), [
+    # The lines the parser reads without splitting them into words (issue 13):
+    # columns counted by hand, 1-based, a tab one column.
+    ("Ana: 3-4R +5", 1, [], 6, 11),
+    ("Ana: d3-5 d2-2 3-4R +5", 1, [6, 11], 16, 21),
+    ("  Ana:\td3-5  d2-2 3-4R!\t+5", 3, [8, 14], 19, 25),
+    ("Ana: d6-6 0-1L", 1, [6], 11, None),
+])
+def test_columns_of_a_turn_read_whole(line: str, turn_at: int, draws_at: list[int],
+                                      placed_at: int, claim_at: int | None) -> None:
+    match = only('[Players "Ana, Budi"]\n' + line + "\n")
+    assert match.diagnostics == ()
+    turn = match.body[0]
+    assert isinstance(turn, Turn) and isinstance(turn.action, Placement)
+    assert (turn.line, turn.column) == (2, turn_at)
+    assert [d.column for d in turn.draws] == draws_at
+    assert [d.tile.column if d.tile else None for d in turn.draws] == [c + 1 for c in draws_at]
+    assert turn.action.column == placed_at and turn.action.tile.column == placed_at
+    assert (turn.claim.column if turn.claim else None) == claim_at
+
+
 def test_columns_of_keyword_lines() -> None:
     text = '[Players "Ana, Putu Ayu"]\n  deal  Putu Ayu\t1-1 2-2\nlead Putu Ayu\nscore Ana 5,  Putu Ayu -1\nAna: muggins  +7\n'
     deal, lead, score, call = only(text).body

@@ -87,9 +87,22 @@ class Tile:
 _INTERNED: dict[tuple[int, int], Tile] = {}
 
 
+_FULL_SETS: dict[Pip, tuple[Tile, ...]] = {}
+
+
 def full_set(max_pip: Pip) -> tuple[Tile, ...]:
-    """Every tile of a double-``max_pip`` set, in index order."""
-    return tuple(Tile(lo, hi) for hi in range(max_pip + 1) for lo in range(hi + 1))
+    """Every tile of a double-``max_pip`` set, in index order.
+
+    Built once per ``max_pip`` (the replay asks for it every round), of the
+    interned tiles of :meth:`Tile.of`."""
+    try:
+        return _FULL_SETS[max_pip]
+    except KeyError:
+        pass
+    tiles = tuple(Tile.of(lo, hi) for hi in range(max_pip + 1) for lo in range(hi + 1))
+    if len(_FULL_SETS) < 64:
+        _FULL_SETS[max_pip] = tiles
+    return tiles
 
 
 def tile_from_index(index: int) -> Tile:

@@ -7,6 +7,9 @@ that double is not the opening tile, the line laid so far is re-hung as one
 arm of it, so every later question (open ends, counting) has one shape.
 
 Everything here is a pure function of ``(rules, layout)``; nothing knows text.
+Layouts and arms are values, never changed once built (a placement makes a
+new one), but not frozen dataclasses: a replay builds one per placement, and
+a frozen dataclass costs three times as much to build (issue 13).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ ENDS: tuple[End, ...] = (End.L, End.R, End.U, End.D)
 _INDEX = {End.L: 0, End.R: 1, End.U: 2, End.D: 3}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Arm:
     """One arm: its tiles from the root outwards as ``(inner, outer)`` halves."""
 
@@ -53,7 +56,7 @@ class Arm:
 _EMPTY_ARMS = (Arm(), Arm(), Arm(), Arm())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Layout:
     """The table. ``root`` is None before the opening tile.
 
@@ -174,14 +177,19 @@ def lead(rules: Rules, tile: Tile, left: Pip | None = None) -> Layout:
 def place(rules: Rules, layout: Layout, tile: Tile, end: End) -> Layout:
     """Join ``tile`` to ``end``; the caller has checked that it fits there."""
     pip = open_ends(rules, layout)[end]
-    outer = tile.other(pip)
-    i = _INDEX[end]
-    if rules.has_spinner and not layout.spinner and tile.is_double:
+    if tile.lo == tile.hi and not layout.spinner and rules.has_spinner:
         return _become_spinner(layout, tile, end)
-    arms = list(layout.arms)
-    arms[i] = arms[i].extended(pip, outer)
-    return Layout(layout.root, layout.left, layout.right, layout.spinner,
-                  (arms[0], arms[1], arms[2], arms[3]))
+    outer = tile.hi if tile.lo == pip else tile.lo
+    a0, a1, a2, a3 = layout.arms
+    if end is End.L:
+        a0 = Arm((*a0.tiles, (pip, outer)))
+    elif end is End.R:
+        a1 = Arm((*a1.tiles, (pip, outer)))
+    elif end is End.U:
+        a2 = Arm((*a2.tiles, (pip, outer)))
+    else:
+        a3 = Arm((*a3.tiles, (pip, outer)))
+    return Layout(layout.root, layout.left, layout.right, layout.spinner, (a0, a1, a2, a3))
 
 
 def _become_spinner(layout: Layout, double: Tile, end: End) -> Layout:

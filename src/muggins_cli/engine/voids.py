@@ -16,12 +16,13 @@ from muggins_cli.engine.state import Draw, Move, Pass, Place, RoundState
 from muggins_cli.rules.model import Rules
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Void:
     """``seat`` showed it held no tile with any of ``pips`` (it drew or
     passed with those ends open). It has kept ``drawn_since`` drawn tiles
     since, any of which may carry those pips, so at most that many of its
-    tiles may now."""
+    tiles may now. A value, never changed once built (not frozen: the
+    replay makes one at every draw, issue 13)."""
 
     seat: int
     pips: frozenset[int]

@@ -4,6 +4,12 @@ Every element keeps the line and column where it was written so that the
 replay can point at the offending token. The body of a match is kept flat, in
 file order, because a record may be wrong in its structure too (a turn before
 any ``round``), and only the replay knows what that means.
+
+The classes are values (compared and hashed by their fields, never changed
+once built: make a new one with ``dataclasses.replace``), but not frozen
+dataclasses: a frozen dataclass's ``__init__`` sets each field through
+``object.__setattr__`` and costs three times as much, and a large record
+holds millions of these (issue 13).
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ class Severity(str, Enum):
     INFO = "info"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Diagnostic:
     """One finding; ``code`` is one of the stable codes of docs/notation.md 8."""
 
@@ -43,7 +49,7 @@ class Diagnostic:
 GLYPHS: tuple[str, ...] = ("!!", "!", "!?", "?!", "?", "??")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Comment:
     """``# ...`` to the end of a line. It means nothing to the replay, but it
     is the keeper's words (a "disputed deal" note on a score sheet is data),
@@ -55,7 +61,7 @@ class Comment:
     column: int = field(compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Comments:
     """The comments that go with one written line: ``before`` on lines of
     their own just above it, ``end`` at its end. The parser gives a comment
@@ -69,7 +75,7 @@ class Comments:
 NO_COMMENTS = Comments()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class TileTok:
     """A tile as written: ``a`` is the half written first (orientation matters
     for the opening tile, which is laid with ``a`` on the left)."""
@@ -81,14 +87,18 @@ class TileTok:
     # The normalised tile, kept because the replay asks for it at every step.
     tile: Tile = field(init=False, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "tile", Tile.of(self.a, self.b))
+    def __init__(self, a: int, b: int, line: int, column: int) -> None:
+        self.a = a
+        self.b = b
+        self.line = line
+        self.column = column
+        self.tile = Tile.of(a, b)
 
     def __str__(self) -> str:
         return f"{self.a}-{self.b}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Draw:
     """``dT`` or ``d??`` (``tile`` is None when the face was not recorded)."""
 
@@ -97,7 +107,7 @@ class Draw:
     column: int = field(compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Placement:
     tile: TileTok
     end: End | None
@@ -106,20 +116,20 @@ class Placement:
     column: int = field(compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Pass:
     line: int = field(compare=False)
     column: int = field(compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Claim:
     points: int
     line: int = field(compare=False)
     column: int = field(compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Tag:
     name: str
     value: str
@@ -128,7 +138,7 @@ class Tag:
     comments: Comments = NO_COMMENTS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Annotation:
     text: str
     line: int = field(compare=False)
@@ -136,7 +146,7 @@ class Annotation:
     comments: Comments = NO_COMMENTS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RoundLine:
     number: int
     line: int = field(compare=False)
@@ -145,7 +155,7 @@ class RoundLine:
     comments: Comments = NO_COMMENTS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class LeadLine:
     player: str
     line: int = field(compare=False)
@@ -155,7 +165,7 @@ class LeadLine:
     comments: Comments = NO_COMMENTS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DealLine:
     player: str
     tiles: tuple[TileTok, ...]
@@ -166,7 +176,7 @@ class DealLine:
     comments: Comments = NO_COMMENTS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class StockLine:
     tiles: tuple[TileTok, ...]
     line: int = field(compare=False)
@@ -175,7 +185,7 @@ class StockLine:
     comments: Comments = NO_COMMENTS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RevealLine:
     player: str
     tiles: tuple[TileTok, ...]
@@ -186,7 +196,7 @@ class RevealLine:
     comments: Comments = NO_COMMENTS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ScoreEntry:
     player: str
     points: int
@@ -194,7 +204,7 @@ class ScoreEntry:
     column: int = field(compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ScoreLine:
     entries: tuple[ScoreEntry, ...]
     line: int = field(compare=False)
@@ -203,7 +213,7 @@ class ScoreLine:
     comments: Comments = NO_COMMENTS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Turn:
     """``NAME: draws... (placement [+N] | pass)``."""
 
@@ -217,7 +227,7 @@ class Turn:
     comments: Comments = NO_COMMENTS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class MugginsCall:
     """``NAME: muggins +N``."""
 
@@ -235,7 +245,7 @@ BodyLine: TypeAlias = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Match:
     """One match: its tags in file order, then its body lines in file order.
 

@@ -104,6 +104,14 @@ _QUICK_TURN_RE = re.compile(
     r"[ \t\r]*([0-9]{1,2})-([0-9]{1,2})([LRUD]?)(!!|!\?|\?!|\?\?|!|\?)?"
     r"(?:[ \t\r]+\+([0-9]{1,9}))?[ \t\r]*"
 )
+# A turn whose draws all show their tile, then a placement: what the word
+# by word reading below accepts of such a turn, in one match.
+_DRAWS_TURN_RE = re.compile(
+    r"[ \t\r]*(d[0-9]{1,2}-[0-9]{1,2}(?:[ \t\r]+d[0-9]{1,2}-[0-9]{1,2})*)"
+    r"[ \t\r]+([0-9]{1,2})-([0-9]{1,2})([LRUD]?)(!!|!\?|\?!|\?\?|!|\?)?"
+    r"(?:[ \t\r]+\+([0-9]{1,9}))?[ \t\r]*"
+)
+_DRAW_WORD_RE = re.compile(r"d([0-9]{1,2})-([0-9]{1,2})")
 _COUNT_RE = re.compile(r"[0-9]{1,9}")
 _POINTS_RE = re.compile(r"-?[0-9]{1,9}")
 
@@ -284,6 +292,72 @@ def _looks_like_tile(word: str) -> bool:
     return _TILE_RE.fullmatch(word) is not None
 
 
+# Tables of what a spelling reads as, filled as spellings are met: a record
+# spells the same few hundred tiles and placements again and again, and a
+# dict look-up costs a tenth of a regex match and its int() calls (issue 13).
+# Bounded, so that hostile input cannot grow them without end.
+_TABLE_LIMIT = 1 << 16
+_TILE_WORDS: dict[str, tuple[int, int] | None] = {}
+QuickTurn: TypeAlias = tuple[int, int, "End | None", "str | None", "int | None", int, int]
+_QUICK_TURNS: dict[str, QuickTurn | None] = {}
+
+
+def _tile_word(word: str) -> tuple[int, int] | None:
+    """``A-B`` as its two halves, or None when ``word`` is no tile."""
+    try:
+        return _TILE_WORDS[word]
+    except KeyError:
+        pass
+    found = _TILE_RE.fullmatch(word)
+    halves = None if found is None else (int(found.group(1)), int(found.group(2)))
+    if len(_TILE_WORDS) < _TABLE_LIMIT:
+        _TILE_WORDS[word] = halves
+    return halves
+
+
+def _draws_turn(number: int, colon: int, rest: str, name: str, name_at: int,
+                notes: tuple[Annotation, ...], comments: Comments) -> Turn | None:
+    """The turn of line ``number`` when what follows its colon (at the
+    0-based ``colon``) is draws that show their tiles, then a placement:
+    the turn the word by word reading of :meth:`_Parser._turn` makes of it;
+    None for any other turn."""
+    found = _DRAWS_TURN_RE.fullmatch(rest)
+    if found is None:
+        return None
+    base = colon + 2  # a 0-based offset in ``rest`` + base: the 1-based column
+    draws = tuple(
+        Draw(TileTok(int(d.group(1)), int(d.group(2)), number, base + d.start() + 1),
+             number, base + d.start())
+        for d in _DRAW_WORD_RE.finditer(rest, found.start(1), found.end(1)))
+    a, b, end, glyph, points = found.group(2, 3, 4, 5, 6)
+    at = base + found.start(2)
+    placement = Placement(TileTok(int(a), int(b), number, at), _ENDS[end] if end else None,
+                          glyph, number, at)
+    claim = None if points is None else Claim(int(points), number, base + found.start(6) - 1)
+    return Turn(name, draws, placement, claim, number, name_at, notes, comments)
+
+
+def _quick_turn(rest: str) -> QuickTurn | None:
+    """What follows a turn's colon when it is a bare placement (no draws):
+    the halves, end, glyph and points claimed, and the 1-based columns of
+    the tile and of the claim's digits counted from the colon (add the
+    colon's 0-based offset); None when it is anything else."""
+    try:
+        return _QUICK_TURNS[rest]
+    except KeyError:
+        pass
+    quick = _QUICK_TURN_RE.fullmatch(rest)
+    value: QuickTurn | None = None
+    if quick is not None:
+        a, b, end, glyph, points = quick.groups()
+        value = (int(a), int(b), _ENDS[end] if end else None, glyph,
+                 None if points is None else int(points),
+                 quick.start(1) + 2, quick.start(5) + 1)
+    if len(_QUICK_TURNS) < _TABLE_LIMIT:
+        _QUICK_TURNS[rest] = value
+    return value
+
+
 class _Parser:
     """The state of one pass over a text: the match being built and an
     annotation that is still open at the end of a line."""
@@ -343,6 +417,31 @@ class _Parser:
             return self._done
         # 2. Fast path: no tag, annotation or comment on the line.
         if _SPECIAL_RE.search(text) is None:
+            # 2a. The commonest line of all, a bare placement by a player of
+            # Players spelled as the tag spells them, inside a match's body
+            # with no comment waiting: what _logical, _body_line and _turn
+            # would make of it, without their questions (issue 13).
+            players = self._players
+            if players is not None and self._in_body and self._active and not self._pending:
+                colon = text.find(":")
+                name = players.get(text[:colon]) if colon > 0 else None
+                if name is not None:
+                    rest = text[colon + 1 :]
+                    quick = _quick_turn(rest)
+                    if quick is not None:
+                        a, b, end, glyph, points, tile_at, claim_at = quick
+                        at = colon + tile_at
+                        self._comments = NO_COMMENTS
+                        self._body.append(Turn(
+                            name, (), Placement(TileTok(a, b, number, at), end, glyph, number, at),
+                            None if points is None else Claim(points, number, colon + claim_at),
+                            number, 1))
+                        return None
+                    turn = _draws_turn(number, colon, rest, name, 1, (), NO_COMMENTS)
+                    if turn is not None:
+                        self._comments = NO_COMMENTS
+                        self._body.append(turn)
+                        return None
             self._logical(number, text, -1, (), None)
             return self._done
         # 3. Blank out annotations and the comment, then read what is left.
@@ -632,7 +731,10 @@ class _Parser:
 
     def _name_prefix(self, tokens: list[Token], start: int) -> tuple[list[str], str] | None:
         """The longest player name whose words begin ``tokens[start:]``."""
-        words = [word for word, _ in tokens[start:]]
+        if not self._name_words:
+            return None
+        longest = len(self._name_words[0][0])  # sorted longest first
+        words = [word for word, _ in tokens[start : start + longest]]
         for name_words, name in self._name_words:
             if words[: len(name_words)] == name_words:
                 return name_words, name
@@ -676,15 +778,16 @@ class _Parser:
         self, number: int, tokens: list[Token], start: int, after: str
     ) -> tuple[TileTok, ...] | None:
         tiles: list[TileTok] = []
+        known = _TILE_WORDS
         for word, column in tokens[start:]:
-            found = _TILE_RE.fullmatch(word)
-            if found is None:
+            halves = known[word] if word in known else _tile_word(word)
+            if halves is None:
                 self._syntax(
                     number, column,
                     f"expected a tile like 3-5 after {quote(after)}, got {quote(word)}"
                 )
                 return None
-            tiles.append(TileTok(int(found.group(1)), int(found.group(2)), number, column))
+            tiles.append(TileTok(halves[0], halves[1], number, column))
         return tuple(tiles)
 
     def _round(
@@ -819,16 +922,18 @@ class _Parser:
                 if name is None:
                     self._unknown(number, name_at, text)
                     return None
-        # The common turn, a placement without draws: one regex, no words.
-        quick = _QUICK_TURN_RE.fullmatch(content, colon + 1)
+        # The common turn, a placement without draws: read once per spelling.
+        quick = _quick_turn(content[colon + 1 :])
         if quick is not None:
-            a, b, end, glyph, points = quick.groups()
-            at = quick.start(1) + 1
-            placement = Placement(
-                TileTok(int(a), int(b), number, at), _ENDS[end] if end else None, glyph, number, at
-            )
-            claim_ = None if points is None else Claim(int(points), number, quick.start(5))
+            qa, qb, qend, qglyph, qpoints, tile_at, claim_at = quick
+            at = colon + tile_at
+            placement = Placement(TileTok(qa, qb, number, at), qend, qglyph, number, at)
+            claim_ = None if qpoints is None else Claim(qpoints, number, colon + claim_at)
             return Turn(name, (), placement, claim_, number, name_at, notes, self._comments)
+        drew = _draws_turn(number, colon, content[colon + 1 :], name, name_at, notes,
+                           self._comments)
+        if drew is not None:
+            return drew
         words = _tokens(content[colon + 1 :], colon + 1)
         if not words:
             self._syntax(
@@ -853,14 +958,14 @@ class _Parser:
             if word == "d??":
                 draws.append(Draw(None, number, column))
             else:
-                tile = _TILE_RE.fullmatch(word, 1)
-                if tile is None:
+                halves = _tile_word(word[1:])
+                if halves is None:
                     self._syntax(
                         number, column,
                         f"expected a tile like 3-5 or ?? after 'd', got {quote(word)}"
                     )
                     return None
-                tok = TileTok(int(tile.group(1)), int(tile.group(2)), number, column + 1)
+                tok = TileTok(halves[0], halves[1], number, column + 1)
                 draws.append(Draw(tok, number, column))
             index += 1
         if index == count:

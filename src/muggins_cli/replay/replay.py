@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from muggins_cli.engine.layout import EMPTY, Layout, count, ends_for, lead, open_ends, place
@@ -162,6 +163,7 @@ class RoundProgress:
         self.lead_tile: tuple[int, Tile] | None = None
         self.by_deal = False
         self.deals: dict[int, DealLine] = {}
+        self.dealt_bits = 0  # the tiles of ``deals`` as bits of Tile.index
         self.stock_line: StockLine | None = None
         self.started = False  # a turn has been played
         self.hands: list[HandView] = [HandView() for _ in range(players)]
@@ -332,6 +334,23 @@ class Replayer:
     # -- body ---------------------------------------------------------------
 
     def _line(self, item: BodyLine) -> None:
+        if item.__class__ is Turn:
+            # The commonest line, asked first: what the chain below does
+            # with a turn (issue 13).
+            self.pending = None
+            self.last_call = None
+            rnd = self.round
+            if rnd is not None and rnd.ended and not rnd.settled:
+                self._finish_round_end()
+            self.last_line = item.line
+            if self.winner is not None:
+                self._after_match_end(item)
+            elif self.round is None:
+                self.error(item.line, item.column, "bad-round",
+                           "this line comes before any `round` line")
+            else:
+                self._turn(item)
+            return
         if not isinstance(item, MugginsCall):
             self.pending = None
             self.last_call = None
@@ -460,25 +479,31 @@ class Replayer:
             self.error(item.line, item.column, "bad-deal",
                        f"{item.player} already has a deal line in this round")
             return
-        dealt = {t for d in rnd.deals.values() for t in (tok.tile for tok in d.tiles)}
+        # The tiles of the round's deal lines so far and of this one, as bits
+        # of Tile.index (a tile with too many pips too): no set per line.
+        dealt = rnd.dealt_bits
+        max_pip = self.rules.max_pip
         ok = True
-        mine: set[Tile] = set()
+        mine = 0
         for tok in item.tiles:
             t = tok.tile
-            if t.hi > self.rules.max_pip:
+            hi = t.hi
+            bit = 1 << (hi * (hi + 1) // 2 + t.lo)
+            if hi > max_pip:
                 self.error(tok.line, tok.column, "bad-deal",
-                           f"{tok} is not in a double-{self.rules.max_pip} set")
+                           f"{tok} is not in a double-{max_pip} set")
                 ok = False
-            elif t in dealt or t in mine:
+            elif (dealt | mine) & bit:
                 self.error(tok.line, tok.column, "bad-deal", f"{tok} is dealt twice")
                 ok = False
-            mine.add(t)
+            mine |= bit
         size = self.rules.hand_size_for(len(self.players))
         if len(item.tiles) != size and ok:
             self.error(item.line, item.column, "bad-deal",
                        f"{item.player} is dealt {len(item.tiles)} tiles; "
                        f"with {len(self.players)} players a hand is {size}")
         rnd.deals[seat] = item
+        rnd.dealt_bits |= mine
 
     def _stock(self, item: StockLine) -> None:
         rnd = self.round
@@ -497,7 +522,7 @@ class Replayer:
         n = len(self.players)
         rnd.started = True
         size = rules.hand_size_for(n)
-        every = set(full_set(rules.max_pip))
+        every = _every(rules.max_pip)
         if rnd.deals and len(rnd.deals) != n:
             missing = [self.players[i] for i in range(n) if i not in rnd.deals]
             first = min(d.line for d in rnd.deals.values())
@@ -511,7 +536,7 @@ class Replayer:
                 tiles = {tok.tile for tok in d.tiles if tok.tile in every}
                 rnd.hands[seat] = HandView(tiles)
                 dealt |= tiles
-            pool = every - dealt
+            pool: AbstractSet[Tile] = every - dealt
             rnd.stock_pool = set(pool)
         else:
             deduced = self.deduced.get(rnd.number, {})
@@ -521,7 +546,7 @@ class Replayer:
                 rnd.seen |= h
             pool = set()
             if len(deduced) == n:
-                rnd.stock_pool = every - set().union(*deduced.values())
+                rnd.stock_pool = set(every - set().union(*deduced.values()))
         rnd.stock_count = len(every) - n * size
         if rnd.stock_line is not None:
             self._check_stock(rnd, rnd.stock_line, pool if rnd.deals else None, every)
@@ -545,8 +570,8 @@ class Replayer:
                        f"nobody is dealt a double in round {rnd.number}; with the highest "
                        "double leading, such a deal is dealt again")
 
-    def _check_stock(self, rnd: RoundProgress, item: StockLine, pool: set[Tile] | None,
-                     every: set[Tile]) -> None:
+    def _check_stock(self, rnd: RoundProgress, item: StockLine, pool: AbstractSet[Tile] | None,
+                     every: frozenset[Tile]) -> None:
         tiles = [tok.tile for tok in item.tiles]
         seen: set[Tile] = set()
         for tok in item.tiles:
@@ -704,7 +729,7 @@ class Replayer:
                            f"{name} drew again after drawing {drawn_fit}, which fits "
                            + self._where(drawn_fit))
             elif rules.must_play:
-                fit = [x for x in sorted(hand.known) if ends_for(rules, rnd.layout, x)]
+                fit = _fitting(rules, rnd.layout, hand.known)
                 if fit:
                     self.error(d.line, d.column, "illegal-draw",
                                f"{name} drew{' ' + str(tile) if tile else ''} while holding "
@@ -724,8 +749,10 @@ class Replayer:
                 hand.unknown += 1
             else:
                 hand.known.add(tile)
-                if drawn_fit is None and rnd.layout.started and ends_for(rules, rnd.layout, tile):
-                    drawn_fit = tile
+                if drawn_fit is None and rnd.layout.started:
+                    pips = open_ends(rules, rnd.layout).values()
+                    if tile.lo in pips or tile.hi in pips:
+                        drawn_fit = tile
         # 2. Pass or placement.
         if self.decide is not None:
             self.decide(self, t, drawn_fit)
@@ -790,7 +817,7 @@ class Replayer:
             self.error(action.line, action.column, "illegal-pass",
                        f"{name} passed while the stock has {rnd.stock_count} tiles to draw")
         else:
-            fit = [x for x in sorted(hand.known) if ends_for(rules, rnd.layout, x)]
+            fit = _fitting(rules, rnd.layout, hand.known)
             if fit:
                 self.error(action.line, action.column, "illegal-pass",
                            f"{name} passed while holding {fit[0]}, which fits "
@@ -816,7 +843,8 @@ class Replayer:
             return False
         if not all(h.complete for h in rnd.hands):
             return False
-        return not any(ends_for(self.rules, rnd.layout, x) for h in rnd.hands for x in h.known)
+        pips = set(open_ends(self.rules, rnd.layout).values())
+        return not any(x.lo in pips or x.hi in pips for h in rnd.hands for x in h.known)
 
     def _place(self, rnd: RoundProgress, t: Turn, p: Placement, seat: int, hand: HandView,
                drawn_fit: Tile | None, layout_before: Layout, n_draws: int) -> None:
@@ -834,9 +862,10 @@ class Replayer:
                        f"{name} drew {drawn_fit}, which fits {self._where(drawn_fit)}, "
                        f"and must place it, not {p.tile}")
         # 1. Is the tile in the hand?
-        if tile in hand.known:
-            hand.known.discard(tile)
-        elif hand.complete or tile in rnd.seen:
+        known = hand.known
+        if tile in known:
+            known.remove(tile)
+        elif hand.unknown == 0 or tile in rnd.seen:
             where = self._whereabouts(rnd, tile)
             self.error(p.line, p.column, "not-in-hand",
                        f"{name} places {p.tile}, which they do not hold{where}")
@@ -862,17 +891,17 @@ class Replayer:
                 self.error(p.line, p.column, "bad-end",
                            f"the opening tile takes no end letter ({p.tile}{p.end.value})")
             rnd.layout = lead(rules, tile, p.tile.a)
-            move = Place(tile, None, p.tile.a)
+            end = None
         else:
             end = self._choose_end(rnd, p, name)
             if end is None:
                 rnd.skipping = True
                 return
             rnd.layout = place(rules, rnd.layout, tile, end)
-            move = Place(tile, end)
         rnd.consecutive_passes = 0
         points = rules.score_of(count(rules, rnd.layout))
         if self.collect:
+            move = Place(tile, end, p.tile.a if end is None else None)
             self._event(rnd, t, seat, hand, move, layout_before, n_draws, drawn_fit, points,
                         placed_tile=tile)
         # 3. Claim and credit.
@@ -924,9 +953,11 @@ class Replayer:
         rules = self.rules
         tile = p.tile.tile
         ends = open_ends(rules, rnd.layout)
+        if p.end is not None:
+            pip = ends.get(p.end)
+            if pip is not None and (tile.lo == pip or tile.hi == pip):
+                return p.end  # the common case: nothing to explain
         fitting = ends_for(rules, rnd.layout, tile)
-        if p.end is not None and p.end in fitting:
-            return p.end  # the common case: nothing to explain
         shown = ", ".join(f"{e.value}={v}" for e, v in ends.items())
         if p.end is not None:
             if p.end not in ends:
@@ -1187,6 +1218,27 @@ class Replayer:
             return ("before a round ended with one total alone the highest at or above "
                     f"{self.target}")
         return f"before anyone reached {self.target}"
+
+
+_EVERY: dict[int, frozenset[Tile]] = {}
+
+
+def _every(max_pip: int) -> frozenset[Tile]:
+    """The tiles of a double-``max_pip`` set as a set, built once."""
+    every = _EVERY.get(max_pip)
+    if every is None:
+        every = frozenset(full_set(max_pip))
+        if len(_EVERY) < 64:
+            _EVERY[max_pip] = every
+    return every
+
+
+def _fitting(rules: Rules, layout: Layout, tiles: Iterable[Tile]) -> list[Tile]:
+    """The tiles that fit an open end of a started ``layout``, sorted."""
+    pips = set(open_ends(rules, layout).values())
+    fit = [x for x in tiles if x.lo in pips or x.hi in pips]
+    fit.sort()
+    return fit
 
 
 def deduce_hands(body: Iterable[BodyLine], seat: dict[str, int],

@@ -76,7 +76,8 @@ def _rounds(match: m.Match) -> list[tuple[dict[int, tuple[str, ...]], tuple[str,
     return out
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("players", [2, pytest.param(3, marks=pytest.mark.slow),
+                                     pytest.param(4, marks=pytest.mark.slow)])
 def test_both_legs_see_the_same_deals_with_seats_swapped(players: int) -> None:
     spec = ArenaSpec("greedy", "random", load_preset("pagat"), players=players, seed=9)
     for pair in range(3):

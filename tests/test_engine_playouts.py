@@ -40,9 +40,11 @@ from tests.conftest import quick_then_thorough
 PRESETS = ("pagat", "spinner", "all-threes")
 PLAYERS = (2, 3, 4)
 ROUNDS = 600  # per preset and player count: 5,400 checked rounds in all
-QUICK_ROUNDS = 150  # of them in every run; the rest with -m slow
+QUICK_ROUNDS = 100  # of them in every run; the rest with -m slow
 VARIANT_ROUNDS = 80
+QUICK_VARIANT_ROUNDS = 30  # of them in every run; the rest with -m slow
 MATCHES = 12  # per preset and player count, each of many rounds
+QUICK_MATCHES = 4  # of them in every run; the rest with -m slow
 
 _SPINNER = load_preset("spinner")
 _PAGAT = load_preset("pagat")
@@ -228,11 +230,13 @@ def test_random_rounds_keep_the_invariants(preset: str, players: int, rounds: ra
     assert checker.blocked and checker.passes
 
 
+@pytest.mark.parametrize("rounds", quick_then_thorough(VARIANT_ROUNDS, QUICK_VARIANT_ROUNDS))
 @pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize("variant", list(VARIANTS))
-def test_random_rounds_of_variants_keep_the_invariants(variant: str, players: int) -> None:
+def test_random_rounds_of_variants_keep_the_invariants(variant: str, players: int,
+                                                       rounds: range) -> None:
     rules = VARIANTS[variant]
-    _run(rules, players, VARIANT_ROUNDS, _seed("variant", variant, players))
+    _run(rules, players, len(rounds), _seed("variant", variant, players, rounds.start))
 
 
 def test_reserve_is_never_drawn() -> None:
@@ -298,21 +302,22 @@ def _check_match(rules: Rules, outcome: MatchOutcome, goal: int) -> int:
     return rounds
 
 
+@pytest.mark.parametrize("matches", quick_then_thorough(MATCHES, QUICK_MATCHES))
 @pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize("preset", PRESETS)
-def test_matches_end_exactly_at_the_target(preset: str, players: int) -> None:
+def test_matches_end_exactly_at_the_target(preset: str, players: int, matches: range) -> None:
     rules = load_preset(preset)
-    rng = random.Random(_seed("match", preset, players))
+    rng = random.Random(_seed("match", preset, players, matches.start))
     names = ["Ann", "Bo", "Cy", "Di"][:players]
     goal = rules.target_for(players)
     total_rounds = 0
-    for k in range(MATCHES):
+    for k in matches:
         strategies: list[Strategy] = [
             GreedyStrategy() if (k + i) % 2 else RandomStrategy() for i in range(players)
         ]
         outcome = play_match(rules, names, strategies, rng)
         total_rounds += _check_match(rules, outcome, goal)
-    assert total_rounds >= MATCHES
+    assert total_rounds >= len(matches)
 
 
 @pytest.mark.parametrize("target", [1, 5, 30])

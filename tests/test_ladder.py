@@ -187,7 +187,7 @@ def test_same_seed_same_matches() -> None:
     assert other.games != run_arena(spec, 3).games
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [3, pytest.param(4, marks=pytest.mark.slow)])
 def test_lone_seat_goes_round_the_table(players: int) -> None:
     spec = ArenaSpec("defensive", "greedy", PAGAT, players=players, seed=2, lone=True)
     assert spec.legs == players and spec.fair_share == pytest.approx(1 / players)

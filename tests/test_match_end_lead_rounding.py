@@ -631,6 +631,7 @@ def test_hidden_hands_a_lead_that_is_no_double_is_wrong_leader(tmp_path: Path) -
     assert diags[0][2] == "round 1 opens with the highest double dealt, not 3-4"
 
 
+@pytest.mark.slow  # sampled or perfect searches: seconds
 def test_selfplay_solver_strategy_under_round_end(tmp_path: Path) -> None:
     """The solver strategy plays for the round's end (its ``match``
     objective reads ``match_end``) and its match checks clean, decided at

@@ -69,7 +69,11 @@ def test_selfplay_records_check_clean(tmp_path: Path, preset: str, players: int)
         assert tags["Players"] == ", ".join(["Ana", "Budi", "Citra", "Dana"][:players])
 
 
-@pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("spinner", 3), ("all-threes", 4)])
+@pytest.mark.parametrize(("preset", "players"), [
+    ("pagat", 2),
+    pytest.param("spinner", 3, marks=pytest.mark.slow),  # the solver for three and four
+    pytest.param("all-threes", 4, marks=pytest.mark.slow),  # players: seconds a match
+])
 def test_selfplay_with_the_solver_checks_clean(tmp_path: Path, preset: str, players: int) -> None:
     out = tmp_path / "solver.mgn"
     kinds = ",".join(["solver", "greedy", "random", "greedy"][:players])

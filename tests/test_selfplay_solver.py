@@ -100,7 +100,8 @@ def reshuffled(state: RoundState, rng: random.Random) -> RoundState:
 
 
 @pytest.mark.parametrize(("preset", "players", "after"),
-                         [("pagat", 2, 0), ("spinner", 2, 6), ("pagat", 3, 3)])
+                         [("pagat", 2, 0), ("pagat", 3, 3),
+                          pytest.param("spinner", 2, 6, marks=pytest.mark.slow)])
 def test_solver_reads_no_hidden_tile(preset: str, players: int, after: int) -> None:
     rules = load_preset(preset)
     checked = searched = 0
@@ -115,7 +116,7 @@ def test_solver_reads_no_hidden_tile(preset: str, players: int, after: int) -> N
     assert searched >= 3  # the solver did run, within its budget
 
 
-@pytest.mark.parametrize(("preset", "players", "after"), [("pagat", 2, 0), ("all-threes", 3, 4)])
+@pytest.mark.parametrize(("preset", "players", "after"), [("pagat", 2, 0), pytest.param("all-threes", 3, 4, marks=pytest.mark.slow)])
 def test_hidden_tiles_do_not_change_the_decision(preset: str, players: int, after: int) -> None:
     rules = load_preset(preset)
     shuffle = random.Random(0)

@@ -229,7 +229,8 @@ def _drawn_states(rules: Rules, count_wanted: int) -> list[RoundState]:
     return out
 
 
-@pytest.mark.parametrize("name", ["pagat", "spinner", "no-must-play"])
+@pytest.mark.parametrize("name", ["pagat", pytest.param("spinner", marks=pytest.mark.slow),
+                                  "no-must-play"])
 def test_a_drawn_tile_must_be_laid(name: str) -> None:
     rules = VARIANTS[name]
     for state in _drawn_states(rules, 6):

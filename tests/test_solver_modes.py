@@ -28,6 +28,7 @@ from muggins_cli.rules.loader import load_preset
 from muggins_cli.solver import Knowledge, Sampler, Void, solve
 from muggins_cli.solver import common as solver_common
 from muggins_cli.tiles import Tile, full_set
+from tests.conftest import quick_then_thorough
 from tests.test_solver_reference import endgame, expect_move2, expect_move_n
 
 PAGAT = load_preset("pagat")
@@ -132,8 +133,9 @@ def _reshuffle_hidden(state: RoundState, rng: random.Random) -> RoundState:
     return RoundState(tuple(hands), tuple(hidden[at:]), state.layout, seat, state.drawn)
 
 
-def test_sample_never_depends_on_hidden_tiles() -> None:
-    for seed in range(6):
+@pytest.mark.parametrize("seeds", quick_then_thorough(6, 2))
+def test_sample_never_depends_on_hidden_tiles(seeds: range) -> None:
+    for seed in seeds:
         state = _midgame(seed)
         other = _reshuffle_hidden(state, random.Random(seed))
         assert other.hands != state.hands or other.stock != state.stock

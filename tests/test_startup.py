@@ -68,6 +68,7 @@ def test_check_with_a_preset_imports_no_solver_schema_yaml_jinja_or_dask(record:
     assert imported == [], imported
 
 
+@pytest.mark.slow  # real subprocesses, one per command line
 @pytest.mark.parametrize("fmt", ["json", "github", "junit", "table"])
 def test_check_in_other_formats_imports_no_solver_or_dask(fmt: str) -> None:
     out, status, imported = _probe("check", "--format", fmt, str(RECORDS / "threes-2p.mgn"),
@@ -98,6 +99,7 @@ _AS_MUGGINS = "import sys; sys.argv[0] = 'muggins'; from muggins_cli.cli import 
 _ALL_LOADED = "import sys; sys.argv[0] = 'muggins'; from muggins_cli.cli import app; app()"
 
 
+@pytest.mark.slow  # real subprocesses, one per command line
 def test_help_and_unknown_commands_through_the_entry_point_are_the_apps() -> None:
     # The entry point loads commands as they are named; the app of
     # ``from muggins_cli.cli import app`` has all of them. Same help, same

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from muggins_cli.analysis import analyse_text
@@ -39,6 +40,7 @@ def test_a_turn_the_solver_did_not_weigh_keeps_its_immediate_verdict(tmp_path: P
     assert [n.text for n in turn.notes] == ["3-6L would have scored 18"]
 
 
+@pytest.mark.slow  # sampled or perfect searches: seconds
 def test_reannotating_replaces_the_tools_own_marks_and_keeps_the_keepers(
         tmp_path: Path) -> None:
     """Round 1 of threes-2p alone (an unfinished match), and a node cap
@@ -60,7 +62,7 @@ def test_reannotating_replaces_the_tools_own_marks_and_keeps_the_keepers(
     assert [n.text for n in before.notes if TOOL_NOTE.search(n.text)] == [
         "3-6L would have scored 18"]
     second = tmp_path / "second.mgn"
-    res = runner.invoke(app, ["analyze", str(first), "--solver", "--perfect", "--nodes", "20000",
+    res = runner.invoke(app, ["analyze", str(first), "--solver", "--perfect", "--nodes", "12000",
                               "--annotate", "-o", str(second)])
     assert res.exit_code in (0, 1), res.output
     after = _turn(second.read_text(encoding="utf-8"), 16)

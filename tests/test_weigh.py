@@ -136,6 +136,7 @@ def _record(tmp_path: Path, budi: str, stock: str, name: str) -> str:
     return str(path)
 
 
+@pytest.mark.slow  # sampled or perfect searches: seconds
 def test_sample_view_is_blind_to_the_hidden_tiles(tmp_path: Path) -> None:
     """Siti sees the same table in both records; only Nyoman's hidden tiles
     and the stock differ. Her sampled values must not move; the all-seeing
@@ -226,6 +227,7 @@ def test_stats_add_up_the_turns() -> None:
     assert found[0].message.startswith("Ana played 1-2R: 3-4L was 10 points better")
 
 
+@pytest.mark.slow  # sampled or perfect searches: seconds
 def test_sampled_costs_carry_their_standard_error(tmp_path: Path) -> None:
     """Every move is valued in the same deals; a play's cost is the mean of
     its paired shortfalls against the best, and its error their standard

@@ -33,6 +33,7 @@ from muggins_cli.engine.state import (
     drawable,
     highest_double,
     is_blocked,
+    layout_score,
     leads_by_deal,
     legal_moves,
     new_round,
@@ -44,7 +45,7 @@ from muggins_cli.engine.state import (
 __all__ = [
     "EMPTY", "ENDS", "Arm", "Draw", "End", "EndReason", "Layout", "Move", "Pass", "Place",
     "RoundState", "apply", "count", "credit_ends_match", "deal", "drawable", "ends_for",
-    "fits", "highest_double", "is_blocked", "lead", "leads_by_deal", "legal_moves",
+    "fits", "highest_double", "is_blocked", "layout_score", "lead", "leads_by_deal", "legal_moves",
     "new_round", "open_ends", "place", "placed", "placement_score", "placements", "playable",
     "reached", "settle",
     "winner_at_settlement", "winner_on_credit",

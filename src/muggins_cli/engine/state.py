@@ -192,10 +192,17 @@ def placed(rules: Rules, layout: Layout, move: Place) -> Layout:
     return place(rules, layout, move.tile, move.end)
 
 
+def layout_score(rules: Rules, layout: Layout) -> int:
+    """Points the placement that made ``layout`` scores: the count of its
+    open ends, scored by the rules. The one definition of a placement's
+    score; the replay, which already holds the new layout, reads it here."""
+    return rules.score_of(count(rules, layout))
+
+
 def placement_score(rules: Rules, layout: Layout, move: Place) -> int:
-    """Points ``move`` scores at once on ``layout``: the one definition that
-    the replay, the analysis, the strategies and ``solve`` all read."""
-    return rules.score_of(count(rules, placed(rules, layout, move)))
+    """Points ``move`` scores at once on ``layout`` (what the analysis, the
+    strategies and ``solve`` ask before the move is made)."""
+    return layout_score(rules, placed(rules, layout, move))
 
 
 def apply(rules: Rules, state: RoundState, move: Move) -> tuple[RoundState, int]:
@@ -220,7 +227,7 @@ def apply(rules: Rules, state: RoundState, move: Move) -> tuple[RoundState, int]
     layout = placed(rules, state.layout, move)
     hand = state.hands[seat] - {move.tile}
     after = RoundState(_with_hand(state.hands, seat, hand), state.stock, layout, nxt)
-    points = rules.score_of(count(rules, layout))
+    points = layout_score(rules, layout)
     if not hand:
         return replace(after, over=True, went_out=seat), points
     if is_blocked(rules, after):

@@ -24,7 +24,7 @@ from muggins_cli.engine.scoring import (
     winner_at_settlement,
     winner_on_credit,
 )
-from muggins_cli.engine.state import Place, highest_double, leads_by_deal
+from muggins_cli.engine.state import Place, highest_double, layout_score, leads_by_deal
 from muggins_cli.engine.voids import VoidWatch
 from muggins_cli.errors import RulesError
 from muggins_cli.notation.model import (
@@ -899,7 +899,7 @@ class Replayer:
                 return
             rnd.layout = place(rules, rnd.layout, tile, end)
         rnd.consecutive_passes = 0
-        points = rules.score_of(count(rules, rnd.layout))
+        points = layout_score(rules, rnd.layout)
         if self.collect:
             move = Place(tile, end, p.tile.a if end is None else None)
             self._event(rnd, t, seat, hand, move, layout_before, n_draws, drawn_fit, points,

@@ -24,7 +24,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from muggins_cli.engine.layout import Layout, count, open_ends
+from muggins_cli.engine.layout import Layout, open_ends
+from muggins_cli.engine.state import layout_score
 from muggins_cli.replay.position import Position
 from muggins_cli.report.board import ends_text
 from muggins_cli.rules.model import Rules
@@ -328,7 +329,7 @@ def board_svg(pos: Position, last: Tile | None = None, *, extent: Rect | None = 
     lines = [t for t in (caption, scored) if t]
     ends = ends_text(rules, pos.layout)
     if ends:
-        made = rules.score_of(count(rules, pos.layout))
+        made = layout_score(rules, pos.layout)
         lines.append(f"open ends {ends}" + (f", which scores {made}" if made else ""))
     for k, text in enumerate(lines):
         parts.append(f'<text class="lbl" x="8" y="{16 + 16 * k}">{escape(text)}</text>')

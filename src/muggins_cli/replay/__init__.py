@@ -4,9 +4,11 @@ from muggins_cli.replay.replay import (
     MatchReplay,
     MatchSummary,
     Replayer,
+    ReplayVisitor,
     RulesResolver,
     TurnEvent,
     replay_match,
 )
 
-__all__ = ["MatchReplay", "MatchSummary", "Replayer", "RulesResolver", "TurnEvent", "replay_match"]
+__all__ = ["MatchReplay", "MatchSummary", "ReplayVisitor", "Replayer", "RulesResolver", "TurnEvent",
+           "replay_match"]

@@ -18,7 +18,13 @@ from muggins_cli.engine.state import Place, RoundState
 from muggins_cli.engine.voids import Void
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, RoundLine, Turn
-from muggins_cli.replay.replay import MatchEnding, Replayer, RulesResolver, won_text
+from muggins_cli.replay.replay import (
+    MatchEnding,
+    Replayer,
+    ReplayVisitor,
+    RulesResolver,
+    won_text,
+)
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile, full_set
 
@@ -126,7 +132,7 @@ def _round_end(rep: Replayer) -> Position:
     settlement ended the match. The replay settles when it reads the next
     line or reaches the end; settling now, a line early, changes nothing."""
     pos = snapshot(rep)
-    rep._finish_round_end()
+    rep.settle_round()
     return dataclasses.replace(pos, winner=rep.winner, ending=rep.ending)
 
 
@@ -136,40 +142,14 @@ def _final(rep: Replayer) -> Position:
     return _round_end(rep) if rnd is not None and rnd.ended else snapshot(rep)
 
 
-def _leader_of(rep: Replayer, item: Turn) -> None:
-    """Before a round's first turn the replay has not yet dealt the hands;
-    let it set them up so that the opening position shows them."""
-    rnd = rep.round
-    if rnd is not None and not rnd.started and not rnd.skipping and rep._start_play(rnd, item):
-        rnd.to_move = rep.seat[item.player]
-
-
 def position_at(match: Match, resolve: RulesResolver, at: str) -> Position:
     """Replay ``match`` up to ``R.T``; raises InputError when it has no such
     position (naming the end when the match was over before it) or the
     record stops making sense before it."""
     want_round, want_turn = parse_at(at)
-    found: list[Position] = []
-    over: list[Position] = []
-
-    def watch(rep: Replayer, item: BodyLine | None) -> bool:
-        rnd = rep.round
-        if rnd is None or rnd.skipping:
-            return True
-        at_end = item is None or isinstance(item, RoundLine)
-        here = rnd.number == want_round and rnd.turn_lines + 1 == want_turn
-        if rep.winner is not None:
-            (found if here else over).append(_final(rep))
-            return False
-        if here and (isinstance(item, Turn) or at_end):
-            if isinstance(item, Turn):
-                _leader_of(rep, item)
-            found.append(_round_end(rep) if at_end else snapshot(rep))
-            return False
-        return True
-
-    rep = Replayer(match, resolve, watch=watch)
-    result = rep.run()
+    visitor = _PositionAt(want_round, want_turn)
+    result = Replayer(match, resolve, visitor=visitor).run()
+    found, over = visitor.found, visitor.over
     if found:
         return found[0]
     where = f"the match has no position {want_round}.{want_turn}"
@@ -188,27 +168,9 @@ def positions(match: Match, resolve: RulesResolver) -> Iterator[tuple[Position, 
     """Every position before a turn line, and each round's end, in order,
     with the line that follows it (None at the very end); once the match is
     over, its last position and nothing after it."""
-    out: list[tuple[Position, BodyLine | None]] = []
-
-    def watch(rep: Replayer, item: BodyLine | None) -> bool:
-        rnd = rep.round
-        if rep.winner is not None:
-            if rnd is not None and not rnd.skipping:
-                out.append((_final(rep), None))
-            return False
-        if rnd is None or rnd.skipping:
-            return True
-        if isinstance(item, Turn) and not rnd.ended:
-            _leader_of(rep, item)
-            out.append((snapshot(rep), item))
-        elif (item is None or isinstance(item, RoundLine)) and rnd.started:
-            pos = _round_end(rep)
-            out.append((pos, item))
-            return not pos.match_over
-        return True
-
-    Replayer(match, resolve, watch=watch).run()
-    yield from out
+    visitor = _Positions()
+    Replayer(match, resolve, visitor=visitor).run()
+    yield from visitor.out
 
 
 @dataclass(frozen=True)
@@ -230,21 +192,96 @@ class Decision:
 
 def decisions(match: Match, resolve: RulesResolver) -> Iterator[Decision]:
     """Every turn of ``match`` that the replay played, at its decision."""
-    found: list[tuple[Turn, Position | None, Position]] = []
-    starts: dict[int, Position] = {}
+    visitor = _Decisions()
+    result = Replayer(match, resolve, collect_events=True, visitor=visitor).run()
+    played: dict[int, Place | EnginePass] = {
+        e.line: e.placed if e.placed is not None else EnginePass() for e in result.events}
+    for turn, start, at in visitor.found:
+        yield Decision(turn, start, at, played.get(turn.line))
 
-    def watch(rep: Replayer, item: BodyLine | None) -> bool:
+
+# ----------------------------------------------------------------------
+# The visitors
+
+
+class _PositionAt(ReplayVisitor):
+    """Stops at the position ``R.T`` (before turn T of round R, or round
+    R's end when T is one past its last turn); keeps where the match ended
+    if it ended first."""
+
+    def __init__(self, round_number: int, turn: int) -> None:
+        self.want = (round_number, turn)
+        self.found: list[Position] = []
+        self.over: list[Position] = []
+
+    def line(self, rep: Replayer, item: BodyLine) -> bool:
+        return self._at(rep, item)
+
+    def end(self, rep: Replayer) -> None:
+        self._at(rep, None)
+
+    def _at(self, rep: Replayer, item: BodyLine | None) -> bool:
+        rnd = rep.round
+        if rnd is None or rnd.skipping:
+            return True
+        at_end = item is None or isinstance(item, RoundLine)
+        here = (rnd.number, rnd.turn_lines + 1) == self.want
+        if rep.winner is not None:
+            (self.found if here else self.over).append(_final(rep))
+            return False
+        if here and (isinstance(item, Turn) or at_end):
+            if isinstance(item, Turn):
+                rep.open_round(item)
+            self.found.append(_round_end(rep) if at_end else snapshot(rep))
+            return False
+        return True
+
+
+class _Positions(ReplayVisitor):
+    """Every position before a turn line and each round's end, with the
+    line that follows it (None at the very end)."""
+
+    def __init__(self) -> None:
+        self.out: list[tuple[Position, BodyLine | None]] = []
+
+    def line(self, rep: Replayer, item: BodyLine) -> bool:
+        return self._at(rep, item)
+
+    def end(self, rep: Replayer) -> None:
+        self._at(rep, None)
+
+    def _at(self, rep: Replayer, item: BodyLine | None) -> bool:
+        rnd = rep.round
+        if rep.winner is not None:
+            if rnd is not None and not rnd.skipping:
+                self.out.append((_final(rep), None))
+            return False
+        if rnd is None or rnd.skipping:
+            return True
+        if isinstance(item, Turn) and not rnd.ended:
+            rep.open_round(item)
+            self.out.append((snapshot(rep), item))
+        elif (item is None or isinstance(item, RoundLine)) and rnd.started:
+            pos = _round_end(rep)
+            self.out.append((pos, item))
+            return not pos.match_over
+        return True
+
+
+class _Decisions(ReplayVisitor):
+    """Each turn at its decision, and before its first draw if it drew."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[Turn, Position | None, Position]] = []
+        self.starts: dict[int, Position] = {}
+
+    def line(self, rep: Replayer, item: BodyLine) -> bool:
         rnd = rep.round
         if isinstance(item, Turn) and item.draws and rnd is not None and rnd.started \
                 and not rnd.ended and not rnd.skipping:
-            starts[item.line] = snapshot(rep)
+            self.starts[item.line] = snapshot(rep)
         return True
 
-    def decide(rep: Replayer, item: Turn, drawn: Tile | None) -> None:
-        found.append((item, starts.get(item.line), snapshot(rep, drawn, in_turn=True)))
-
-    result = Replayer(match, resolve, collect_events=True, watch=watch, decide=decide).run()
-    played: dict[int, Place | EnginePass] = {
-        e.line: e.placed if e.placed is not None else EnginePass() for e in result.events}
-    for turn, start, at in found:
-        yield Decision(turn, start, at, played.get(turn.line))
+    def decide(self, rep: Replayer, turn: Turn, drawn: Tile | None) -> None:
+        self.found.append((turn, self.starts.get(turn.line),
+                           snapshot(rep, drawn, in_turn=True)))

@@ -190,6 +190,29 @@ class RoundProgress:
         self.voids = VoidWatch(rules)  # what draws and passes showed
 
 
+class ReplayVisitor:
+    """What watches a replay between its lines, in the spirit of
+    python-chess's ``BaseVisitor``: position look-ups, the list of every
+    position and the decision points are visitors (:mod:`.position`). The
+    methods do nothing here; a visitor overrides those it needs. They get
+    the :class:`Replayer`, whose public methods (``round``, ``rules``,
+    ``scores``, ``winner``, :meth:`Replayer.open_round`,
+    :meth:`Replayer.settle_round`) say where the replay is."""
+
+    def line(self, rep: Replayer, item: BodyLine) -> bool:
+        """Before each body line once the header is read; False stops the
+        replay there (nothing after it is read or reported)."""
+        return True
+
+    def end(self, rep: Replayer) -> None:
+        """After the last line, before the last round's settlement."""
+
+    def decide(self, rep: Replayer, turn: Turn, drawn: Tile | None) -> None:
+        """In each turn at the moment the mover chooses a placement or a
+        pass: after the turn's draws, with the drawn tile that must be
+        placed (None if none), before the action is replayed."""
+
+
 class Replayer:
     """Replays one match; ``run`` returns its summary and diagnostics."""
 
@@ -198,17 +221,9 @@ class Replayer:
         match: Match,
         resolve_rules: RulesResolver,
         collect_events: bool = False,
-        watch: Callable[[Replayer, BodyLine | None], bool] | None = None,
-        decide: Callable[[Replayer, Turn, Tile | None], None] | None = None,
+        visitor: ReplayVisitor | None = None,
     ) -> None:
-        """``watch`` is called before each body line (and with None at the
-        end) once the header is read; returning False stops the replay. It
-        lets position look-ups and displays see the state between lines.
-        ``decide`` is called in each turn at the moment the mover chooses
-        their placement or pass: after the turn's draws, with the drawn tile
-        that must be placed (None if none), before the action is replayed."""
-        self.watch = watch
-        self.decide = decide
+        self.visitor = visitor
         self.match = match
         self.resolve_rules = resolve_rules
         self.collect = collect_events
@@ -264,14 +279,15 @@ class Replayer:
             self.deduced = deduce_hands(self.match.body, self.seat,
                                         self.rules.hand_size_for(len(self.players)))
             stopped = False
+            visitor = self.visitor
             for item in self.match.body:
-                if self.watch is not None and not self.watch(self, item):
+                if visitor is not None and not visitor.line(self, item):
                     stopped = True
                     break
                 self._line(item)
             if not stopped:
-                if self.watch is not None:
-                    self.watch(self, None)
+                if visitor is not None:
+                    visitor.end(self)
                 self._finish_round_end()
                 self._check_result()
         else:
@@ -515,6 +531,24 @@ class Replayer:
             return
         rnd.stock_line = item
 
+    # -- for visitors -------------------------------------------------------
+
+    def open_round(self, turn: Turn) -> None:
+        """Before a round's first turn the hands are not set up yet (that
+        happens when the turn is read); set them up now, with ``turn``'s
+        player to move, so that the opening position shows them."""
+        rnd = self.round
+        if rnd is not None and not rnd.started and not rnd.skipping \
+                and self._start_play(rnd, turn):
+            rnd.to_move = self.seat[turn.player]
+
+    def settle_round(self) -> None:
+        """Apply an ended round's settlement now rather than at the next
+        line (which changes nothing: no line between changes it)."""
+        self._finish_round_end()
+
+    # -- rounds -------------------------------------------------------------
+
     def _start_play(self, rnd: RoundProgress, turn: Turn) -> bool:
         """Set up hands and stock when the first turn arrives; False to skip."""
         assert self.rules is not None
@@ -754,8 +788,8 @@ class Replayer:
                     if tile.lo in pips or tile.hi in pips:
                         drawn_fit = tile
         # 2. Pass or placement.
-        if self.decide is not None:
-            self.decide(self, t, drawn_fit)
+        if self.visitor is not None:
+            self.visitor.decide(self, t, drawn_fit)
         action = t.action
         if isinstance(action, Pass):
             rnd.voids.passed(seat, rnd.layout)

@@ -229,3 +229,24 @@ def test_readme_first_command_is_explained_and_its_output_is_true() -> None:
     shown = readme.split("$ muggins check records/\n", 1)[1].split("```", 1)[0]
     result = runner.invoke(app, ["check", str(RECORDS)])
     assert shown.rstrip("\n").splitlines()[-1] == result.stdout.splitlines()[-1]
+
+
+@pytest.mark.parametrize("error", ["InputError", "RulesError", "BatchError", "IllegalMoveError"])
+def test_any_muggins_error_a_command_lets_through_is_one_line_and_exit_2(
+        monkeypatch: pytest.MonkeyPatch, error: str) -> None:
+    """Whatever the library raises from the root of its errors, and the
+    command does not catch itself, ends as ``muggins CMD: message`` on
+    stderr with exit status 2: one entry handles it for every command."""
+    from muggins_cli import batch, errors
+    from muggins_cli.cli import stats_cmd
+
+    kind = getattr(batch, error, None) or getattr(errors, error)
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise kind("the library could not go on")
+
+    monkeypatch.setattr(stats_cmd, "record_files", broken)
+    result = runner.invoke(app, ["stats", str(CLUB)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == "muggins stats: the library could not go on\n"
+    assert result.exception is None or isinstance(result.exception, SystemExit)

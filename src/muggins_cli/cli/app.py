@@ -35,6 +35,7 @@ from typer.main import get_command_from_info
 from typer.models import CommandFunctionType
 
 import muggins_cli
+from muggins_cli.errors import MugginsError
 from muggins_cli.report.escape import for_terminal
 
 NAME = "muggins"
@@ -187,11 +188,21 @@ def _make_plain(params: Sequence[object]) -> None:
 
 
 class MugginsCommand(TyperCommand):
-    """Every ``muggins`` command: its parameters shown plainly."""
+    """Every ``muggins`` command: its parameters shown plainly, and any
+    :class:`MugginsError` it does not handle itself said on one line with
+    exit status 2 (bad input, a bad rules file, a cluster that cannot be
+    reached), never a traceback."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _make_plain(self.params)
+
+    def invoke(self, ctx: Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except MugginsError as e:
+            sys.stderr.write(for_terminal(f"{ctx.command_path}: {e}") + "\n")
+            raise typer.Exit(2) from None
 
     def get_help_option(self, ctx: Context) -> TyperOption | None:
         option = super().get_help_option(ctx)  # made on first use

@@ -206,9 +206,14 @@ def test_player_statistics_of_a_conformance_record() -> None:
 # -- the same findings as check ------------------------------------------------
 
 
+@pytest.mark.parametrize("paths", [
+    pytest.param(CORPUS[::2], id="quick"),  # every other file; the rest with -m slow
+    pytest.param(CORPUS[1::2], id="thorough", marks=pytest.mark.slow),
+])
 def test_analysis_reports_everything_check_reports(
-        checked: Callable[[Path], FileReport], analysed: Callable[[Path], FileAnalysis]) -> None:
-    for path in CORPUS:
+        checked: Callable[[Path], FileReport], analysed: Callable[[Path], FileAnalysis],
+        paths: list[Path]) -> None:
+    for path in paths:
         mine = analysed(path).report
         theirs = checked(path)
         added = {MISSED_SCORE, UNCLAIMED}

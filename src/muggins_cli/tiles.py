@@ -6,10 +6,11 @@ value; which half faces where belongs to a placement, not to the tile.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from enum import Enum
 from typing import TypeAlias
+
+from muggins_cli.lexicon import TILE_RE
 
 Pip: TypeAlias = int
 
@@ -22,7 +23,7 @@ class End(str, Enum):
     D = "D"
 
 
-_TILE_RE = re.compile(r"^(\d{1,2})-(\d{1,2})$")
+
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -56,7 +57,7 @@ class Tile:
     @classmethod
     def parse(cls, text: str) -> Tile:
         """Parse ``A-B``; raises ValueError so callers choose the diagnostic."""
-        m = _TILE_RE.match(text)
+        m = TILE_RE.fullmatch(text)
         if m is None:
             raise ValueError(f"not a tile: {text!r}")
         return cls.of(int(m.group(1)), int(m.group(2)))

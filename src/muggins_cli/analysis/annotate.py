@@ -32,6 +32,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from muggins_cli import lexicon
 from muggins_cli.analysis.match import MatchAnalysis
 from muggins_cli.analysis.plays import PlayAnalysis
 from muggins_cli.analysis.weigh import BLUNDER as BLUNDER_VERDICT
@@ -44,11 +45,11 @@ from muggins_cli.notation.writer import write_matches
 
 MISTAKE, BLUNDER = "?", "??"
 _OURS = frozenset({MISTAKE, BLUNDER})
-_PLACEMENT_RE = re.compile(r"([0-9]{1,2}-[0-9]{1,2}[LRUD]?)(!!|!\?|\?!|\?\?|!|\?)?")
-_CLAIM_RE = re.compile(r"\+[0-9]{1,9}")
+_PLACEMENT_RE = lexicon.PLACEMENT_TEXT_RE
+_CLAIM_RE = lexicon.CLAIM_RE
 #: The notes this module writes (:func:`note_text`, :func:`solver_note`).
 _TOOL_NOTE_RE = re.compile(
-    r"[0-9]{1,2}-[0-9]{1,2}[LRUD]? (would have scored [0-9]+"
+    rf"{lexicon.NOTE_PLACEMENT} (would have scored [0-9]+"
     r"|was [0-9]+(\.[0-9])? points better by the end of the round)")
 
 

@@ -40,6 +40,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import BinaryIO, TypeAlias
 
+from muggins_cli import lexicon
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import (
     NO_COMMENTS,
@@ -97,23 +98,15 @@ _WORD_RE = re.compile(r"[^ \t\r]*")
 # or word could not keep it there, and must not keep it anywhere else.
 _BLANKS = " \t\r"
 
-_TILE_RE = re.compile(r"([0-9]{1,2})-([0-9]{1,2})")
-_PLACEMENT_RE = re.compile(r"([0-9]{1,2})-([0-9]{1,2})([LRUD]?)(!!|!\?|\?!|\?\?|!|\?)?")
-_CLAIM_RE = re.compile(r"\+([0-9]{1,9})")
-_QUICK_TURN_RE = re.compile(
-    r"[ \t\r]*([0-9]{1,2})-([0-9]{1,2})([LRUD]?)(!!|!\?|\?!|\?\?|!|\?)?"
-    r"(?:[ \t\r]+\+([0-9]{1,9}))?[ \t\r]*"
-)
-# A turn whose draws all show their tile, then a placement: what the word
-# by word reading below accepts of such a turn, in one match.
-_DRAWS_TURN_RE = re.compile(
-    r"[ \t\r]*(d[0-9]{1,2}-[0-9]{1,2}(?:[ \t\r]+d[0-9]{1,2}-[0-9]{1,2})*)"
-    r"[ \t\r]+([0-9]{1,2})-([0-9]{1,2})([LRUD]?)(!!|!\?|\?!|\?\?|!|\?)?"
-    r"(?:[ \t\r]+\+([0-9]{1,9}))?[ \t\r]*"
-)
-_DRAW_WORD_RE = re.compile(r"d([0-9]{1,2})-([0-9]{1,2})")
-_COUNT_RE = re.compile(r"[0-9]{1,9}")
-_POINTS_RE = re.compile(r"-?[0-9]{1,9}")
+# The tokens' grammar is the lexicon's (muggins_cli/lexicon.py).
+_TILE_RE = lexicon.TILE_RE
+_PLACEMENT_RE = lexicon.PLACEMENT_RE
+_CLAIM_RE = lexicon.CLAIM_RE
+_QUICK_TURN_RE = lexicon.QUICK_TURN_RE
+_DRAWS_TURN_RE = lexicon.DRAWS_TURN_RE
+_DRAW_WORD_RE = lexicon.DRAW_WORD_RE
+_COUNT_RE = lexicon.COUNT_RE
+_POINTS_RE = lexicon.POINTS_RE
 
 _ENDS: dict[str, End] = {"L": End.L, "R": End.R, "U": End.U, "D": End.D}
 

@@ -11,7 +11,7 @@ minutes, not hours), for every file of the corpus:
 - ``muggins fmt`` (the canonical text on standard output),
 
 and keeps each one's exit status, standard output and standard error; and
-the ``repr`` of the parsed matches (``notation.parser.read_matches``), which
+the ``repr`` of the parsed matches (``notation.reading.read_matches``), which
 shows the line and column of every token, also of those no output names. The
 corpus is ``records/``, the conformance corpus (``clean`` and ``faults``,
 from ``tests/data/conformance``) and ``--mutants`` records made from
@@ -195,7 +195,7 @@ def run_all(folder: Path, files: list[str]) -> dict[str, str]:
 
 def _parsed(name: str) -> str:
     from muggins_cli.errors import InputError
-    from muggins_cli.notation.parser import read_matches
+    from muggins_cli.notation.reading import read_matches
 
     try:
         return "\n".join(repr(match) for match in read_matches(name))

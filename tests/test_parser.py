@@ -29,11 +29,10 @@ from muggins_cli.notation.model import (
     StockLine,
     Turn,
 )
-from muggins_cli.notation.parser import (
+from muggins_cli.notation.parser import iter_matches, parse_text
+from muggins_cli.notation.reading import (
     UnreadableError,
-    iter_matches,
     open_record,
-    parse_text,
     read_matches,
     read_record_text,
 )

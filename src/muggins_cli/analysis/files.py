@@ -25,7 +25,7 @@ from muggins_cli.check import (
 )
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Match
-from muggins_cli.notation.parser import read_record_text
+from muggins_cli.notation.reading import read_record_text
 
 
 @dataclass

@@ -29,7 +29,8 @@ from muggins_cli.cli.app import app
 from muggins_cli.cli.files import AtomicFile, replace_problem
 from muggins_cli.cli.options import PathsArgument, fail, record_files
 from muggins_cli.notation.model import Severity
-from muggins_cli.notation.parser import UnreadableError, iter_matches, open_record
+from muggins_cli.notation.parser import iter_matches
+from muggins_cli.notation.reading import UnreadableError, open_record
 from muggins_cli.notation.writer import write_match
 from muggins_cli.report.text import diagnostic_line
 

@@ -15,7 +15,7 @@ from muggins_cli.cli.files import write_atomic
 from muggins_cli.cli.options import MatchOption
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, MugginsCall, Severity, Turn
-from muggins_cli.notation.parser import read_match
+from muggins_cli.notation.reading import read_match
 from muggins_cli.notation.writer import format_line
 from muggins_cli.replay.position import parse_at, position_at, positions
 from muggins_cli.replay.replay import MatchReplay, RulesResolver, replay_match

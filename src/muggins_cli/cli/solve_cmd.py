@@ -23,7 +23,7 @@ from muggins_cli.cli.options import (
     output_format,
 )
 from muggins_cli.errors import MugginsError
-from muggins_cli.notation.parser import read_match
+from muggins_cli.notation.reading import read_match
 from muggins_cli.replay.position import parse_at
 from muggins_cli.report.solve_report import solve_json, solve_text
 

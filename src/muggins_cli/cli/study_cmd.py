@@ -27,7 +27,7 @@ from muggins_cli.cli.solver_options import (
 )
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Severity
-from muggins_cli.notation.parser import read_match
+from muggins_cli.notation.reading import read_match
 from muggins_cli.replay.position import positions
 from muggins_cli.replay.replay import replay_match
 from muggins_cli.report.study import build_page, render_page

@@ -94,11 +94,17 @@ def test_reads_back_as_the_same_record_plus_annotations() -> None:
     assert [strip(m) for m in back] == [strip(m) for m in f.records]
 
 
+@pytest.mark.parametrize("paths", [
+    # Every other file (the ones the quick analysis test reads too, whose
+    # analyses the session keeps); the rest with -m slow.
+    pytest.param(CLEAN[::2], id="quick"),
+    pytest.param(CLEAN[1::2], id="thorough", marks=pytest.mark.slow),
+])
 def test_annotated_corpus_round_trips_and_checks_clean(
         tmp_path: Path, checked: Callable[[Path], FileReport],
-        analysed: Callable[[Path], FileAnalysis]) -> None:
+        analysed: Callable[[Path], FileAnalysis], paths: list[Path]) -> None:
     marked_total = 0
-    for path in CLEAN:
+    for path in paths:
         f = analysed(path)
         assert f.text is not None
         out, marked = annotate_text(f.text, f.records, f.matches, Thresholds())

@@ -44,11 +44,12 @@ def test_every_move_value_equals_exhaustive_paranoid(name: str, players: int, se
     assert checked >= len(seeds)
 
 
+@pytest.mark.parametrize("seeds", quick_then_thorough(10, 3))
 @pytest.mark.parametrize("name", ["pagat", "spinner", "no-must-play"])
-def test_two_players_paranoid_is_the_two_player_value(name: str) -> None:
+def test_two_players_paranoid_is_the_two_player_value(name: str, seeds: range) -> None:
     """With two players the reduction is no reduction: the same values."""
     rules = VARIANTS[name]
-    for seed in range(10):
+    for seed in seeds:
         state = endgame(rules, 2, 500 + seed, 10)
         dists = [rules.target_for(2)] * 2
         res = solve(rules, state, multi="paranoid", pv=False)

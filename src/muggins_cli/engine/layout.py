@@ -180,16 +180,11 @@ def place(rules: Rules, layout: Layout, tile: Tile, end: End) -> Layout:
     if tile.lo == tile.hi and not layout.spinner and rules.has_spinner:
         return _become_spinner(layout, tile, end)
     outer = tile.hi if tile.lo == pip else tile.lo
-    a0, a1, a2, a3 = layout.arms
-    if end is End.L:
-        a0 = Arm((*a0.tiles, (pip, outer)))
-    elif end is End.R:
-        a1 = Arm((*a1.tiles, (pip, outer)))
-    elif end is End.U:
-        a2 = Arm((*a2.tiles, (pip, outer)))
-    else:
-        a3 = Arm((*a3.tiles, (pip, outer)))
-    return Layout(layout.root, layout.left, layout.right, layout.spinner, (a0, a1, a2, a3))
+    arms = list(layout.arms)
+    i = _INDEX[end]
+    arms[i] = arms[i].extended(pip, outer)
+    return Layout(layout.root, layout.left, layout.right, layout.spinner,
+                  (arms[0], arms[1], arms[2], arms[3]))
 
 
 def _become_spinner(layout: Layout, double: Tile, end: End) -> Layout:

@@ -253,6 +253,17 @@ def _quick_turn(rest: str) -> QuickTurn | None:
     return value
 
 
+def _turn_of(quick: QuickTurn, number: int, colon: int, name: str, name_at: int,
+             notes: tuple[Annotation, ...], comments: Comments) -> Turn:
+    """The turn of line ``number`` whose colon is at the 0-based ``colon``
+    and whose rest :func:`_quick_turn` read as ``quick``."""
+    a, b, end, glyph, points, tile_at, claim_at = quick
+    at = colon + tile_at
+    return Turn(name, (), Placement(TileTok(a, b, number, at), end, glyph, number, at),
+                None if points is None else Claim(points, number, colon + claim_at),
+                number, name_at, notes, comments)
+
+
 class _Parser:
     """The state of one pass over a text: the match being built and an
     annotation that is still open at the end of a line."""
@@ -323,16 +334,9 @@ class _Parser:
                 if name is not None:
                     rest = text[colon + 1 :]
                     quick = _quick_turn(rest)
-                    if quick is not None:
-                        a, b, end, glyph, points, tile_at, claim_at = quick
-                        at = colon + tile_at
-                        self._comments = NO_COMMENTS
-                        self._body.append(Turn(
-                            name, (), Placement(TileTok(a, b, number, at), end, glyph, number, at),
-                            None if points is None else Claim(points, number, colon + claim_at),
-                            number, 1))
-                        return None
-                    turn = _draws_turn(number, colon, rest, name, 1, (), NO_COMMENTS)
+                    turn = (_turn_of(quick, number, colon, name, 1, (), NO_COMMENTS)
+                            if quick is not None
+                            else _draws_turn(number, colon, rest, name, 1, (), NO_COMMENTS))
                     if turn is not None:
                         self._comments = NO_COMMENTS
                         self._body.append(turn)
@@ -820,11 +824,7 @@ class _Parser:
         # The common turn, a placement without draws: read once per spelling.
         quick = _quick_turn(content[colon + 1 :])
         if quick is not None:
-            qa, qb, qend, qglyph, qpoints, tile_at, claim_at = quick
-            at = colon + tile_at
-            placement = Placement(TileTok(qa, qb, number, at), qend, qglyph, number, at)
-            claim_ = None if qpoints is None else Claim(qpoints, number, colon + claim_at)
-            return Turn(name, (), placement, claim_, number, name_at, notes, self._comments)
+            return _turn_of(quick, number, colon, name, name_at, notes, self._comments)
         drew = _draws_turn(number, colon, content[colon + 1 :], name, name_at, notes,
                            self._comments)
         if drew is not None:

@@ -204,7 +204,21 @@ def decisions(match: Match, resolve: RulesResolver) -> Iterator[Decision]:
 # The visitors
 
 
-class _PositionAt(ReplayVisitor):
+class _BetweenLines(ReplayVisitor):
+    """A visitor that asks one question before each line and at the end
+    (``item`` None there): :meth:`at`, whose False stops the replay."""
+
+    def line(self, rep: Replayer, item: BodyLine) -> bool:
+        return self.at(rep, item)
+
+    def end(self, rep: Replayer) -> None:
+        self.at(rep, None)
+
+    def at(self, rep: Replayer, item: BodyLine | None) -> bool:
+        raise NotImplementedError
+
+
+class _PositionAt(_BetweenLines):
     """Stops at the position ``R.T`` (before turn T of round R, or round
     R's end when T is one past its last turn); keeps where the match ended
     if it ended first."""
@@ -214,13 +228,7 @@ class _PositionAt(ReplayVisitor):
         self.found: list[Position] = []
         self.over: list[Position] = []
 
-    def line(self, rep: Replayer, item: BodyLine) -> bool:
-        return self._at(rep, item)
-
-    def end(self, rep: Replayer) -> None:
-        self._at(rep, None)
-
-    def _at(self, rep: Replayer, item: BodyLine | None) -> bool:
+    def at(self, rep: Replayer, item: BodyLine | None) -> bool:
         rnd = rep.round
         if rnd is None or rnd.skipping:
             return True
@@ -237,20 +245,14 @@ class _PositionAt(ReplayVisitor):
         return True
 
 
-class _Positions(ReplayVisitor):
+class _Positions(_BetweenLines):
     """Every position before a turn line and each round's end, with the
     line that follows it (None at the very end)."""
 
     def __init__(self) -> None:
         self.out: list[tuple[Position, BodyLine | None]] = []
 
-    def line(self, rep: Replayer, item: BodyLine) -> bool:
-        return self._at(rep, item)
-
-    def end(self, rep: Replayer) -> None:
-        self._at(rep, None)
-
-    def _at(self, rep: Replayer, item: BodyLine | None) -> bool:
+    def at(self, rep: Replayer, item: BodyLine | None) -> bool:
         rnd = rep.round
         if rep.winner is not None:
             if rnd is not None and not rnd.skipping:

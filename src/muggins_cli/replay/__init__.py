@@ -2,6 +2,7 @@
 
 from muggins_cli.replay.replay import (
     MatchReplay,
+    MatchSetup,
     MatchSummary,
     Replayer,
     ReplayVisitor,
@@ -10,5 +11,5 @@ from muggins_cli.replay.replay import (
     replay_match,
 )
 
-__all__ = ["MatchReplay", "MatchSummary", "ReplayVisitor", "Replayer", "RulesResolver", "TurnEvent",
-           "replay_match"]
+__all__ = ["MatchReplay", "MatchSetup", "MatchSummary", "ReplayVisitor", "Replayer",
+           "RulesResolver", "TurnEvent", "replay_match"]

@@ -23,6 +23,7 @@ from muggins_cli.replay.replay import (
     Replayer,
     ReplayVisitor,
     RulesResolver,
+    replay_match,
     won_text,
 )
 from muggins_cli.rules.model import Rules
@@ -96,7 +97,7 @@ def snapshot(rep: Replayer, drawn: Tile | None = None, *, in_turn: bool = False)
     must go down; either way ``turn`` is the number of the turn to play."""
     rnd = rep.round
     rules = rep.rules
-    assert rnd is not None and rules is not None
+    assert rnd is not None
     hands = tuple(frozenset(h.known) if h.complete else None for h in rnd.hands)
     mover = rnd.to_move
     on_table = set(rnd.layout.tiles())
@@ -148,7 +149,7 @@ def position_at(match: Match, resolve: RulesResolver, at: str) -> Position:
     record stops making sense before it."""
     want_round, want_turn = parse_at(at)
     visitor = _PositionAt(want_round, want_turn)
-    result = Replayer(match, resolve, visitor=visitor).run()
+    result = replay_match(match, resolve, visitor=visitor)
     found, over = visitor.found, visitor.over
     if found:
         return found[0]
@@ -169,7 +170,7 @@ def positions(match: Match, resolve: RulesResolver) -> Iterator[tuple[Position, 
     with the line that follows it (None at the very end); once the match is
     over, its last position and nothing after it."""
     visitor = _Positions()
-    Replayer(match, resolve, visitor=visitor).run()
+    replay_match(match, resolve, visitor=visitor)
     yield from visitor.out
 
 
@@ -193,7 +194,7 @@ class Decision:
 def decisions(match: Match, resolve: RulesResolver) -> Iterator[Decision]:
     """Every turn of ``match`` that the replay played, at its decision."""
     visitor = _Decisions()
-    result = Replayer(match, resolve, collect_events=True, visitor=visitor).run()
+    result = replay_match(match, resolve, collect_events=True, visitor=visitor)
     played: dict[int, Place | EnginePass] = {
         e.line: e.placed if e.placed is not None else EnginePass() for e in result.events}
     for turn, start, at in visitor.found:

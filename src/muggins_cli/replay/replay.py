@@ -213,27 +213,91 @@ class ReplayVisitor:
         placed (None if none), before the action is replayed."""
 
 
+@dataclass(frozen=True, slots=True)
+class MatchSetup:
+    """The header resolved once: who plays in which seat, under which rules,
+    to which target. Everything after the header reads it from here, so the
+    rules are never missing where a turn is replayed."""
+
+    players: tuple[str, ...]
+    seat: dict[str, int]
+    rules: Rules
+    target: int
+
+
+@dataclass(slots=True)
+class _Header:
+    """What the header gave, also when it did not give a whole setup: the
+    names and the rules still go into the summary and the replay result."""
+
+    players: tuple[str, ...] = ()
+    rules: Rules | None = None
+    setup: MatchSetup | None = None
+
+
+def read_setup(match: Match, resolve_rules: RulesResolver, diags: list[Diagnostic]) -> _Header:
+    """Resolve the Players, Rules and Target tags, appending a ``bad-header``
+    finding to ``diags`` for each that cannot be used."""
+    def error(line: int, column: int, message: str) -> None:
+        diags.append(Diagnostic(line, column, Severity.ERROR, "bad-header", message))
+
+    players_tag = match.tag_line("Players")
+    if players_tag is None:
+        if not any(d.code == "bad-header" for d in diags):
+            error(match.line, 1, "the match has no Players tag")
+        return _Header()
+    if any(d.code == "bad-header" and d.line == players_tag.line for d in diags):
+        return _Header()
+    names = tuple(match.players)
+    rules_tag = match.tag_line("Rules")
+    spec = rules_tag.value if rules_tag is not None else "pagat"
+    try:
+        rules = resolve_rules(spec)
+    except RulesError as e:
+        where = rules_tag if rules_tag is not None else players_tag
+        error(where.line, where.column, f"Rules {quote(spec)}: {e}")
+        return _Header(names)
+    if len(names) not in rules.players:
+        allowed = ", ".join(map(str, rules.players))
+        error(players_tag.line, players_tag.column,
+              f"{len(names)} players, but rules {quote(rules.name)} allow {allowed}")
+        return _Header(names, rules)
+    target_tag = match.tag_line("Target")
+    target = rules.target_for(len(names))
+    if target_tag is not None:
+        text = target_tag.value.strip()
+        if not text.isdigit() or int(text) <= 0:
+            error(target_tag.line, target_tag.column,
+                  f"Target must be a positive whole number, got {quote(target_tag.value)}")
+        else:
+            target = int(text)
+    seat = {n: i for i, n in enumerate(names)}
+    return _Header(names, rules, MatchSetup(names, seat, rules, target))
+
+
 class Replayer:
-    """Replays one match; ``run`` returns its summary and diagnostics."""
+    """Tracks one match's rounds from its resolved header; :func:`replay_match`
+    runs it and returns the summary and diagnostics."""
 
     def __init__(
         self,
         match: Match,
-        resolve_rules: RulesResolver,
+        setup: MatchSetup,
+        diags: list[Diagnostic],
         collect_events: bool = False,
         visitor: ReplayVisitor | None = None,
     ) -> None:
         self.visitor = visitor
         self.match = match
-        self.resolve_rules = resolve_rules
+        self.setup = setup
         self.collect = collect_events
-        self.diags: list[Diagnostic] = list(match.diagnostics)
+        self.diags = diags
         self.events: list[TurnEvent] = []
-        self.players: list[str] = []
-        self.seat: dict[str, int] = {}
-        self.rules: Rules | None = None
-        self.target = 0
-        self.scores: list[int] = []
+        self.players: tuple[str, ...] = setup.players
+        self.seat: dict[str, int] = setup.seat
+        self.rules: Rules = setup.rules
+        self.target = setup.target
+        self.scores: list[int] = [0] * len(setup.players)
         self.winner: int | None = None
         self.ending: MatchEnding | None = None
         self.last_line = 0  # the last body line read, where a settlement follows
@@ -271,81 +335,19 @@ class Replayer:
 
     # -- driver -------------------------------------------------------------
 
-    def run(self) -> MatchReplay:
-        header_ok = self._header()
-        rules_tag = self.match.tag("Rules")
-        if header_ok:
-            assert self.rules is not None
-            self.deduced = deduce_hands(self.match.body, self.seat,
-                                        self.rules.hand_size_for(len(self.players)))
-            stopped = False
-            visitor = self.visitor
-            for item in self.match.body:
-                if visitor is not None and not visitor.line(self, item):
-                    stopped = True
-                    break
-                self._line(item)
-            if not stopped:
-                if visitor is not None:
-                    visitor.end(self)
-                self._finish_round_end()
-                self._check_result()
-        else:
-            self.rounds = sum(isinstance(b, RoundLine) for b in self.match.body)
-        summary = MatchSummary(
-            line=self.match.line,
-            players=list(self.players),
-            rules=rules_tag if rules_tag is not None else "pagat",
-            target=self.target or None,
-            rounds=self.rounds,
-            scores=dict(zip(self.players, self.scores)),
-            winner=self.players[self.winner] if self.winner is not None else None,
-            turns=self.turns,
-        )
-        self.diags.sort(key=lambda d: (d.line, d.column))
-        return MatchReplay(summary, self.diags, self.rules, self.events, self.ending)
-
-    # -- header -------------------------------------------------------------
-
-    def _header(self) -> bool:
-        m = self.match
-        players_tag = m.tag_line("Players")
-        if players_tag is None:
-            if not any(d.code == "bad-header" for d in self.diags):
-                self.error(m.line, 1, "bad-header", "the match has no Players tag")
-            return False
-        names = list(m.players)
-        if any(d.code == "bad-header" and d.line == players_tag.line for d in self.diags):
-            return False
-        self.players = names
-        self.seat = {n: i for i, n in enumerate(names)}
-        self.scores = [0] * len(names)
-        rules_tag = m.tag_line("Rules")
-        spec = rules_tag.value if rules_tag is not None else "pagat"
-        try:
-            self.rules = self.resolve_rules(spec)
-        except RulesError as e:
-            where = rules_tag if rules_tag is not None else players_tag
-            self.error(where.line, where.column, "bad-header", f"Rules {quote(spec)}: {e}")
-            return False
-        rules = self.rules
-        if len(names) not in rules.players:
-            allowed = ", ".join(map(str, rules.players))
-            self.error(players_tag.line, players_tag.column, "bad-header",
-                       f"{len(names)} players, but rules {quote(rules.name)} allow {allowed}")
-            return False
-        target_tag = m.tag_line("Target")
-        if target_tag is None:
-            self.target = rules.target_for(len(names))
-        else:
-            text = target_tag.value.strip()
-            if not text.isdigit() or int(text) <= 0:
-                self.error(target_tag.line, target_tag.column, "bad-header",
-                           f"Target must be a positive whole number, got {quote(target_tag.value)}")
-                self.target = rules.target_for(len(names))
-            else:
-                self.target = int(text)
-        return True
+    def run(self) -> None:
+        """Replay the body; the findings go to ``diags``."""
+        self.deduced = deduce_hands(self.match.body, self.seat,
+                                    self.rules.hand_size_for(len(self.players)))
+        visitor = self.visitor
+        for item in self.match.body:
+            if visitor is not None and not visitor.line(self, item):
+                return
+            self._line(item)
+        if visitor is not None:
+            visitor.end(self)
+        self._finish_round_end()
+        self._check_result()
 
     # -- body ---------------------------------------------------------------
 
@@ -435,14 +437,12 @@ class Replayer:
                        f"expected round {expected}, got round {item.number}")
         self.rounds += 1
         self.prev_round = rnd
-        assert self.rules is not None
         self.round = RoundProgress(expected, item.line, len(self.players), self.rules)
 
     def _hidden_block_possible(self, rnd: RoundProgress) -> bool:
         """A round kept without hands may have been blocked without the
         closing passes being written; we cannot tell, so we say so. The
         stock is exhausted once only its reserve is left (docs/rules.md)."""
-        assert self.rules is not None
         return rnd.started and rnd.stock_count <= self.rules.stock_reserve and not all(
             h.complete for h in rnd.hands)
 
@@ -483,7 +483,6 @@ class Replayer:
 
     def _deal(self, item: DealLine) -> None:
         rnd = self.round
-        assert self.rules is not None
         if rnd is None or rnd.skipping:
             return
         if rnd.started:
@@ -551,7 +550,6 @@ class Replayer:
 
     def _start_play(self, rnd: RoundProgress, turn: Turn) -> bool:
         """Set up hands and stock when the first turn arrives; False to skip."""
-        assert self.rules is not None
         rules = self.rules
         n = len(self.players)
         rnd.started = True
@@ -591,7 +589,6 @@ class Replayer:
         """Under ``lead_tile: highest-double``, a round that no going out
         decides is led by the highest double dealt; a deal without one
         would have been dealt again."""
-        assert self.rules is not None
         prev = self.prev_round
         rnd.by_deal = leads_by_deal(self.rules) and (
             prev is None or (not prev.skipping and prev.ended and prev.went_out is None))
@@ -642,7 +639,7 @@ class Replayer:
 
     def _turn(self, t: Turn) -> None:
         rnd = self.round
-        assert rnd is not None and self.rules is not None
+        assert rnd is not None
         if rnd.skipping:
             return
         seat = self.seat[t.player]
@@ -745,7 +742,6 @@ class Replayer:
         return True
 
     def _play(self, rnd: RoundProgress, t: Turn, seat: int) -> None:
-        assert self.rules is not None
         rules = self.rules
         hand = rnd.hands[seat]
         name = t.player
@@ -799,7 +795,7 @@ class Replayer:
         self._place(rnd, t, action, seat, hand, drawn_fit, layout_before, n_draws)
 
     def _where(self, tile: Tile) -> str:
-        assert self.rules is not None and self.round is not None
+        assert self.round is not None
         lay = self.round.layout
         ends = open_ends(self.rules, lay)
         return ", ".join(f"{e.value} ({ends[e]})" for e in ends_for(self.rules, lay, tile))
@@ -836,7 +832,6 @@ class Replayer:
 
     def _pass(self, rnd: RoundProgress, t: Turn, seat: int, hand: HandView, drawn_fit: Tile | None,
               layout_before: Layout, n_draws: int) -> None:
-        assert self.rules is not None
         rules = self.rules
         action = t.action
         name = t.player
@@ -872,7 +867,6 @@ class Replayer:
                               inferred=not all(h.complete for h in rnd.hands))
 
     def _blocked(self, rnd: RoundProgress) -> bool:
-        assert self.rules is not None
         if rnd.stock_count - self.rules.stock_reserve > 0 or not rnd.layout.started:
             return False
         if not all(h.complete for h in rnd.hands):
@@ -882,7 +876,6 @@ class Replayer:
 
     def _place(self, rnd: RoundProgress, t: Turn, p: Placement, seat: int, hand: HandView,
                drawn_fit: Tile | None, layout_before: Layout, n_draws: int) -> None:
-        assert self.rules is not None
         rules = self.rules
         name = t.player
         tile = p.tile.tile
@@ -969,7 +962,6 @@ class Replayer:
             self._end_blocked(rnd, t.line, t.column, inferred=False)
 
     def _sum_text(self, layout: Layout) -> str:
-        assert self.rules is not None
         return f" (the open ends add up to {count(self.rules, layout)})"
 
     def _whereabouts(self, rnd: RoundProgress, tile: Tile) -> str:
@@ -983,7 +975,6 @@ class Replayer:
         return ""
 
     def _choose_end(self, rnd: RoundProgress, p: Placement, name: str) -> End | None:
-        assert self.rules is not None
         rules = self.rules
         tile = p.tile.tile
         ends = open_ends(rules, rnd.layout)
@@ -1048,7 +1039,6 @@ class Replayer:
     def _credit(self, seat: int, points: int, line: int, reason: EndReason) -> None:
         if points <= 0 or self.winner is not None:
             return
-        assert self.rules is not None
         deltas = [0] * len(self.scores)
         deltas[seat] = points
         if not self.scores_uncertain:
@@ -1066,7 +1056,6 @@ class Replayer:
     def _muggins(self, call: MugginsCall) -> None:
         """Only the line right after a placement may call (docs/notation.md 5),
         valid or not: whatever it was, the chance to call is used up."""
-        assert self.rules is not None
         pending, self.pending = self.pending, None
         previous, self.last_call = self.last_call, call
         name = call.player
@@ -1107,7 +1096,6 @@ class Replayer:
         rnd = self.round
         if rnd is None or not rnd.ended or rnd.settled or self.winner is not None:
             return
-        assert self.rules is not None
         rnd.settled = True
         hands = rnd.end_hands or rnd.hands
         self._deduce_last_hand(rnd, hands)
@@ -1129,7 +1117,6 @@ class Replayer:
     def _deduce_last_hand(self, rnd: RoundProgress, hands: list[HandView]) -> None:
         """With every other hand known and no unknown tile left in the stock,
         the one hidden hand is whatever is not accounted for."""
-        assert self.rules is not None
         hidden = [h for h in hands if not h.complete]
         if len(hidden) != 1:
             return
@@ -1147,7 +1134,6 @@ class Replayer:
 
     def _reveal(self, item: RevealLine) -> None:
         rnd = self.round
-        assert self.rules is not None
         if rnd is None or rnd.skipping:
             return
         seat = self.seat[item.player]
@@ -1247,7 +1233,6 @@ class Replayer:
                       "for an unfinished match")
 
     def _undecided_text(self) -> str:
-        assert self.rules is not None
         if self.rules.match_end is MatchEnd.ROUND_END:
             return ("before a round ended with one total alone the highest at or above "
                     f"{self.target}")
@@ -1335,7 +1320,33 @@ def deduce_hands(body: Iterable[BodyLine], seat: dict[str, int],
     return out
 
 
-def replay_match(match: Match, resolve_rules: RulesResolver,
-                 collect_events: bool = False) -> MatchReplay:
+def replay_match(match: Match, resolve_rules: RulesResolver, collect_events: bool = False,
+                 visitor: ReplayVisitor | None = None) -> MatchReplay:
     """Replay one match; never raises for anything in the record."""
-    return Replayer(match, resolve_rules, collect_events).run()
+    diags = list(match.diagnostics)
+    header = read_setup(match, resolve_rules, diags)
+    setup = header.setup
+    rules_tag = match.tag("Rules")
+    rules_name = rules_tag if rules_tag is not None else "pagat"
+    if setup is None:
+        players = list(header.players)
+        summary = MatchSummary(
+            line=match.line, players=players, rules=rules_name, target=None,
+            rounds=sum(isinstance(b, RoundLine) for b in match.body),
+            scores=dict.fromkeys(players, 0), winner=None)
+        diags.sort(key=lambda d: (d.line, d.column))
+        return MatchReplay(summary, diags, header.rules)
+    rep = Replayer(match, setup, diags, collect_events, visitor)
+    rep.run()
+    summary = MatchSummary(
+        line=match.line,
+        players=list(rep.players),
+        rules=rules_name,
+        target=rep.target or None,
+        rounds=rep.rounds,
+        scores=dict(zip(rep.players, rep.scores)),
+        winner=rep.players[rep.winner] if rep.winner is not None else None,
+        turns=rep.turns,
+    )
+    diags.sort(key=lambda d: (d.line, d.column))
+    return MatchReplay(summary, diags, setup.rules, rep.events, rep.ending)

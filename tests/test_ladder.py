@@ -11,15 +11,15 @@ import pytest
 from typer.testing import CliRunner
 
 from muggins_cli.cli import app
-from muggins_cli.engine.layout import lead, place
+from muggins_cli.engine.layout import Layout, lead, place
 from muggins_cli.engine.state import Move, Place, RoundState, legal_moves
+from muggins_cli.engine.view import SeatView, SeenMove, view_of
 from muggins_cli.engine.voids import Void
 from muggins_cli.errors import InputError
 from muggins_cli.play.arena import ArenaSpec, Game, play_pair, run_arena, tally
 from muggins_cli.play.defensive import DefensiveStrategy, expected_best
 from muggins_cli.play.expectimax import ExpectimaxStrategy
 from muggins_cli.play.ladder import Rung, ladder_json, pairings, ratings, run_ladder
-from muggins_cli.play.seen import Seen, seen_of
 from muggins_cli.play.strategies import (
     FullStrategy,
     GreedyStrategy,
@@ -30,7 +30,7 @@ from muggins_cli.play.strategies import (
     make_strategy,
 )
 from muggins_cli.rules.loader import load_preset
-from muggins_cli.tiles import End, Tile
+from muggins_cli.tiles import End, Tile, full_set
 from tests.test_selfplay_solver import blind, positions, reshuffled
 
 runner = CliRunner()
@@ -48,7 +48,7 @@ def small_expectimax() -> ExpectimaxStrategy:
 @pytest.mark.parametrize("preset", ["pagat", "spinner"])
 def test_fair_strategies_read_no_hidden_tile(preset: str) -> None:
     """Every hand but the mover's, and the stock, raise when read: the
-    strategies decide all the same (a Seen is built from sizes alone)."""
+    strategies decide all the same (a view is built from sizes alone)."""
     rules = load_preset(preset)
     checked = 0
     for seed in range(2):
@@ -56,7 +56,7 @@ def test_fair_strategies_read_no_hidden_tile(preset: str) -> None:
             hidden = blind(state)
             for strategy in (RandomStrategy(), GreedyStrategy()):
                 assert strategy.choose(rules, hidden, moves, random.Random(0)) in moves
-            seen = seen_of(hidden, moves, (0, 0), 250)
+            seen = view_of(PAGAT, hidden, moves, (0, 0), 250)
             for fair in (DefensiveStrategy(), small_expectimax()):
                 assert isinstance(fair, SeenStrategy) and not isinstance(fair, FullStrategy)
                 assert fair.choose_seen(rules, seen, random.Random(0)) in seen.moves
@@ -71,8 +71,8 @@ def test_hidden_tiles_do_not_change_defensive_or_expectimax() -> None:
         other = reshuffled(state, shuffle)
         differing += other.hands != state.hands
         for make in (DefensiveStrategy, small_expectimax):
-            a = make().choose_seen(PAGAT, seen_of(state, moves, (0, 0), 250), random.Random(1))
-            b = make().choose_seen(PAGAT, seen_of(other, legal_moves(PAGAT, other), (0, 0), 250),
+            a = make().choose_seen(PAGAT, view_of(PAGAT, state, moves, (0, 0), 250), random.Random(1))
+            b = make().choose_seen(PAGAT, view_of(PAGAT, other, legal_moves(PAGAT, other), (0, 0), 250),
                                    random.Random(2))  # another stream: it uses none
             assert a == b
     assert differing >= 3
@@ -105,13 +105,22 @@ def test_the_oracle_cheats_and_says_so() -> None:
 # The defensive player's tactics
 
 
-def _defence_position(voids: tuple[Void, ...] = ()) -> Seen:
+def _view(hand: frozenset[Tile], layout: Layout, sizes: tuple[int, ...], stock: int,
+          scores: tuple[int, ...], moves: tuple[SeenMove, ...],
+          voids: tuple[Void, ...] = ()) -> SeatView:
+    """A hand-made view: unseen is the double-six set less the table and the hand."""
+    unseen = frozenset(full_set(6)) - set(layout.tiles()) - hand
+    return SeatView(seat=0, hand=hand, layout=layout, hand_sizes=sizes, unseen=unseen,
+                    stock_count=stock, scores=scores, target=250, moves=moves, voids=voids)
+
+
+def _defence_position(voids: tuple[Void, ...] = ()) -> SeatView:
     """Lead 1-2 (1 on L, 2 on R); the mover holds 0-0, 1-3 and 2-4; the
     opponent 7 tiles, 17 in the stock."""
     layout = lead(PAGAT, Tile(1, 2), left=1)
     moves = (Place(Tile(1, 3), End.L), Place(Tile(2, 4), End.R))
-    return Seen(0, frozenset({Tile(0, 0), Tile(1, 3), Tile(2, 4)}), layout, (3, 7), 17, None,
-                (0, 0), 250, moves, voids)
+    return _view(frozenset({Tile(0, 0), Tile(1, 3), Tile(2, 4)}), layout, (3, 7), 17,
+                 (0, 0), moves, voids)
 
 
 def test_defensive_leaves_no_ten_point_reply_when_it_can() -> None:
@@ -141,12 +150,10 @@ def test_defensive_goes_out_and_takes_the_match() -> None:
     layout = place(PAGAT, lead(PAGAT, Tile(1, 2), left=1), Tile(2, 2), End.R)  # ends 1, 2-2
     # 1-4 on L: 4 + 4 = 8; 1-6 on L: 6 + 4 = 10. At 245 of 250, 1-6 wins.
     moves = (Place(Tile(1, 4), End.L), Place(Tile(1, 6), End.L))
-    seen = Seen(0, frozenset({Tile(1, 4), Tile(1, 6)}), layout, (2, 5), 10, None, (245, 0), 250,
-                moves, ())
+    seen = _view(frozenset({Tile(1, 4), Tile(1, 6)}), layout, (2, 5), 10, (245, 0), moves)
     assert DefensiveStrategy().choose_seen(PAGAT, seen, random.Random(0)) == moves[1]
     # With one tile left, the one that fits goes out: no reply follows.
-    out = Seen(0, frozenset({Tile(1, 4)}), layout, (1, 5), 10, None, (0, 0), 250,
-               (moves[0],), ())
+    out = _view(frozenset({Tile(1, 4)}), layout, (1, 5), 10, (0, 0), (moves[0],))
     assert DefensiveStrategy().choose_seen(PAGAT, out, random.Random(0)) == moves[0]
 
 
@@ -164,14 +171,14 @@ def test_expected_best_reply(scores: list[int], p: float, expected: float) -> No
 
 
 def test_expectimax_takes_the_match_and_is_deterministic() -> None:
-    seen = Seen(0, frozenset({Tile(1, 4), Tile(1, 6)}),
-                place(PAGAT, lead(PAGAT, Tile(1, 2), left=1), Tile(2, 2), End.R),
-                (2, 5), 10, None, (245, 0), 250,
-                (Place(Tile(1, 4), End.L), Place(Tile(1, 6), End.L)), ())
+    seen = _view(frozenset({Tile(1, 4), Tile(1, 6)}),
+                 place(PAGAT, lead(PAGAT, Tile(1, 2), left=1), Tile(2, 2), End.R),
+                 (2, 5), 10, (245, 0),
+                 (Place(Tile(1, 4), End.L), Place(Tile(1, 6), End.L)))
     assert small_expectimax().choose_seen(PAGAT, seen, random.Random(0)) == \
         Place(Tile(1, 6), End.L)  # 10 points: 255, the match
     for state, moves in positions(PAGAT, 2, 5, after=3):
-        view = seen_of(state, moves, (0, 0), 250)
+        view = view_of(PAGAT, state, moves, (0, 0), 250)
         first = small_expectimax().choose_seen(PAGAT, view, random.Random(0))
         assert small_expectimax().choose_seen(PAGAT, view, random.Random(99)) == first
 

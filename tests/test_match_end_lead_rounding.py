@@ -727,3 +727,26 @@ def test_a_tie_with_a_result_named_is_unfinished(tmp_path: Path) -> None:
         (5, "warning", "unfinished", "the record ends before a round ended with one total "
          "alone the highest at or above 55; write [Result \"*\"] for an unfinished match")]
     assert report.matches[0].winner is None
+
+
+def test_the_movers_view_of_a_highest_double_opening_has_only_that_lead() -> None:
+    """Round 1 of records/highest-double-3p.mgn: the deal lines give Eko
+    both 3-3 and 6-6, so 6-6 (the highest double dealt) must open. The
+    mover's view the replay makes (and the sampled solver deals from) says
+    so: one legal move, that tile. The view used to leave the lead out, and
+    the solver then weighed every tile of the hand as an opening."""
+    from muggins_cli.check import record_resolver
+    from muggins_cli.engine.state import Place
+    from muggins_cli.replay.position import position_at
+    from muggins_cli.solver import solve
+
+    path = RECORDS / "highest-double-3p.mgn"
+    match = parse_text(path.read_text())[0]
+    resolve = record_resolver(path)
+    view = position_at(match, resolve, "1.1").view()
+    assert view.hand == {Tile(3, 3), Tile(0, 0), Tile(1, 2), Tile(6, 6), Tile(2, 4)}
+    assert view.lead_tile == Tile(6, 6)
+    assert view.moves == (Place(Tile(6, 6)),)
+    res = solve(resolve("highest-double.yaml"), view, mode="sample", samples=2, seed=1,
+                node_limit=20_000)
+    assert [mv.move for mv in res.moves] == [Place(Tile(6, 6))]

@@ -24,9 +24,9 @@ from muggins_cli.engine.state import (
     legal_moves,
     new_round,
 )
+from muggins_cli.engine.view import SeatView, SeenMove, view_of
 from muggins_cli.engine.voids import Void, VoidWatch
 from muggins_cli.notation.parser import parse_text
-from muggins_cli.play.seen import Seen, SeenMove, seen_of
 from muggins_cli.play.selfplay import play_match
 from muggins_cli.play.strategies import GreedyStrategy, RandomStrategy, greedy_seen
 from muggins_cli.rules.loader import load_preset, preset_names
@@ -168,9 +168,9 @@ class Recorder:
     name = "recorder"
 
     def __init__(self) -> None:
-        self.views: list[Seen] = []
+        self.views: list[SeatView] = []
 
-    def choose_seen(self, rules: Rules, seen: Seen, rng: random.Random) -> SeenMove:
+    def choose_seen(self, rules: Rules, seen: SeatView, rng: random.Random) -> SeenMove:
         self.views.append(seen)
         return greedy_seen(rules, seen)
 
@@ -182,15 +182,15 @@ def test_views_hold_no_hidden_tile_and_true_voids(preset: str,
     the draw without its tile, and every void true of the real hand (at
     most ``drawn_since`` of its tiles carry those pips)."""
     rules = load_preset(preset)
-    pairs: list[tuple[RoundState, Seen]] = []
-    real_seen_of = seen_of
+    pairs: list[tuple[RoundState, SeatView]] = []
+    real_view_of = view_of
 
-    def spy(state: RoundState, *args: Any) -> Seen:
-        seen = real_seen_of(state, *args)
+    def spy(rules: Rules, state: RoundState, *args: Any) -> SeatView:
+        seen = real_view_of(rules, state, *args)
         pairs.append((state, seen))
         return seen
 
-    monkeypatch.setattr("muggins_cli.play.selfplay.seen_of", spy)
+    monkeypatch.setattr("muggins_cli.play.selfplay.view_of", spy)
     for seed in range(3):
         play_match(rules, ["A", "B", "C"], [Recorder(), GreedyStrategy(), RandomStrategy()],
                    random.Random(seed), target=80)

@@ -24,13 +24,12 @@ from muggins_cli.engine.state import (
     legal_moves,
     new_round,
 )
+from muggins_cli.engine.view import view_of
 from muggins_cli.errors import InputError
-from muggins_cli.play.seen import seen_of
 from muggins_cli.play.strategies import (
     GreedyStrategy,
     SolverStrategy,
     greedy_seen,
-    knowledge_of,
     make_strategy,
 )
 from muggins_cli.rules.loader import load_preset
@@ -134,24 +133,23 @@ def test_hidden_tiles_do_not_change_the_decision(preset: str, players: int, afte
     assert differing >= 3
 
 
-def test_the_view_and_knowledge_hold_only_public_facts() -> None:
+def test_the_view_holds_only_public_facts() -> None:
     rules = load_preset("pagat")
     state, moves = next(p for p in positions(rules, 2, 3) if p[0].layout.started)
-    seen = seen_of(state, moves, (10, 20), 250)
-    assert seen == seen_of(reshuffled(state, random.Random(5)), moves, (10, 20), 250)
-    know = knowledge_of(rules, seen)
-    know.check()
-    assert know.hand == state.hands[state.to_move]
+    seen = view_of(rules, state, moves, (10, 20), 250)
+    assert seen == view_of(rules, reshuffled(state, random.Random(5)), moves, (10, 20), 250)
+    seen.check()
+    assert seen.hand == state.hands[state.to_move]
     other = state.hands[1 - state.to_move]
-    assert know.unseen == other | set(state.stock)
-    assert know.stock_count == len(state.stock)
-    assert know.scores == (10, 20) and know.target == 250
+    assert seen.unseen == other | set(state.stock)
+    assert seen.stock_count == len(state.stock)
+    assert seen.scores == (10, 20) and seen.target == 250
 
 
 def test_a_draw_is_seen_without_its_tile() -> None:
     rules = load_preset("pagat")
     state, moves = next(p for p in positions(rules, 2, 0) if isinstance(p[1][0], Draw))
-    seen = seen_of(state, moves, (0, 0), 250)
+    seen = view_of(rules, state, moves, (0, 0), 250)
     assert seen.moves == (UnseenDraw(),)
     assert SolverStrategy(**BUDGET).choose_seen(rules, seen, random.Random(0)) == UnseenDraw()
 
@@ -161,7 +159,7 @@ def test_out_of_budget_falls_back_to_greedy() -> None:
     state, moves = next(p for p in positions(rules, 2, 1, after=1)
                         if sum(isinstance(m, Place) for m in p[1]) > 1)
     strategy = SolverStrategy(samples=4, node_limit=1)
-    seen = seen_of(state, moves, (0, 0), 250)
+    seen = view_of(rules, state, moves, (0, 0), 250)
     assert strategy.choose_seen(rules, seen, random.Random(0)) == greedy_seen(rules, seen)
     assert strategy.fallbacks == 1
 
@@ -169,7 +167,7 @@ def test_out_of_budget_falls_back_to_greedy() -> None:
 def test_the_lead_is_greedy_unless_searched() -> None:
     rules = load_preset("pagat")
     state, moves = next(positions(rules, 2, 2))
-    seen = seen_of(state, moves, (0, 0), 250)
+    seen = view_of(rules, state, moves, (0, 0), 250)
     quick = SolverStrategy(**BUDGET)
     assert quick.choose_seen(rules, seen, random.Random(0)) == greedy_seen(rules, seen)
     assert quick.searches == 0

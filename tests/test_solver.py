@@ -18,10 +18,11 @@ import pytest
 from muggins_cli.engine.layout import count, open_ends
 from muggins_cli.engine.scoring import settle
 from muggins_cli.engine.state import Draw, Place, RoundState, apply, deal, legal_moves, new_round
+from muggins_cli.engine.view import view_of
 from muggins_cli.errors import InputError
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import RoundEnd, Rules, ScoreValue, SpinnerCount
-from muggins_cli.solver import MATCH_WIN, Knowledge, solve
+from muggins_cli.solver import MATCH_WIN, solve
 from muggins_cli.solver.api import _Ctx, _root
 from muggins_cli.solver.layouts import LayoutTable
 from tests.conftest import quick_then_thorough
@@ -207,7 +208,7 @@ def test_refusals() -> None:
     with pytest.raises(InputError):
         solve(PAGAT, state, scores=[250, 0], target=250)
     with pytest.raises(InputError):
-        solve(PAGAT, Knowledge.from_state(PAGAT, state, [0, 0], 250), mode="perfect")
+        solve(PAGAT, view_of(PAGAT, state, legal_moves(PAGAT, state), [0, 0], 250), mode="perfect")
     over = dataclasses.replace(state, over=True)
     with pytest.raises(InputError):
         solve(PAGAT, over)

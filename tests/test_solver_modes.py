@@ -24,8 +24,10 @@ from muggins_cli.engine.state import (
     legal_moves,
     new_round,
 )
+from muggins_cli.engine.view import SeatView, view_of
+from muggins_cli.replay.position import Position
 from muggins_cli.rules.loader import load_preset
-from muggins_cli.solver import Knowledge, Sampler, Void, solve
+from muggins_cli.solver import Sampler, Void, solve
 from muggins_cli.solver import common as solver_common
 from muggins_cli.tiles import Tile, full_set
 from tests.conftest import quick_then_thorough
@@ -171,23 +173,6 @@ class _Hands(Sequence[frozenset[Tile] | None]):
         return self.n
 
 
-@dataclasses.dataclass
-class _SentinelPosition:
-    """Duck-types the replay's Position with every hidden part booby-trapped."""
-
-    hands: _Hands
-    stock: _Hidden
-    hand_sizes: tuple[int, ...]
-    stock_count: int
-    layout: object
-    to_move: int
-    drawn: Tile | None
-    scores: tuple[int, ...]
-    target: int
-    unseen: frozenset[Tile]
-    voids: tuple[tuple[int, frozenset[int]], ...]
-
-
 def test_sample_reads_only_the_movers_view() -> None:
     state = _midgame(4)
     seat = state.to_move
@@ -195,12 +180,15 @@ def test_sample_reads_only_the_movers_view() -> None:
     unseen = frozenset(t for i, h in enumerate(state.hands) if i != seat for t in h) | frozenset(
         state.stock)
     assert not unseen & on_table
-    pos = _SentinelPosition(
-        hands=_Hands(seat, state.hands[seat], 2), stock=_Hidden(),
+    # The replay's Position with every hidden part booby-trapped.
+    pos = Position(
+        rules=PAGAT, players=("A", "B"), round=1, turn=5,
+        hands=_Hands(seat, state.hands[seat], 2),  # type: ignore[arg-type]
+        stock=_Hidden(),  # type: ignore[arg-type]
         hand_sizes=tuple(len(h) for h in state.hands), stock_count=len(state.stock),
         layout=state.layout, to_move=seat, drawn=None, scores=(0, 0), target=250,
-        unseen=unseen, voids=())
-    know = Knowledge.from_position(pos)
+        unseen=unseen, voids=(), round_over=False, winner=None)
+    know = pos.view()
     res = solve(PAGAT, know, mode="sample", samples=4, seed=1)
     ref = solve(PAGAT, state, mode="sample", samples=4, seed=1)
     assert [(m.move, m.value) for m in res.moves] == [(m.move, m.value) for m in ref.moves]
@@ -212,8 +200,8 @@ def test_sample_deals_respect_voids_and_sizes() -> None:
     ends = set(open_ends(PAGAT, state.layout).values())
     other = (seat + 1) % 3
     third = (seat + 2) % 3
-    know = Knowledge.from_state(
-        PAGAT, state, [0, 0, 0], 200,
+    know = view_of(
+        PAGAT, state, legal_moves(PAGAT, state), [0, 0, 0], 200,
         voids=[Void(other, frozenset(ends), 0), Void(third, frozenset(ends), 1)])
     sampler = Sampler(know, random.Random(2))
     for _ in range(50):
@@ -291,7 +279,7 @@ def test_tight_voids_use_the_constructive_deal_and_impossible_ones_are_refused()
     table = Tile.parse("0-3")
     layout = lead(PAGAT, table)
     unseen = frozenset(t for t in full_set(6) if t not in mine and t != table)
-    know = Knowledge(seat=0, hand=mine, layout=layout, hand_sizes=(6, 3), unseen=unseen,
+    know = SeatView(seat=0, hand=mine, layout=layout, hand_sizes=(6, 3), unseen=unseen,
                      stock_count=len(unseen) - 3, scores=(0, 0), target=250,
                      voids=(Void(1, frozenset({0, 1, 2, 3, 4}), 0),))
     sampler = Sampler(know, random.Random(0), tries=1)

@@ -7,8 +7,9 @@ import random
 
 from muggins_cli.analysis.weigh import WeighOptions, _racer
 from muggins_cli.engine.state import Place, legal_moves
+from muggins_cli.engine.view import view_of
 from muggins_cli.rules.loader import load_preset
-from muggins_cli.solver import Knowledge, solve
+from muggins_cli.solver import solve
 from muggins_cli.tiles import Tile
 from tests.test_solver_reference import endgame
 
@@ -63,7 +64,7 @@ def test_solve_deals_until_the_caller_has_enough() -> None:
     """``enough`` decides how many deals and which moves are valued."""
     rules = load_preset("pagat")
     state = endgame(rules, 2, 32, 14, min_stock=3)
-    know = Knowledge.from_state(rules, state, (0, 0), 250)
+    know = view_of(rules, state, legal_moves(rules, state), (0, 0), 250)
     moves = legal_moves(rules, state)
     assert len(moves) >= 3
     first = moves[0]

@@ -23,16 +23,16 @@ from muggins_cli.analysis.weigh import (
 )
 from muggins_cli.check import record_resolver
 from muggins_cli.engine.state import Place, UnseenDraw
+from muggins_cli.engine.view import SeatView, SeenMove
 from muggins_cli.notation.model import Match
 from muggins_cli.notation.parser import parse_text
 from muggins_cli.notation.writer import write_match
-from muggins_cli.play.seen import Seen, SeenMove
 from muggins_cli.play.selfplay import play_match
 from muggins_cli.play.strategies import greedy_seen
 from muggins_cli.replay.position import decisions, position_at
 from muggins_cli.rules.loader import load_preset, preset_names
 from muggins_cli.rules.model import Rules
-from muggins_cli.solver import Knowledge, solve
+from muggins_cli.solver import solve
 from muggins_cli.tiles import Tile
 
 from .test_solver_cli import DEALS, HEAD, STOCK, TURNS
@@ -45,9 +45,9 @@ class Recorder:
     name = "recorder"
 
     def __init__(self) -> None:
-        self.views: list[Seen] = []
+        self.views: list[SeatView] = []
 
-    def choose_seen(self, rules: Rules, seen: Seen, rng: random.Random) -> SeenMove:
+    def choose_seen(self, rules: Rules, seen: SeatView, rng: random.Random) -> SeenMove:
         move = greedy_seen(rules, seen)
         if not isinstance(move, UnseenDraw):
             self.views.append(seen)
@@ -177,10 +177,10 @@ def test_luck_is_the_draws_against_the_average_draw(tmp_path: Path) -> None:
     w = weigh_decision(d, options)
     assert w.luck is not None
     rules = d.at.rules
-    before = solve(rules, Knowledge.from_position(d.start), mode="sample", objective="points",
+    before = solve(rules, d.start.view(), mode="sample", objective="points",
                    samples=8, seed=3 * 1_000_003 - 23, node_limit=options.node_limit(2))
     drew = next(m.value for m in before.moves if isinstance(m.move, UnseenDraw))
-    after = solve(rules, Knowledge.from_position(d.at), mode="sample", objective="points",
+    after = solve(rules, d.at.view(), mode="sample", objective="points",
                   samples=8, seed=3 * 1_000_003 + 23, node_limit=options.node_limit(2))
     assert drew is not None and after.value is not None
     assert w.luck == pytest.approx(after.value - drew)
@@ -239,7 +239,7 @@ def test_sampled_costs_carry_their_standard_error(tmp_path: Path) -> None:
         w = weigh_decision(d, options)
         if not (w.unforced and w.weighed):
             continue
-        res = solve(d.at.rules, Knowledge.from_position(d.at), mode="sample",
+        res = solve(d.at.rules, d.at.view(), mode="sample",
                     objective="points", samples=6, seed=11 * 1_000_003 + d.turn.line,
                     node_limit=options.node_limit(2))
         assert all(len(mv.deals) == res.samples == 6 for mv in res.moves)

@@ -19,7 +19,7 @@ from muggins_cli.notation.model import Match, Turn
 from muggins_cli.notation.model import Pass as PassStep
 from muggins_cli.replay.position import Position, position_at, positions
 from muggins_cli.replay.replay import RulesResolver
-from muggins_cli.solver import Knowledge, SolveResult, solve
+from muggins_cli.solver import SolveResult, solve
 from muggins_cli.tiles import Tile, full_set
 
 MODES = ("perfect", "expect", "sample")
@@ -73,7 +73,7 @@ def solve_position(
                              "record does not show (try --mode sample)")
         state = open_state(pos)
     else:
-        know = dataclasses.replace(Knowledge.from_position(pos), history=tuple(history))
+        know = dataclasses.replace(pos.view(), history=tuple(history))
         return solve(rules, know, mode="sample", objective=objective, node_limit=node_limit,
                      seed=seed, samples=samples, time_limit=time_limit), None
     return solve(rules, state, scores=pos.scores, target=pos.target, mode=mode,

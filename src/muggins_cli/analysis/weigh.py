@@ -51,7 +51,6 @@ from muggins_cli.replay.position import Decision, Position, decisions
 from muggins_cli.replay.replay import RulesResolver
 from muggins_cli.solver import (
     Enough,
-    Knowledge,
     MoveValue,
     Multi,
     SolveResult,
@@ -279,7 +278,7 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
             samples, enough = min(options.min_deals, options.samples), None
         else:
             samples, enough = options.samples, _racer(played, options)
-        res = solve(rules, Knowledge.from_position(pos), mode="sample", objective="points",
+        res = solve(rules, pos.view(), mode="sample", objective="points",
                     node_limit=options.node_limit(len(pos.players)), samples=samples,
                     seed=options.seed * 1_000_003 + line, multi=Multi.PARANOID,
                     enough=enough)

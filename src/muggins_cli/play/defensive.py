@@ -11,7 +11,7 @@ suits as possible (a missing suit means drawing). This player weighs those
 rules on one scale, in points, so that a move that scores 10 but hands the
 next player a likely 15 loses to a quiet one.
 
-It reads only the mover's view (:class:`~muggins_cli.play.seen.Seen`) and
+It reads only the mover's view (:class:`~muggins_cli.engine.view.SeatView`) and
 uses no randomness, so the same view always gives the same move.
 """
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from muggins_cli.engine.layout import Layout, ends_for, lead, place
 from muggins_cli.engine.state import Place, placement_score
-from muggins_cli.play.seen import Seen, SeenMove
+from muggins_cli.engine.view import SeatView, SeenMove
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile
 
@@ -81,7 +81,7 @@ class DefensiveStrategy:
     def __init__(self, weights: Weights | None = None) -> None:
         self.weights = weights or Weights()
 
-    def choose_seen(self, rules: Rules, seen: Seen, rng: random.Random) -> SeenMove:
+    def choose_seen(self, rules: Rules, seen: SeatView, rng: random.Random) -> SeenMove:
         places = [m for m in seen.moves if isinstance(m, Place)]
         if not places:
             return seen.moves[0]
@@ -90,7 +90,7 @@ class DefensiveStrategy:
         values = [self.value(rules, seen, m) for m in places]
         return places[values.index(max(values))]
 
-    def value(self, rules: Rules, seen: Seen, move: Place) -> float:
+    def value(self, rules: Rules, seen: SeatView, move: Place) -> float:
         """The move's worth in points, by the tactics above."""
         w = self.weights
         now = placement_score(rules, seen.layout, move)
@@ -102,11 +102,11 @@ class DefensiveStrategy:
         nxt = (seen.seat + 1) % seen.players
         after = after_move(rules, seen.layout, move)
         risk = 0.0
-        possible = seen.possible(rules, nxt)
+        possible = seen.possible(nxt)
         if possible:
             held = min(1.0, seen.hand_sizes[nxt] / len(possible))
             risk = expected_best((best_reply(rules, after, t) for t in possible), held)
-        unseen = len(seen.unseen(rules))
+        unseen = len(seen.unseen)
         late = 1.0 - seen.stock_count / unseen if unseen else 1.0
         suits = len({p for t in rest for p in (t.lo, t.hi)})
         return now - w.reply * risk + w.heavy * late * move.tile.pips + w.suit * suits

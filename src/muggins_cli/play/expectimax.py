@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from muggins_cli.engine.scoring import settle
 from muggins_cli.engine.state import Pass, Place, UnseenDraw
-from muggins_cli.play.seen import Seen, SeenMove
+from muggins_cli.engine.view import SeatView, SeenMove
 from muggins_cli.rules.model import Rules
 from muggins_cli.solver.common import pip_counter
 from muggins_cli.solver.layouts import LayoutTable, table_for
@@ -277,7 +277,7 @@ class ExpectimaxStrategy:
         self.pip_weight = pip_weight
         self.reached: list[int] = []  # the depth each search finished
 
-    def choose_seen(self, rules: Rules, seen: Seen, rng: random.Random) -> SeenMove:
+    def choose_seen(self, rules: Rules, seen: SeatView, rng: random.Random) -> SeenMove:
         if len(seen.moves) == 1:
             return seen.moves[0]
         table = table_for(rules)
@@ -299,9 +299,9 @@ class ExpectimaxStrategy:
         return best
 
     @staticmethod
-    def root(rules: Rules, table: LayoutTable, seen: Seen) -> _Node:
+    def root(rules: Rules, table: LayoutTable, seen: SeatView) -> _Node:
         me = _mask(seen.hand)
-        pool = _mask(seen.unseen(rules))
+        pool = _mask(seen.unseen)
         n = seen.players
         order = [(seen.seat + k) % n for k in range(1, n)]
         sizes = tuple(seen.hand_sizes[s] for s in order)

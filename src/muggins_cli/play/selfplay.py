@@ -31,9 +31,10 @@ from muggins_cli.engine.state import (
     legal_moves,
     new_round,
 )
+from muggins_cli.engine.view import view_of
 from muggins_cli.engine.voids import VoidWatch
 from muggins_cli.notation import model as m
-from muggins_cli.play.seen import real_move, seen_of
+from muggins_cli.play.seen import real_move
 from muggins_cli.play.strategies import FullStrategy, SeenStrategy, Strategy
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile
@@ -132,7 +133,7 @@ def play_match(
                 move = strategy.choose_full(rules, state, moves, scores, goal, rng)
             elif seen_seats[seat]:
                 assert isinstance(strategy, SeenStrategy)
-                seen = seen_of(state, moves, scores, goal, watch.voids())
+                seen = view_of(rules, state, moves, scores, goal, watch.voids())
                 move = real_move(moves, strategy.choose_seen(rules, seen, rng))
             else:
                 assert not isinstance(strategy, SeenStrategy | FullStrategy)

@@ -3,7 +3,7 @@
 Three interfaces. A :class:`Strategy` is handed the full state object and
 must use only what its seat could know; ``random`` and ``greedy`` look only
 at the layout and their own hand. A :class:`SeenStrategy` is handed a
-:class:`~muggins_cli.play.seen.Seen`, which holds nothing hidden from the
+:class:`~muggins_cli.engine.view.SeatView`, which holds nothing hidden from the
 mover, so it cannot look at a hidden tile even by mistake; the match driver
 prefers this interface when a strategy has both. ``solver`` is one (the
 solver's ``sample`` mode on the mover's view, every unseen tile dealt
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from muggins_cli.engine.state import (
     Draw,
@@ -30,12 +30,10 @@ from muggins_cli.engine.state import (
     UnseenDraw,
     placement_score,
 )
+from muggins_cli.engine.view import SeatView, SeenMove, view_of
 from muggins_cli.errors import InputError
-from muggins_cli.play.seen import Seen, SeenMove, real_move, seen_of
+from muggins_cli.play.seen import real_move
 from muggins_cli.rules.model import Rules
-
-if TYPE_CHECKING:
-    from muggins_cli.solver import Knowledge
 
 
 class Strategy(Protocol):
@@ -51,7 +49,7 @@ class SeenStrategy(Protocol):
 
     name: str
 
-    def choose_seen(self, rules: Rules, seen: Seen, rng: random.Random) -> SeenMove: ...
+    def choose_seen(self, rules: Rules, seen: SeatView, rng: random.Random) -> SeenMove: ...
 
 
 @runtime_checkable
@@ -66,7 +64,7 @@ class FullStrategy(Protocol):
                     scores: Sequence[int], target: int, rng: random.Random) -> Move: ...
 
 
-def greedy_seen(rules: Rules, seen: Seen) -> SeenMove:
+def greedy_seen(rules: Rules, seen: SeatView) -> SeenMove:
     """The greedy choice among the mover's moves: highest immediate score,
     ties to the heaviest tile; a draw or pass when nothing can be placed."""
     places = [m for m in seen.moves if isinstance(m, Place)]
@@ -144,7 +142,7 @@ class SolverStrategy:
         self.searches = 0
         self.fallbacks = 0
 
-    def choose_seen(self, rules: Rules, seen: Seen, rng: random.Random) -> SeenMove:
+    def choose_seen(self, rules: Rules, seen: SeatView, rng: random.Random) -> SeenMove:
         if len(seen.moves) == 1:
             return seen.moves[0]
         if not seen.layout.started and not self.search_lead:
@@ -154,7 +152,7 @@ class SolverStrategy:
         seed = rng.randrange(1 << 31)
         self.searches += 1
         try:
-            result = solve(rules, knowledge_of(rules, seen), mode="sample",
+            result = solve(rules, seen, mode="sample",
                            objective=self.objective, samples=self.samples, seed=seed,
                            node_limit=self.node_limit, time_limit=self.time_limit, pv=False)
         except InputError:  # no deal agrees with the view: never seen, but play on
@@ -173,7 +171,7 @@ class SolverStrategy:
         """The :class:`Strategy` interface: decides from the mover's view of
         ``state`` (scores taken as 0, no draws or passes remembered)."""
         n = state.players
-        seen = seen_of(state, moves, (0,) * n, rules.target_for(n))
+        seen = view_of(rules, state, moves, (0,) * n, rules.target_for(n))
         return real_move(moves, self.choose_seen(rules, seen, rng))
 
 
@@ -215,18 +213,6 @@ class OracleStrategy:
         choice = result.best
         assert isinstance(choice, Place | Pass | Draw)
         return choice
-
-
-def knowledge_of(rules: Rules, seen: Seen) -> Knowledge:
-    """The solver's :class:`~muggins_cli.solver.Knowledge` for a view: the
-    unseen tiles are the set less the layout and the mover's hand."""
-    from muggins_cli.solver import Knowledge
-
-    return Knowledge(
-        seat=seen.seat, hand=seen.hand, layout=seen.layout, hand_sizes=seen.hand_sizes,
-        unseen=seen.unseen(rules), stock_count=seen.stock_count, scores=seen.scores,
-        target=seen.target, voids=seen.voids, drawn=seen.drawn, lead_tile=seen.lead_tile,
-    )
 
 
 AnyStrategy = RandomStrategy | GreedyStrategy | SolverStrategy | OracleStrategy | SeenStrategy

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from muggins_cli.engine.layout import Layout
 from muggins_cli.engine.state import Pass as EnginePass
 from muggins_cli.engine.state import Place, RoundState
+from muggins_cli.engine.view import SeatView, moves_seen
 from muggins_cli.engine.voids import Void
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, RoundLine, Turn
@@ -71,6 +72,30 @@ class Position:
     def perfect(self) -> bool:
         """Every hand and the stock order are known."""
         return all(h is not None for h in self.hands) and self.stock is not None
+
+    def view(self) -> SeatView:
+        """What the player to move sees here: their hand (the record must
+        show it), the table, the sizes, the voids the replay counted. Never
+        another seat's hand or ``stock``."""
+        seat = self.to_move
+        hand = self.hands[seat]
+        if hand is None:
+            raise InputError("the record does not show the mover's hand (no deal line)")
+        return SeatView(
+            seat=seat,
+            hand=hand,
+            layout=self.layout,
+            hand_sizes=self.hand_sizes,
+            unseen=self.unseen,
+            stock_count=self.stock_count,
+            scores=self.scores,
+            target=self.target,
+            moves=moves_seen(self.rules, self.layout, hand, self.drawn, self.stock_count,
+                             self.lead_tile),
+            voids=self.voids,
+            drawn=self.drawn,
+            lead_tile=self.lead_tile,
+        )
 
     def state(self) -> RoundState:
         """The engine state; only when every hand and the stock order are known."""

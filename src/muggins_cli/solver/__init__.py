@@ -9,9 +9,9 @@ interned layouts (:mod:`.layouts`) and never see an engine object.
 from muggins_cli.engine.voids import Void
 from muggins_cli.solver.api import Enough, MoveValue, Multi, SolveResult, SolverMove, solve
 from muggins_cli.solver.common import MATCH_WIN, Mode, Objective
-from muggins_cli.solver.knowledge import Knowledge, Sampler
+from muggins_cli.solver.knowledge import Sampler
 
 __all__ = [
-    "MATCH_WIN", "Enough", "Knowledge", "Mode", "MoveValue", "Multi", "Objective", "Sampler",
+    "MATCH_WIN", "Enough", "Mode", "MoveValue", "Multi", "Objective", "Sampler",
     "SolveResult", "SolverMove", "Void", "solve",
 ]

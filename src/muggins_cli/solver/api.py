@@ -31,7 +31,7 @@ Modes:
   over the tiles still in the stock. Exact while it fits in half the budget;
   otherwise the average over ``samples`` random stock orders solved as
   ``perfect`` (``exact`` is then False and ``method`` says so).
-- ``sample``: only a :class:`Knowledge` (the mover's view). The unseen tiles
+- ``sample``: only a :class:`~muggins_cli.engine.view.SeatView` (the mover's view). The unseen tiles
   are dealt ``samples`` times consistently with the draws and passes seen,
   each deal solved as ``perfect``, and each move's values averaged. Seeded.
 
@@ -61,6 +61,7 @@ from muggins_cli.engine.state import (
     as_seen,
     legal_moves,
 )
+from muggins_cli.engine.view import SeatView, view_of
 from muggins_cli.errors import InputError
 from muggins_cli.rules.model import Rules
 from muggins_cli.solver.common import (
@@ -75,7 +76,7 @@ from muggins_cli.solver.common import (
     settle_bonus_max,
 )
 from muggins_cli.solver.expect import Expect2
-from muggins_cli.solver.knowledge import Knowledge, Sampler
+from muggins_cli.solver.knowledge import Sampler
 from muggins_cli.solver.layouts import LayoutTable, table_for
 from muggins_cli.solver.maxn import MaxN, Vec, preference
 from muggins_cli.solver.paranoid import Paranoid
@@ -462,7 +463,7 @@ class _Perfect2Root:
 
 def solve(
     rules: Rules,
-    position: RoundState | Knowledge,
+    position: RoundState | SeatView,
     *,
     scores: Sequence[int] | None = None,
     target: int | None = None,
@@ -480,27 +481,27 @@ def solve(
 
     ``position`` is an engine :class:`RoundState` (``perfect``: its stock
     order is used; ``expect``: only its stock's contents; ``sample``: only
-    what the mover sees, through :meth:`Knowledge.from_state`) or a
-    :class:`Knowledge` (``sample`` only). ``scores`` (default zeros) and
+    what the mover sees, through :func:`~muggins_cli.engine.view.view_of`) or a
+    :class:`SeatView` (``sample`` only). ``scores`` (default zeros) and
     ``target`` (default the rules' target) place the round in its match;
-    a :class:`Knowledge` carries its own. ``pv=False`` skips the principal
+    a :class:`SeatView` carries its own. ``pv=False`` skips the principal
     variations (the benchmark's sampled modes do not need them).
     """
     mode = Mode(mode)
     objective = Objective(objective)
     multi = Multi(multi)
     budget = Budget(time_limit, node_limit)
-    if isinstance(position, Knowledge):
+    if isinstance(position, SeatView):
         if mode is not Mode.SAMPLE:
             raise InputError(
-                f"mode {mode.value} needs every hand; a Knowledge has only the mover's")
+                f"mode {mode.value} needs every hand; a mover's view has only the mover's")
         know = position
     else:
         n = position.players
         sc = tuple(scores) if scores is not None else (0,) * n
         tg = target if target is not None else rules.target_for(n)
         if mode is Mode.SAMPLE:
-            know = Knowledge.from_state(rules, position, sc, tg)
+            know = view_of(rules, position, legal_moves(rules, position), sc, tg)
         elif mode is Mode.PERFECT:
             return _solve_perfect(rules, position, sc, tg, objective, budget, pv, multi)
         else:
@@ -797,7 +798,7 @@ def _solve_expect(
 
 
 def _solve_sample(
-    rules: Rules, know: Knowledge, objective: Objective, budget: Budget, seed: int, samples: int,
+    rules: Rules, know: SeatView, objective: Objective, budget: Budget, seed: int, samples: int,
     multi: Multi = Multi.MAXN, enough: Enough | None = None,
 ) -> SolveResult:
     if min(know.target - s for s in know.scores) <= 0 and credit_ends_match(rules):
@@ -893,7 +894,6 @@ def _average(
 
 __all__ = [
     "Enough",
-    "Knowledge",
     "Mode",
     "MoveValue",
     "Multi",

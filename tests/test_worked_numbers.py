@@ -340,3 +340,14 @@ def test_spinner_lightest_bonus(hands: list[int], went_out: int | None, deltas: 
 def test_all_threes_ends_3_and_6_score_9() -> None:
     steps = [Step("3-6", None, 9, 9)]
     assert _play(ALL_THREES, steps) == _expected(steps)
+
+
+def test_a_tile_outside_the_set_is_still_laid_and_counted() -> None:
+    """A record may hold a typo such as 6-7 in a double-six game. The
+    replay reports it, but the analysis still lists where such a tile would
+    go and what it would score, so the engine must count it: 6-6 leads (12),
+    6-7 on L shows 7 against the double's 12 on R, 19 in all."""
+    layout = place(PAGAT, lead(PAGAT, Tile(6, 6)), Tile(6, 7), End.L)
+    assert open_ends(PAGAT, layout) == {End.L: 7, End.R: 6}
+    assert count(PAGAT, layout) == 19
+    assert ends_for(PAGAT, layout, Tile(7, 7)) == [End.L]

@@ -7,9 +7,14 @@ that double is not the opening tile, the line laid so far is re-hung as one
 arm of it, so every later question (open ends, counting) has one shape.
 
 Everything here is a pure function of ``(rules, layout)``; nothing knows text.
-Layouts and arms are values, never changed once built (a placement makes a
-new one), but not frozen dataclasses: a replay builds one per placement, and
-a frozen dataclass costs three times as much to build (issue 13).
+What a layout offers the next tile (its open ends, their total, which tiles
+fit) depends only on its summary, which :mod:`muggins_cli.engine.table`
+interns per rules as a small int with those answers precomputed: the
+replay, the strategies and the solver all ask that one table. A layout
+remembers its id there. Layouts and arms are values, never changed once
+built (a placement makes a new one), but not frozen dataclasses: a replay
+builds one per placement, and a frozen dataclass costs three times as much
+to build (issue 13).
 """
 
 from __future__ import annotations
@@ -17,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from muggins_cli.rules.model import Rules, SpinnerCount
+from muggins_cli.engine.table import LayoutTable, table_for
+from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import End as End
 from muggins_cli.tiles import Pip, Tile
 
@@ -45,10 +51,6 @@ class Arm:
         inner, outer = self.tiles[-1]
         return inner == outer
 
-    def end_count(self) -> int:
-        inner, outer = self.tiles[-1]
-        return outer * 2 if inner == outer else outer
-
     def extended(self, inner: Pip, outer: Pip) -> Arm:
         return Arm((*self.tiles, (inner, outer)))
 
@@ -70,9 +72,9 @@ class Layout:
     right: Pip = 0
     spinner: bool = False
     arms: tuple[Arm, Arm, Arm, Arm] = _EMPTY_ARMS
-    # open_ends per spinner_sides_first: asked several times per placement.
-    memo: dict[bool, dict[End, Pip]] = field(
-        default_factory=dict, compare=False, repr=False, hash=False)
+    # Its id in the table of the rules last asked about it (``layout_id``).
+    at: tuple[LayoutTable, int] | None = field(
+        default=None, compare=False, repr=False, hash=False)
 
     @property
     def started(self) -> bool:
@@ -99,29 +101,26 @@ class Layout:
 EMPTY = Layout()
 
 
+def layout_id(rules: Rules, layout: Layout) -> tuple[LayoutTable, int]:
+    """The table of ``rules`` and the layout's (oriented) id in it,
+    remembered on the layout for the next question under the same rules."""
+    at = layout.at
+    if at is not None and at[0].rules is rules:
+        return at
+    table = table_for(rules)
+    at = layout.at = (table, table.from_layout(layout))
+    return at
+
+
 def open_ends(rules: Rules, layout: Layout) -> dict[End, Pip]:
     """The ends a tile may join now, with the pip each one shows.
 
     Order is L, R, U, D; U and D exist only on a spinner and, under
-    ``spinner_sides_first``, only once L and R both hold a tile.
+    ``spinner_sides_first``, only once L and R both hold a tile. The dict
+    is shared: do not change it.
     """
-    memo = layout.memo.get(rules.spinner_sides_first)
-    if memo is not None:
-        return memo
-    if layout.root is None:
-        return {}
-    arms = layout.arms
-    left = arms[0].open if arms[0].tiles else layout.left
-    right = arms[1].open if arms[1].tiles else layout.right
-    ends = {End.L: left, End.R: right}
-    if layout.spinner and (
-        not rules.spinner_sides_first or (arms[0].tiles and arms[1].tiles)
-    ):
-        d = layout.left
-        ends[End.U] = arms[2].open if arms[2].tiles else d
-        ends[End.D] = arms[3].open if arms[3].tiles else d
-    layout.memo[rules.spinner_sides_first] = ends
-    return ends
+    table, lid = layout_id(rules, layout)
+    return table.end_pips(lid)
 
 
 def ends_for(rules: Rules, layout: Layout, tile: Tile) -> list[End]:
@@ -145,26 +144,8 @@ def playable(rules: Rules, layout: Layout, hand: Iterable[Tile]) -> list[Tile]:
 
 def count(rules: Rules, layout: Layout) -> int:
     """The open-end total that a placement is scored on (docs/rules.md "Play")."""
-    root = layout.root
-    if root is None:
-        return 0
-    arms = layout.arms
-    if not layout.spinner:
-        lt = arms[0].end_count() if arms[0].tiles else None
-        rt = arms[1].end_count() if arms[1].tiles else None
-        if root.is_double:
-            d2 = root.lo * 2
-            if lt is None and rt is None:
-                return d2  # a lone lead double counts its pips once
-            return (d2 if lt is None else lt) + (d2 if rt is None else rt)
-        return (layout.left if lt is None else lt) + (layout.right if rt is None else rt)
-    d = layout.left
-    total = sum(a.end_count() for a in arms if a.tiles)
-    if rules.spinner_count is SpinnerCount.EXPOSED_ENDS:
-        total += d * ((not arms[2].tiles) + (not arms[3].tiles))
-    elif not (arms[0].tiles and arms[1].tiles):
-        total += 2 * d
-    return total
+    table, lid = layout_id(rules, layout)
+    return table.total[lid]
 
 
 def lead(rules: Rules, tile: Tile, left: Pip | None = None) -> Layout:
@@ -176,15 +157,24 @@ def lead(rules: Rules, tile: Tile, left: Pip | None = None) -> Layout:
 
 def place(rules: Rules, layout: Layout, tile: Tile, end: End) -> Layout:
     """Join ``tile`` to ``end``; the caller has checked that it fits there."""
-    pip = open_ends(rules, layout)[end]
+    table, lid = layout_id(rules, layout)
+    pip = table.end_pips(lid)[end]
     if tile.lo == tile.hi and not layout.spinner and rules.has_spinner:
-        return _become_spinner(layout, tile, end)
-    outer = tile.hi if tile.lo == pip else tile.lo
-    arms = list(layout.arms)
-    i = _INDEX[end]
-    arms[i] = arms[i].extended(pip, outer)
-    return Layout(layout.root, layout.left, layout.right, layout.spinner,
-                  (arms[0], arms[1], arms[2], arms[3]))
+        out = _become_spinner(layout, tile, end)
+    else:
+        outer = tile.hi if tile.lo == pip else tile.lo
+        arms = list(layout.arms)
+        i = _INDEX[end]
+        arms[i] = arms[i].extended(pip, outer)
+        out = Layout(layout.root, layout.left, layout.right, layout.spinner,
+                     (arms[0], arms[1], arms[2], arms[3]))
+    # The table knows where the placement leads: no summary to build (a
+    # tile off the set, a record's typo, has none there).
+    if tile.hi <= rules.max_pip:
+        for e, nid, _ in table.real_moves(lid, tile.hi * (tile.hi + 1) // 2 + tile.lo):
+            if e is end:
+                out.at = (table, nid)
+    return out
 
 
 def _become_spinner(layout: Layout, double: Tile, end: End) -> Layout:

@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from muggins_cli.engine.layout import EMPTY, End, Layout, count, ends_for, lead, place
+from muggins_cli.engine.layout import EMPTY, End, Layout, count, ends_for, lead, place, playable
 from muggins_cli.errors import IllegalMoveError
 from muggins_cli.rules.model import LeadTile, Rules
 from muggins_cli.tiles import Pip, Tile, full_set
@@ -177,11 +177,18 @@ def legal_moves(rules: Rules, state: RoundState) -> list[Move]:
     return moves
 
 
+def blocked(rules: Rules, layout: Layout, hands: Iterable[Iterable[Tile]], drawable: int) -> bool:
+    """Nothing left to draw (the stock down to its reserve), the round
+    begun, and no tile of any hand fits an open end: the one test of a
+    blocked round, for the engine's states and the replay's hands."""
+    if drawable > 0 or not layout.started:
+        return False
+    return not any(playable(rules, layout, h) for h in hands)
+
+
 def is_blocked(rules: Rules, state: RoundState) -> bool:
     """Stock exhausted (down to the reserve) and no hand holds a fitting tile."""
-    if drawable(rules, state) or not state.layout.started:
-        return False
-    return not any(placements(rules, state.layout, h) for h in state.hands)
+    return blocked(rules, state.layout, state.hands, drawable(rules, state))
 
 
 def placed(rules: Rules, layout: Layout, move: Place) -> Layout:

@@ -36,10 +36,10 @@ from dataclasses import dataclass
 
 from muggins_cli.engine.scoring import settle
 from muggins_cli.engine.state import Pass, Place, UnseenDraw
+from muggins_cli.engine.table import LayoutTable, table_for
 from muggins_cli.engine.view import SeatView, SeenMove
 from muggins_cli.rules.model import Rules
 from muggins_cli.solver.common import pip_counter
-from muggins_cli.solver.layouts import LayoutTable, table_for
 from muggins_cli.tiles import Tile
 
 #: What reaching the target is worth, in points: more than any round.

@@ -17,14 +17,23 @@ from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from muggins_cli.engine.layout import EMPTY, Layout, count, ends_for, lead, open_ends, place
+from muggins_cli.engine.layout import (
+    EMPTY,
+    Layout,
+    count,
+    ends_for,
+    lead,
+    open_ends,
+    place,
+    playable,
+)
 from muggins_cli.engine.scoring import (
     EndReason,
     settle,
     winner_at_settlement,
     winner_on_credit,
 )
-from muggins_cli.engine.state import Place, highest_double, layout_score, leads_by_deal
+from muggins_cli.engine.state import Place, blocked, highest_double, layout_score, leads_by_deal
 from muggins_cli.engine.voids import VoidWatch
 from muggins_cli.errors import RulesError
 from muggins_cli.notation.model import (
@@ -759,7 +768,7 @@ class Replayer:
                            f"{name} drew again after drawing {drawn_fit}, which fits "
                            + self._where(drawn_fit))
             elif rules.must_play:
-                fit = _fitting(rules, rnd.layout, hand.known)
+                fit = playable(rules, rnd.layout, hand.known)
                 if fit:
                     self.error(d.line, d.column, "illegal-draw",
                                f"{name} drew{' ' + str(tile) if tile else ''} while holding "
@@ -846,7 +855,7 @@ class Replayer:
             self.error(action.line, action.column, "illegal-pass",
                        f"{name} passed while the stock has {rnd.stock_count} tiles to draw")
         else:
-            fit = _fitting(rules, rnd.layout, hand.known)
+            fit = playable(rules, rnd.layout, hand.known)
             if fit:
                 self.error(action.line, action.column, "illegal-pass",
                            f"{name} passed while holding {fit[0]}, which fits "
@@ -867,12 +876,11 @@ class Replayer:
                               inferred=not all(h.complete for h in rnd.hands))
 
     def _blocked(self, rnd: RoundProgress) -> bool:
-        if rnd.stock_count - self.rules.stock_reserve > 0 or not rnd.layout.started:
+        """Blocked as the engine says, once every hand is known."""
+        drawable = rnd.stock_count - self.rules.stock_reserve
+        if drawable > 0 or not all(h.complete for h in rnd.hands):
             return False
-        if not all(h.complete for h in rnd.hands):
-            return False
-        pips = set(open_ends(self.rules, rnd.layout).values())
-        return not any(x.lo in pips or x.hi in pips for h in rnd.hands for x in h.known)
+        return blocked(self.rules, rnd.layout, [h.known for h in rnd.hands], drawable)
 
     def _place(self, rnd: RoundProgress, t: Turn, p: Placement, seat: int, hand: HandView,
                drawn_fit: Tile | None, layout_before: Layout, n_draws: int) -> None:
@@ -1250,14 +1258,6 @@ def _every(max_pip: int) -> frozenset[Tile]:
         if len(_EVERY) < 64:
             _EVERY[max_pip] = every
     return every
-
-
-def _fitting(rules: Rules, layout: Layout, tiles: Iterable[Tile]) -> list[Tile]:
-    """The tiles that fit an open end of a started ``layout``, sorted."""
-    pips = set(open_ends(rules, layout).values())
-    fit = [x for x in tiles if x.lo in pips or x.hi in pips]
-    fit.sort()
-    return fit
 
 
 def deduce_hands(body: Iterable[BodyLine], seat: dict[str, int],

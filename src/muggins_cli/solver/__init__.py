@@ -3,7 +3,8 @@ the mover's view alone (issue 6). Standard library only.
 
 The public surface is :func:`solve` and its result types; the searches
 (:mod:`.perfect`, :mod:`.expect`, :mod:`.maxn`, :mod:`.paranoid`) work on bit masks and
-interned layouts (:mod:`.layouts`) and never see an engine object.
+the engine's interned layouts (:mod:`muggins_cli.engine.table`) and never
+build an engine object.
 """
 
 from muggins_cli.engine.voids import Void

@@ -61,6 +61,7 @@ from muggins_cli.engine.state import (
     as_seen,
     legal_moves,
 )
+from muggins_cli.engine.table import LayoutTable, table_for
 from muggins_cli.engine.view import SeatView, view_of
 from muggins_cli.errors import InputError
 from muggins_cli.rules.model import Rules
@@ -77,7 +78,6 @@ from muggins_cli.solver.common import (
 )
 from muggins_cli.solver.expect import Expect2
 from muggins_cli.solver.knowledge import Sampler
-from muggins_cli.solver.layouts import LayoutTable, table_for
 from muggins_cli.solver.maxn import MaxN, Vec, preference
 from muggins_cli.solver.paranoid import Paranoid
 from muggins_cli.solver.perfect import BIG, Perfect2

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from enum import Enum
 
 from muggins_cli.engine.scoring import credit_ends_match, settle, winner_at_settlement
+from muggins_cli.engine.table import LayoutTable
 from muggins_cli.rules.model import RoundEnd, Rules
-from muggins_cli.solver.layouts import LayoutTable
 
 #: The bonus a player gets for reaching the target under ``objective="match"``:
 #: far above any points a round can score, so winning the match comes first.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from muggins_cli.engine.table import LayoutTable, SearchMove
 from muggins_cli.rules.model import Rules
 from muggins_cli.solver.common import (
     MATCH_WIN,
@@ -19,7 +20,6 @@ from muggins_cli.solver.common import (
     Objective,
     TwoPlayerSearch,
 )
-from muggins_cli.solver.layouts import LayoutTable, SearchMove
 
 BIG = float(1 << 40)
 

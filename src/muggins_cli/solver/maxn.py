@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from muggins_cli.engine.scoring import credit_ends_match
+from muggins_cli.engine.table import LayoutTable
 from muggins_cli.rules.model import Rules
 from muggins_cli.solver.common import (
     MATCH_WIN,
@@ -32,7 +33,6 @@ from muggins_cli.solver.common import (
     pip_counter,
     settle_bonus_max,
 )
-from muggins_cli.solver.layouts import LayoutTable
 
 Vec = tuple[float, ...]
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from muggins_cli.engine.scoring import credit_ends_match
+from muggins_cli.engine.table import LayoutTable, SearchMove
 from muggins_cli.rules.model import Rules
 from muggins_cli.solver.common import (
     MATCH_WIN,
@@ -39,7 +40,6 @@ from muggins_cli.solver.common import (
     pip_counter,
     settle_bonus_max,
 )
-from muggins_cli.solver.layouts import LayoutTable, SearchMove
 
 #: Bigger than any value: the table's "no bound yet".
 BIG = 1 << 40

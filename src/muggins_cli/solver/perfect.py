@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from muggins_cli.engine.table import LayoutTable, SearchMove
 from muggins_cli.rules.model import Rules
 from muggins_cli.solver.common import (
     MATCH_WIN,
@@ -32,7 +33,6 @@ from muggins_cli.solver.common import (
     Objective,
     TwoPlayerSearch,
 )
-from muggins_cli.solver.layouts import LayoutTable, SearchMove
 
 #: Bigger than any value: the table's "no bound yet".
 BIG = 1 << 40

@@ -1,12 +1,16 @@
-"""The layout as a small finite-state machine, interned to integers.
+"""The layout as a small finite-state machine, interned to integers: the
+one place that says what a layout's open ends are, what they add up to and
+which tiles fit.
 
 Scoring and legality never look at a layout's inner tiles: only at what each
 open end shows (its pip, and whether a double lies crosswise there), whether
 an arm is still empty, and the spinner's pip. That summary has a few hundred
-values in a line game and some thousands with a spinner, so the solver
-interns each summary once as a small int and precomputes, per summary, the
-mask of tiles that fit and every placement's successor and score. A search
-step is then a list look-up instead of building a ``Layout``.
+values in a line game and some thousands with a spinner, so each summary is
+interned once per rules as a small int, with the open ends, their total, the
+mask of tiles that fit and every placement's successor and score worked out
+once. The engine's ``open_ends`` and ``count`` (:mod:`.layout`) read them
+from here for a ``Layout``, and a search step in the solver is a list
+look-up instead of building a ``Layout``.
 
 Summaries (``Key``):
 
@@ -26,11 +30,13 @@ and the principal variation, which must name real ends.
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
-from muggins_cli.engine.layout import Layout
 from muggins_cli.rules.model import Rules, SpinnerCount
 from muggins_cli.tiles import End, Tile, full_set
+
+if TYPE_CHECKING:  # the layout asks this table; the table only reads it
+    from muggins_cli.engine.layout import Layout
 
 EndState: TypeAlias = tuple[int, bool]
 Key: TypeAlias = tuple[object, ...]
@@ -71,6 +77,7 @@ class LayoutTable:
         self.canon: list[int] = []
         self.fitmask: list[int] = []
         self.total: list[int] = []
+        self.pips: list[dict[End, int] | None] = []
         self.smoves: list[list[SearchMove] | None] = []
         self.tmoves: list[dict[int, list[tuple[int, int]]]] = []
         self.rmoves: list[dict[int, list[RealMove]] | None] = []
@@ -96,6 +103,7 @@ class LayoutTable:
         self.canon.append(i)
         self.fitmask.append(self._fitmask(key))
         self.total.append(self._count(key))
+        self.pips.append(None)
         self.smoves.append(None)
         self.tmoves.append({})
         self.rmoves.append(None)
@@ -144,12 +152,21 @@ class LayoutTable:
             out.append((END_ORDER[j], d if arm == EMPTY_ARM else arm[0]))
         return out
 
+    def end_pips(self, lid: int) -> dict[End, int]:
+        """:meth:`open_ends` of id ``lid`` as the engine's dict, built once."""
+        found = self.pips[lid]
+        if found is None:
+            found = self.pips[lid] = dict(self.open_ends(self.keys[lid]))
+        return found
+
     def _fitmask(self, key: Key) -> int:
         if key[0] == "E":
             return self.all_mask
         m = 0
+        masks = self.pip_mask
         for _, p in self.open_ends(key):
-            m |= self.pip_mask[p]
+            if p < len(masks):  # an end off the set (a record's typo) fits no tile of it
+                m |= masks[p]
         return m
 
     def _count(self, key: Key) -> int:

@@ -8,8 +8,10 @@ from muggins_cli.replay.replay import (
     ReplayVisitor,
     RulesResolver,
     TurnEvent,
+    TurnEvents,
+    Visitors,
     replay_match,
 )
 
 __all__ = ["MatchReplay", "MatchSetup", "MatchSummary", "ReplayVisitor", "Replayer",
-           "RulesResolver", "TurnEvent", "replay_match"]
+           "RulesResolver", "TurnEvent", "TurnEvents", "Visitors", "replay_match"]

@@ -24,6 +24,7 @@ from muggins_cli.replay.replay import (
     Replayer,
     ReplayVisitor,
     RulesResolver,
+    TurnEvent,
     replay_match,
     won_text,
 )
@@ -219,11 +220,9 @@ class Decision:
 def decisions(match: Match, resolve: RulesResolver) -> Iterator[Decision]:
     """Every turn of ``match`` that the replay played, at its decision."""
     visitor = _Decisions()
-    result = replay_match(match, resolve, collect_events=True, visitor=visitor)
-    played: dict[int, Place | EnginePass] = {
-        e.line: e.placed if e.placed is not None else EnginePass() for e in result.events}
+    replay_match(match, resolve, visitor=visitor)
     for turn, start, at in visitor.found:
-        yield Decision(turn, start, at, played.get(turn.line))
+        yield Decision(turn, start, at, visitor.played.get(turn.line))
 
 
 # ----------------------------------------------------------------------
@@ -297,11 +296,18 @@ class _Positions(_BetweenLines):
 
 
 class _Decisions(ReplayVisitor):
-    """Each turn at its decision, and before its first draw if it drew."""
+    """Each turn at its decision, and before its first draw if it drew, and
+    the move the replay then played (by line)."""
+
+    wants_turns = True
 
     def __init__(self) -> None:
         self.found: list[tuple[Turn, Position | None, Position]] = []
         self.starts: dict[int, Position] = {}
+        self.played: dict[int, Place | EnginePass] = {}
+
+    def turn(self, rep: Replayer, event: TurnEvent) -> None:
+        self.played[event.line] = event.placed if event.placed is not None else EnginePass()
 
     def line(self, rep: Replayer, item: BodyLine) -> bool:
         rnd = rep.round

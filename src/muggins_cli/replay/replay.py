@@ -203,8 +203,9 @@ class ReplayVisitor:
     """What watches a replay between its lines, in the spirit of
     python-chess's ``BaseVisitor``: position look-ups, the list of every
     position and the decision points are visitors (:mod:`.position`). The
-    methods do nothing here; a visitor overrides those it needs. They get
-    the :class:`Replayer`, whose public methods (``round``, ``rules``,
+    methods do nothing here; a visitor overrides those it needs (the
+    events of the analysis come through :meth:`turn`). They get the
+    :class:`Replayer`, whose public methods (``round``, ``rules``,
     ``scores``, ``winner``, :meth:`Replayer.open_round`,
     :meth:`Replayer.settle_round`) say where the replay is."""
 
@@ -220,6 +221,52 @@ class ReplayVisitor:
         """In each turn at the moment the mover chooses a placement or a
         pass: after the turn's draws, with the drawn tile that must be
         placed (None if none), before the action is replayed."""
+
+    #: Whether :meth:`turn` is wanted: building the events costs a little on
+    #: every turn, so a replay makes them only for a visitor that says so.
+    wants_turns: bool = False
+
+    def turn(self, rep: Replayer, event: TurnEvent) -> None:
+        """After each placement or pass the replay accepted, with what it
+        saw (only when :attr:`wants_turns`)."""
+
+
+class TurnEvents(ReplayVisitor):
+    """Keeps every :class:`TurnEvent`, for the analysis, the statistics and
+    the study page (``replay_match(..., collect_events=True)``)."""
+
+    wants_turns = True
+
+    def __init__(self) -> None:
+        self.events: list[TurnEvent] = []
+
+    def turn(self, rep: Replayer, event: TurnEvent) -> None:
+        self.events.append(event)
+
+
+class Visitors(ReplayVisitor):
+    """Several visitors as one, asked in order: a replay stops where the
+    first of them says stop."""
+
+    def __init__(self, *visitors: ReplayVisitor) -> None:
+        self.visitors = visitors
+        self.wants_turns = any(v.wants_turns for v in visitors)
+
+    def line(self, rep: Replayer, item: BodyLine) -> bool:
+        return all(v.line(rep, item) for v in self.visitors)
+
+    def end(self, rep: Replayer) -> None:
+        for v in self.visitors:
+            v.end(rep)
+
+    def decide(self, rep: Replayer, turn: Turn, drawn: Tile | None) -> None:
+        for v in self.visitors:
+            v.decide(rep, turn, drawn)
+
+    def turn(self, rep: Replayer, event: TurnEvent) -> None:
+        for v in self.visitors:
+            if v.wants_turns:
+                v.turn(rep, event)
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,15 +340,13 @@ class Replayer:
         match: Match,
         setup: MatchSetup,
         diags: list[Diagnostic],
-        collect_events: bool = False,
         visitor: ReplayVisitor | None = None,
     ) -> None:
         self.visitor = visitor
         self.match = match
         self.setup = setup
-        self.collect = collect_events
+        self.collect = visitor is not None and visitor.wants_turns
         self.diags = diags
-        self.events: list[TurnEvent] = []
         self.players: tuple[str, ...] = setup.players
         self.seat: dict[str, int] = setup.seat
         self.rules: Rules = setup.rules
@@ -1030,13 +1075,13 @@ class Replayer:
     def _event(self, rnd: RoundProgress, t: Turn, seat: int, hand: HandView, move: Place | None,
                layout_before: Layout, n_draws: int, drawn_fit: Tile | None, points: int,
                placed_tile: Tile | None = None) -> None:
-        if not self.collect:
+        if self.visitor is None or not self.collect:
             return
         held: frozenset[Tile] | None = None
         if hand.complete:
             held = frozenset(hand.known | ({placed_tile} if placed_tile else set()))
         choices = frozenset({drawn_fit}) if drawn_fit is not None else held
-        self.events.append(TurnEvent(
+        self.visitor.turn(self, TurnEvent(
             round=rnd.number, turn=rnd.turns, seat=seat, line=t.line, column=t.column,
             layout=layout_before,
             hand=held, choices=choices, draws=n_draws, placed=move, points=points,
@@ -1322,7 +1367,9 @@ def deduce_hands(body: Iterable[BodyLine], seat: dict[str, int],
 
 def replay_match(match: Match, resolve_rules: RulesResolver, collect_events: bool = False,
                  visitor: ReplayVisitor | None = None) -> MatchReplay:
-    """Replay one match; never raises for anything in the record."""
+    """Replay one match; never raises for anything in the record.
+    ``collect_events`` keeps every turn's event in the result (a
+    :class:`TurnEvents` visitor beside ``visitor``)."""
     diags = list(match.diagnostics)
     header = read_setup(match, resolve_rules, diags)
     setup = header.setup
@@ -1336,7 +1383,10 @@ def replay_match(match: Match, resolve_rules: RulesResolver, collect_events: boo
             scores=dict.fromkeys(players, 0), winner=None)
         diags.sort(key=lambda d: (d.line, d.column))
         return MatchReplay(summary, diags, header.rules)
-    rep = Replayer(match, setup, diags, collect_events, visitor)
+    events = TurnEvents() if collect_events else None
+    if events is not None:
+        visitor = events if visitor is None else Visitors(visitor, events)
+    rep = Replayer(match, setup, diags, visitor)
     rep.run()
     summary = MatchSummary(
         line=match.line,
@@ -1349,4 +1399,4 @@ def replay_match(match: Match, resolve_rules: RulesResolver, collect_events: boo
         turns=rep.turns,
     )
     diags.sort(key=lambda d: (d.line, d.column))
-    return MatchReplay(summary, diags, setup.rules, rep.events, rep.ending)
+    return MatchReplay(summary, diags, setup.rules, events.events if events else [], rep.ending)

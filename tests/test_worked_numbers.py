@@ -351,3 +351,19 @@ def test_a_tile_outside_the_set_is_still_laid_and_counted() -> None:
     assert open_ends(PAGAT, layout) == {End.L: 7, End.R: 6}
     assert count(PAGAT, layout) == 19
     assert ends_for(PAGAT, layout, Tile(7, 7)) == [End.L]
+
+
+def test_tiles_off_the_set_do_not_grow_the_shared_layout_table() -> None:
+    """A hostile record may hold thousands of different typo tiles; the
+    layouts they make are counted on a throwaway table, so the table every
+    replay and search shares (one per rules) stays as it was."""
+    from muggins_cli.engine.table import table_for
+
+    shared = table_for(PAGAT)
+    lead66 = lead(PAGAT, Tile(6, 6))
+    count(PAGAT, lead66)
+    before = len(shared.keys)
+    for pip in range(7, 207):
+        layout = place(PAGAT, lead66, Tile(6, pip), End.L)
+        assert count(PAGAT, layout) == pip + 12
+    assert len(shared.keys) == before

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from muggins_cli.engine.table import LayoutTable, table_for
+from muggins_cli.engine.table import LayoutTable, layout_key, table_for
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import End as End
 from muggins_cli.tiles import Pip, Tile
@@ -107,8 +107,11 @@ def layout_id(rules: Rules, layout: Layout) -> tuple[LayoutTable, int]:
     at = layout.at
     if at is not None and at[0].rules is rules:
         return at
+    key = layout_key(layout)
     table = table_for(rules)
-    at = layout.at = (table, table.from_layout(layout))
+    if not table.holds(key):
+        table = LayoutTable(rules)
+    at = layout.at = (table, table.intern(key))
     return at
 
 

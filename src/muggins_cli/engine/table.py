@@ -114,18 +114,20 @@ class LayoutTable:
 
     def from_layout(self, layout: Layout) -> int:
         """The real (oriented) id of an engine layout."""
-        root = layout.root
-        if root is None:
-            return self.empty
-        arms = layout.arms
-        if not layout.spinner:
-            dbl = root.is_double
-            left = (arms[0].open, arms[0].double_end) if arms[0].tiles else (layout.left, dbl)
-            right = (arms[1].open, arms[1].double_end) if arms[1].tiles else (layout.right, dbl)
-            lone = dbl and not arms[0].tiles and not arms[1].tiles
-            return self.intern(("L", lone, left, right))
-        sides = tuple((a.open, a.double_end) if a.tiles else EMPTY_ARM for a in arms)
-        return self.intern(("S", layout.left, *sides))
+        return self.intern(layout_key(layout))
+
+    def holds(self, key: Key) -> bool:
+        """Whether every pip ``key`` shows is of the set: only such keys go
+        into a table shared by every replay and search (a record's typo
+        tiles, 6-7 in double-six, are counted on a throwaway one, so a
+        hostile file cannot grow it without end)."""
+        top = self.rules.max_pip
+        if key[0] == "L":
+            return all(end[0] <= top for end in key[2:])  # type: ignore[index]
+        if key[0] == "S":
+            return int(key[1]) <= top and all(  # type: ignore[call-overload]
+                end[0] <= top for end in key[2:])  # type: ignore[index]
+        return True
 
     # ------------------------------------------------------------------
     # What the engine's layout functions compute, on summaries
@@ -286,6 +288,22 @@ def table_for(rules: Rules) -> LayoutTable:
     if found is None:
         found = _TABLES[rules] = LayoutTable(rules)
     return found
+
+
+def layout_key(layout: Layout) -> Key:
+    """The summary of an engine layout (see the module docstring)."""
+    root = layout.root
+    if root is None:
+        return EMPTY_KEY
+    arms = layout.arms
+    if not layout.spinner:
+        dbl = root.is_double
+        left = (arms[0].open, arms[0].double_end) if arms[0].tiles else (layout.left, dbl)
+        right = (arms[1].open, arms[1].double_end) if arms[1].tiles else (layout.right, dbl)
+        lone = dbl and not arms[0].tiles and not arms[1].tiles
+        return ("L", lone, left, right)
+    sides = tuple((a.open, a.double_end) if a.tiles else EMPTY_ARM for a in arms)
+    return ("S", layout.left, *sides)
 
 
 def _canonical(key: Key) -> Key:

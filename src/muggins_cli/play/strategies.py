@@ -158,7 +158,8 @@ class CarelessStrategy(GreedyStrategy):
     call, each score it makes goes unclaimed with probability ``forget``
     (no claim written, so it credits nothing and an opponent may call
     muggins for all of it). Whether it forgets is drawn from the match's
-    random stream, so a seed replays it. It calls muggins itself on every
+    random stream, so a seed replays it; at ``forget`` 0 it never draws
+    and plays greedy's match exactly. It calls muggins itself on every
     unclaimed score it is shown, as every strategy does. Under rules
     without a muggins call every score counts by itself, and it is greedy."""
 
@@ -172,7 +173,9 @@ class CarelessStrategy(GreedyStrategy):
         self.forgotten = 0
 
     def claim(self, rules: Rules, view: ClaimView, rng: random.Random) -> int:
-        if rng.random() < self.forget:
+        # No draw at 0 or 1: at 0 the match's random stream, and so the
+        # match, is greedy's to the byte.
+        if self.forget >= 1 or (self.forget > 0 and rng.random() < self.forget):
             self.forgotten += 1
             return 0
         return view.points

@@ -20,8 +20,15 @@ more; default all, in this order):
   others, each seat in turn (``--lone``); goal twice the fair share (67%,
   50%) with the interval's lower end above 1.5 times it (50%, 37.5%).
 - ``spinner``: ``solver`` against ``greedy``, two-player ``spinner``; goal
-  85%. Self-play credits every score in full, so the muggins calls of that
-  goal are not part of it (see the README).
+  85%. Under ``spinner`` a placement credits only what its player claims,
+  and an opponent may call muggins for the rest; both sides claim every
+  score here, so no call is made (the counts below show it).
+- ``spinner-calls``: ``solver`` against ``careless`` (greedy that forgets
+  to claim one score in ten, ``--forget 0.1``), two-player ``spinner``;
+  goal 85%, and the issue's "claims every score it makes, calls muggins on
+  every unclaimed score it is shown": beside the win rate, a figure under
+  muggins rules prints how many scores each side made and claimed, and how
+  many unclaimed scores it was shown and called.
 - ``defensive-greedy``: ``defensive`` against ``greedy`` (the Sheffield
   HFEBMS player beat greedy in 69.9% of a million games).
 - ``expectimax-greedy``: ``expectimax`` against ``greedy`` (about 80% for
@@ -53,6 +60,13 @@ the seconds are upper bounds; issue 16's figures are in the README):
   60%: not reached); solver decisions median 0.067 s, max 27.3 s, 26 of
   2,007 over 10 s (wall-clock, machine loaded about five times over);
   1421 s.
+- ``spinner-calls``, 10 pairs (``--quick``): solver 17 of 20, 85.0%, 95%
+  [64.0%, 94.8%]; it claimed 276 of the 276 scores it made and called
+  muggins on 30 of the 30 unclaimed scores it was shown (350 points);
+  careless claimed 238 of its 268; 376 s.
+- ``spinner``, 10 pairs (``--quick``): solver 13 of 20, 65.0%, 95% [43.3%,
+  81.9%] (goal 85%: not reached on so few); 278 of 278 scores claimed,
+  nothing left unclaimed to call; 286 s.
 """
 
 from __future__ import annotations
@@ -67,7 +81,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from muggins_cli.play.arena import ArenaSpec, Game, as_json, play_pairs, tally
+from muggins_cli.play.arena import ArenaSpec, Game, as_json, claims_text, play_pairs, tally
 from muggins_cli.play.strategies import DEFAULT_NODES
 from muggins_cli.rules.loader import load_preset
 
@@ -91,6 +105,7 @@ FIGURES: dict[str, Figure] = {
     "three": Figure("solver", "greedy", players=3, lone=True, goal=2 / 3, floor=0.5),
     "four": Figure("solver", "greedy", players=4, lone=True, goal=0.5, floor=0.375),
     "spinner": Figure("solver", "greedy", rules="spinner", goal=0.85),
+    "spinner-calls": Figure("solver", "careless", rules="spinner", goal=0.85),
     "defensive-greedy": Figure("defensive", "greedy"),
     "expectimax-greedy": Figure("expectimax", "greedy"),
 }
@@ -103,7 +118,8 @@ def run(name: str, fig: Figure, pairs: int, seed: int, jobs: int, samples: int, 
     command = (f"muggins arena {fig.a} {fig.b} --rules {fig.rules} --players {fig.players}"
                + (" --lone" if fig.lone else "")
                + f" --matches {pairs} --seed {seed} --jobs {jobs} --samples {samples}"
-               + (f" --nodes {nodes}" if nodes != DEFAULT_NODES else ""))
+               + (f" --nodes {nodes}" if nodes != DEFAULT_NODES else "")
+               + (f" --forget {spec.forget}" if "careless" in (fig.a, fig.b) else ""))
     print(f"# {name}: {command}", flush=True)
     games: list[Game] = []
     start = time.perf_counter()
@@ -133,6 +149,13 @@ def run(name: str, fig: Figure, pairs: int, seed: int, jobs: int, samples: int, 
         verdict = (f"goal {fig.goal:.1%}{floor}: {'reached' if reached else 'NOT reached'} "
                    f"({a.win_rate:.1%}, lower end {lo:.1%})")
         print(verdict)
+    if spec.rules.muggins:
+        for s in result.sides:
+            print(claims_text(s.name, s.claims))
+        c = a.claims
+        every = c.claimed == c.made and c.called == c.shown and c.called_points == c.shown_points
+        print(f"{a.name} claims every score it makes and calls every unclaimed score it is "
+              f"shown: {'yes' if every else 'NO'}")
     moves = [t for g in games for t in g.seconds[0]]
     timing: dict[str, object] = {"decisions": len(moves)}
     if moves:

@@ -16,6 +16,7 @@ from muggins_cli.cli.app import app
 from muggins_cli.cli.files import AtomicFile
 from muggins_cli.cli.options import (
     ForceOption,
+    ForgetOption,
     Format,
     JsonOption,
     MoveTimeOption,
@@ -42,12 +43,18 @@ from muggins_cli.play.arena import (
     ArenaSpec,
     Game,
     as_json,
+    claims_text,
     play_pairs,
     tally,
     wilson,
 )
 from muggins_cli.play.ladder import Ladder, ladder_json, pairings, run_ladder
-from muggins_cli.play.strategies import DEFAULT_NODES, STRATEGY_NAMES, make_strategy
+from muggins_cli.play.strategies import (
+    DEFAULT_FORGET,
+    DEFAULT_NODES,
+    STRATEGY_NAMES,
+    make_strategy,
+)
 from muggins_cli.rules.loader import load_rules
 
 _NAME = "muggins arena"
@@ -81,6 +88,9 @@ def render(result: ArenaResult, tablefmt: str = "simple") -> str:
     else:
         tail = (f"deal sequences won in both seats: {a} {result.swept[0]}, {b} "
                 f"{result.swept[1]}; split {result.split}")
+    if spec.rules.muggins:
+        calls = "\n".join(claims_text(s.name, s.claims) for s in result.sides)
+        tail = f"{calls}\n\n{tail}"
     return f"{head}\n\n{table}\n\n{tail}"
 
 
@@ -151,6 +161,7 @@ def arena(
     move_time: MoveTimeOption = None,
     objective: ObjectiveOption = ObjectiveOpt.match,
     search_lead: SearchLeadOption = False,
+    forget: ForgetOption = DEFAULT_FORGET,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, metavar="N",
                           help="Processes to play in (at least 1; never more than the deal "
@@ -184,12 +195,20 @@ def arena(
     at the first.
 
     Strategies: random (any legal move), greedy (the highest immediate
-    score, ties to the heaviest tile), defensive (greedy, less the reply it
+    score, ties to the heaviest tile), careless (greedy that forgets to
+    claim a score with probability --forget), defensive (greedy, less the reply it
     leaves the next player over the tiles they may hold, shedding heavy
     tiles late, keeping suits), expectimax (a few plies ahead, the hidden
     tiles as chance), solver (the solver's sample mode on what the player
     sees), oracle (CHEATS: sees every hand and the stock; the upper bound
     of what knowing them is worth, never a fair opponent).
+
+    Under rules with a muggins call (spinner, all-threes) a placement
+    credits only what its player claims, and an opponent may take the rest
+    by calling muggins. Every strategy but careless claims all it scores,
+    and every strategy calls on every unclaimed score it is shown; the table
+    is followed by what each side made and claimed, and what it was shown
+    unclaimed and called, e.g. against careless.
 
     The interval treats the 2K matches as independent; the two legs of a
     deal sequence are not (the luck of the deal cancels between them), which
@@ -203,6 +222,7 @@ def arena(
         muggins arena solver greedy --rules pagat --matches 100 --jobs 2 --json
         muggins arena --ladder random,greedy,defensive --matches 50
         muggins arena solver greedy --players 3 --lone --matches 20
+        muggins arena solver careless --rules spinner --forget 0.3 --matches 20
     """
     try:
         names: list[str] = []
@@ -217,7 +237,7 @@ def arena(
         elif every:
             raise InputError("--all goes with --ladder")
         for name in (a, b):
-            make_strategy(name)
+            make_strategy(name, forget=forget)
         rules = load_rules(rules_spec)
         if players not in rules.players:
             allowed = ", ".join(str(p) for p in rules.players)
@@ -229,7 +249,8 @@ def arena(
     check_output(_NAME, Path(output) if output is not None else None, force)
     spec = ArenaSpec(a, b, rules, players=players, seed=seed, target=target, rules_tag=tag,
                      samples=samples, node_limit=node_cap(nodes), time_limit=move_time,
-                     objective=objective.value, search_lead=search_lead, lone=lone)
+                     objective=objective.value, search_lead=search_lead, lone=lone,
+                     forget=forget)
     if ladder is not None:
         jobs = worker_count(_NAME, jobs, matches, unit="deal sequence")
         _ladder(names, spec, matches, every, jobs, fmt is Format.json, quiet)

@@ -265,6 +265,11 @@ SearchLeadOption = Annotated[
     bool, typer.Option("--search-lead",
                        help="The solver searches a round's opening tile too (about three "
                             "times slower; by default it leads greedily).")]
+ForgetOption = Annotated[
+    float, typer.Option("--forget", min=0.0, max=1.0, metavar="P",
+                        help="How often careless forgets to claim a score it made, from 0 "
+                             "(never: it plays as greedy) to 1 (always); only under rules with "
+                             "a muggins call (spinner, all-threes).")]
 TargetOption = Annotated[
     int | None, typer.Option("--target", min=1, metavar="N",
                              help="Score that ends a match (default: the rules' target).",

@@ -15,6 +15,7 @@ from muggins_cli.cli.app import app
 from muggins_cli.cli.files import AtomicFile
 from muggins_cli.cli.options import (
     ForceOption,
+    ForgetOption,
     MoveTimeOption,
     NodesOption,
     ObjectiveOpt,
@@ -33,6 +34,7 @@ from muggins_cli.notation import model as m
 from muggins_cli.notation.writer import write_match
 from muggins_cli.play.selfplay import play_match
 from muggins_cli.play.strategies import (
+    DEFAULT_FORGET,
     DEFAULT_NODES,
     STRATEGY_NAMES,
     AnyStrategy,
@@ -85,6 +87,7 @@ def selfplay(
     move_time: MoveTimeOption = None,
     objective: ObjectiveOption = ObjectiveOpt.match,
     search_lead: SearchLeadOption = False,
+    forget: ForgetOption = DEFAULT_FORGET,
     quiet: QuietOption = False,
 ) -> None:
     """Play complete matches between strategies and write them as MGN records,
@@ -92,7 +95,8 @@ def selfplay(
     move in them.
 
     Strategies: random (any legal move), greedy (the highest immediate score,
-    ties to the heaviest tile), defensive (greedy, less the reply it leaves
+    ties to the heaviest tile), careless (greedy that forgets to claim a
+    score with probability --forget), defensive (greedy, less the reply it leaves
     the next player over the tiles they may hold, shedding heavy tiles late,
     keeping suits), expectimax (a few plies ahead, the hidden tiles as
     chance), solver (the solver's sample mode on what the player sees: own
@@ -100,12 +104,21 @@ def selfplay(
     (CHEATS: sees every hand and the stock; an upper bound, not a player).
     Match k of a run is played from the seed and k alone.
 
+    Under rules with a muggins call (spinner, all-threes) a placement
+    credits only what its player claims. Every strategy claims all it
+    scores, except careless, which now and then claims nothing: that turn
+    then has no `+N`, and an opponent may take the points with a
+    `NAME: muggins +N` line right after it. The opponents are asked in
+    turn, clockwise from the next player, and the first to call takes them
+    (one call at most); every strategy calls on every unclaimed score.
+
     Exit status: 0, or 2 when the command line or the rules are wrong.
 
     \b
     Examples:
         muggins selfplay --players 3 --strategy greedy,random,greedy --matches 5 -o games.mgn
         muggins selfplay --rules spinner --strategy solver,greedy --seed 7 | muggins check -
+        muggins selfplay --rules spinner --strategy solver,careless --forget 0.5 | grep muggins
     """
     try:
         rules = load_rules(rules_spec)
@@ -113,7 +126,7 @@ def selfplay(
         kinds = strategy_list(strategy, players)
         tag = rules_tag(rules_spec, output)
         for kind in kinds:  # refuse a bad name before any output
-            make_strategy(kind)
+            make_strategy(kind, forget=forget)
     except MugginsError as e:
         raise fail(_NAME, str(e)) from None
     check_output(_NAME, Path(output) if output is not None else None, force)
@@ -121,7 +134,7 @@ def selfplay(
     def one(k: int) -> m.Match:
         strategies: list[AnyStrategy] = [
             make_strategy(x, samples=samples, node_limit=node_cap(nodes), time_limit=move_time,
-                          objective=objective.value, search_lead=search_lead)
+                          objective=objective.value, search_lead=search_lead, forget=forget)
             for x in kinds]
         rng = random.Random(f"selfplay:{seed}:{k}")
         out = play_match(rules, seats, strategies, rng, rules_tag=tag, target=target)

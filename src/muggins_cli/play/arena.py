@@ -12,6 +12,12 @@ wins is then one in the number of players).
 
 Every pair is a pure function of (settings, seed, pair number), so pairs
 can be played in any order or in other processes and give the same result.
+
+Under rules with a muggins call each side's claims and calls are counted
+(:class:`~muggins_cli.play.selfplay.Claims`): the scores its placements
+made and what it claimed of them, the unclaimed scores it was shown and
+what it called, so that "claims every score it makes, calls every unclaimed
+score it is shown" is a number, not a hope.
 """
 
 from __future__ import annotations
@@ -24,8 +30,8 @@ from dataclasses import dataclass, field, replace
 
 from muggins_cli.engine.state import deal, deal_with_double, leads_by_deal
 from muggins_cli.notation import model as m
-from muggins_cli.play.selfplay import RoundDeal, play_match
-from muggins_cli.play.strategies import DEFAULT_NODES, make_strategy
+from muggins_cli.play.selfplay import Claims, RoundDeal, play_match
+from muggins_cli.play.strategies import DEFAULT_FORGET, DEFAULT_NODES, make_strategy
 from muggins_cli.rules.model import Rules
 
 #: The normal quantile for a two-sided 95% interval.
@@ -68,7 +74,8 @@ class DealSequence:
 @dataclass(frozen=True)
 class ArenaSpec:
     """What an arena plays: the two strategies (by name), the rules, the
-    table size and target, the seed, and the solver's budget per move."""
+    table size and target, the seed, the solver's budget per move, and how
+    often ``careless`` forgets to claim."""
 
     a: str
     b: str
@@ -83,6 +90,7 @@ class ArenaSpec:
     objective: str = "match"
     search_lead: bool = False
     lone: bool = False
+    forget: float = DEFAULT_FORGET
 
     @property
     def legs(self) -> int:
@@ -133,6 +141,8 @@ class Game:
     #: since they depend on the machine.
     seconds: tuple[tuple[float, ...], tuple[float, ...]] = field(
         default=((), ()), compare=False)
+    #: Claims and muggins calls, by side (A, B), summed over its seats.
+    claims: tuple[Claims, Claims] = (Claims(), Claims())
 
     @property
     def winning_side(self) -> int | None:
@@ -148,7 +158,7 @@ def play_pair(spec: ArenaSpec, pair: int, keep_records: bool = False) -> list[Ga
         strategies = [
             make_strategy((spec.a, spec.b)[s], samples=spec.samples, node_limit=spec.node_limit,
                           time_limit=spec.time_limit, objective=spec.objective,
-                          search_lead=spec.search_lead)
+                          search_lead=spec.search_lead, forget=spec.forget)
             for s in sides
         ]
         rng = random.Random(f"arena:{spec.seed}:{pair}:{leg}")
@@ -158,13 +168,15 @@ def play_pair(spec: ArenaSpec, pair: int, keep_records: bool = False) -> list[Ga
                          timings=timings)
         by_side = tuple(tuple(t for seat, s in enumerate(sides) if s == side
                               for t in timings[seat]) for side in (0, 1))
+        claims = tuple(sum((out.claims[seat] for seat, s in enumerate(sides) if s == side),
+                           Claims()) for side in (0, 1))
         record = None
         if keep_records:
             labels = spec.labels()
             tag = m.Tag("Strategies", ", ".join(labels[s] for s in sides), 0, 0)
             record = replace(out.record, tags=(*out.record.tags, tag))
         games.append(Game(pair, leg, sides, tuple(out.scores), out.winner, out.rounds, record,
-                          (by_side[0], by_side[1])))
+                          (by_side[0], by_side[1]), (claims[0], claims[1])))
     return games
 
 
@@ -195,6 +207,7 @@ class SideStats:
     wins: int = 0
     points: int = 0  # final scores of its seats, summed
     seat_rounds: int = 0  # rounds played, once per seat it held
+    claims: Claims = field(default_factory=Claims)  # under rules with a muggins call
 
     @property
     def win_rate(self) -> float:
@@ -238,6 +251,7 @@ def tally(spec: ArenaSpec, games: Sequence[Game]) -> ArenaResult:
             st.wins += g.winning_side == s
             st.points += sum(g.scores[i] for i in seats)
             st.seat_rounds += g.rounds * len(seats)
+            st.claims += g.claims[s]
         by_pair.setdefault(g.pair, []).append(g.winning_side)
     swept_a = sum(1 for w in by_pair.values() if w == [0] * spec.legs)
     swept_b = sum(1 for w in by_pair.values() if w == [1] * spec.legs)
@@ -273,11 +287,13 @@ def as_json(result: ArenaResult) -> dict[str, object]:
         "solver": {"samples": spec.samples, "nodes": spec.node_limit,
                    "time": spec.time_limit, "objective": spec.objective,
                    "search_lead": spec.search_lead},
+        "careless": {"forget": spec.forget},
         "strategies": [
             {"name": s.name, "matches": s.games, "wins": s.wins,
              "win_rate": round(s.win_rate, 4),
              "interval95": [round(x, 4) for x in s.interval],
-             "points_per_round": round(s.points_per_round, 2)}
+             "points_per_round": round(s.points_per_round, 2),
+             **({"muggins": claims_json(s.claims)} if spec.rules.muggins else {})}
             for s in result.sides
         ],
         "duplicate": {"a_won_both": result.swept[0], "b_won_both": result.swept[1],
@@ -286,7 +302,25 @@ def as_json(result: ArenaResult) -> dict[str, object]:
     }
 
 
+def claims_json(c: Claims) -> dict[str, int]:
+    """A side's claims and calls: the scores it made and claimed in full
+    (and their points), the unclaimed scores it was shown and called (and
+    theirs), and the points credited by claims and calls together."""
+    return {"made": c.made, "made_points": c.made_points, "claimed": c.claimed,
+            "claimed_points": c.claimed_points, "shown": c.shown,
+            "shown_points": c.shown_points, "called": c.called,
+            "called_points": c.called_points, "credited": c.credited}
+
+
+def claims_text(name: str, c: Claims) -> str:
+    """One line on a side's claims and calls, for the table and the bench."""
+    return (f"{name} claimed {c.claimed} of the {c.made} scores it made "
+            f"({c.claimed_points} of {c.made_points} points) and called muggins on "
+            f"{c.called} of the {c.shown} unclaimed scores it was shown "
+            f"({c.called_points} of {c.shown_points} points)")
+
+
 __all__ = [
     "Z95", "ArenaResult", "ArenaSpec", "DealSequence", "Game", "SideStats", "as_json",
-    "play_pair", "play_pairs", "run_arena", "tally", "wilson",
+    "claims_json", "claims_text", "play_pair", "play_pairs", "run_arena", "tally", "wilson",
 ]

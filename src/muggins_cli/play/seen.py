@@ -1,4 +1,5 @@
-"""The mover's choice mapped back to the engine's move.
+"""The mover's choice mapped back to the engine's move, and what a seat is
+shown of a claim.
 
 The match driver (:func:`muggins_cli.play.selfplay.play_match`) holds every
 hand and the stock, so it is the one place that could leak them. It hands a
@@ -8,13 +9,21 @@ replay makes from a record and the solver's ``sample`` mode reads), in which
 a draw is an :class:`~muggins_cli.engine.state.UnseenDraw` that names no
 tile; :func:`real_move` turns the choice back into the engine's move, whose
 draw carries the stock's next tile.
+
+Under rules with a muggins call (docs/notation.md 5) a placement scores what
+its player claims, and an opponent may take the unclaimed rest. The placer
+decides its claim from a :class:`ClaimView`, an opponent its call from a
+:class:`CallView`: the placement, the layout it made and the claim written
+on the table, all public.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from muggins_cli.engine.state import Draw, Move, UnseenDraw
+from muggins_cli.engine.layout import Layout
+from muggins_cli.engine.state import Draw, Move, Place, UnseenDraw
 from muggins_cli.engine.view import SeenMove
 from muggins_cli.errors import IllegalMoveError
 
@@ -29,3 +38,35 @@ def real_move(moves: Sequence[Move], choice: SeenMove) -> Move:
         elif m == choice:
             return m
     raise IllegalMoveError(f"{choice} is not a legal move here")
+
+
+@dataclass(frozen=True)
+class ClaimView:
+    """What the placer knows when it claims (rules with a muggins call):
+    its placement, the layout it made, and the points that layout scores
+    (the count of its open ends, which anyone at the table can make).
+    ``scores`` are the totals before the claim is credited."""
+
+    seat: int
+    move: Place
+    layout: Layout
+    points: int
+    scores: tuple[int, ...]
+    target: int
+
+
+@dataclass(frozen=True)
+class CallView:
+    """What an opponent is shown when it may call muggins: who placed, the
+    placement, the layout it made and the claim written (0 when none was).
+    What the placement really scored is not given: the caller counts the
+    layout itself, as a player at the table must. ``scores`` are the totals
+    with the claim credited."""
+
+    seat: int
+    placer: int
+    move: Place
+    layout: Layout
+    claimed: int
+    scores: tuple[int, ...]
+    target: int

@@ -9,6 +9,18 @@ The driver is the one place that holds every hand and the stock: a
 (:mod:`muggins_cli.play.seen`), with the draws and passes the table saw. A
 ``dealer`` may stand in for the shuffle, so that two matches see the same
 deals in the same round order (the arena's duplicate format).
+
+Under rules with a muggins call (docs/notation.md 5) a placement credits
+only what its player claims, up to what it scored. The placer decides its
+claim (:func:`~muggins_cli.play.strategies.claim_of`: everything unless the
+strategy says otherwise), and the record writes it as made (none for 0).
+Then the opponents are shown the placement and the claim, one at a time
+clockwise from the next player, and the first that calls muggins takes the
+points it names (at most the unclaimed rest) on the line after the turn;
+one call at most follows a placement, so the others are not asked. A claim
+that takes the placer to the target ends the match before anyone may call.
+What was made, claimed, shown and called is counted per seat
+(:class:`Claims`).
 """
 
 from __future__ import annotations
@@ -16,13 +28,14 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from muggins_cli.engine.scoring import settle, winner_at_settlement, winner_on_credit
 from muggins_cli.engine.state import (
     Draw,
     Pass,
     Place,
+    RoundState,
     apply,
     deal,
     deal_with_double,
@@ -33,9 +46,16 @@ from muggins_cli.engine.state import (
 )
 from muggins_cli.engine.view import view_of
 from muggins_cli.engine.voids import VoidWatch
+from muggins_cli.errors import IllegalMoveError
 from muggins_cli.notation import model as m
-from muggins_cli.play.seen import real_move
-from muggins_cli.play.strategies import FullStrategy, SeenStrategy, Strategy
+from muggins_cli.play.seen import CallView, ClaimView, real_move
+from muggins_cli.play.strategies import (
+    FullStrategy,
+    SeenStrategy,
+    Strategy,
+    call_of,
+    claim_of,
+)
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile
 
@@ -59,12 +79,47 @@ class RoundDeal:
 Dealer = Callable[[int], RoundDeal]
 
 
+@dataclass(frozen=True)
+class Claims:
+    """One seat's claims and muggins calls, counted under rules with a
+    muggins call (all 0 under rules without one, where every score counts
+    by itself). ``made``: its placements that scored, and ``made_points``
+    what they scored; ``claimed``: those it claimed in full, and
+    ``claimed_points`` the points it claimed in all. ``shown``: opponents'
+    placements it was shown with points left unclaimed (when no one before
+    it had called), ``shown_points`` those points; ``called`` and
+    ``called_points``: its muggins calls and what they took."""
+
+    made: int = 0
+    made_points: int = 0
+    claimed: int = 0
+    claimed_points: int = 0
+    shown: int = 0
+    shown_points: int = 0
+    called: int = 0
+    called_points: int = 0
+
+    def __add__(self, other: Claims) -> Claims:
+        return Claims(*(a + b for a, b in zip(self.counts(), other.counts())))
+
+    def counts(self) -> tuple[int, ...]:
+        return (self.made, self.made_points, self.claimed, self.claimed_points,
+                self.shown, self.shown_points, self.called, self.called_points)
+
+    @property
+    def credited(self) -> int:
+        """Points credited during play: claims and calls (not settlements)."""
+        return self.claimed_points + self.called_points
+
+
 @dataclass
 class MatchOutcome:
     record: m.Match
     scores: list[int]
     winner: int | None
     rounds: int
+    #: Per seat, under rules with a muggins call.
+    claims: list[Claims] = field(default_factory=list)
 
 
 def play_match(
@@ -87,6 +142,12 @@ def play_match(
     the mover's view only; one with ``choose_full`` (the cheating
     ``oracle``) everything. ``timings``, when given, gets per seat the
     seconds of each decision that had more than one legal move.
+
+    Under rules with a muggins call each placement that scored is claimed
+    as its strategy decides, and the opponents may call muggins (see the
+    module docstring). Raises IllegalMoveError for a claim or call the
+    rules do not allow (a claim above the score, a call above the
+    unclaimed rest), as for an illegal move.
     """
     n = len(names)
     seen_seats = [isinstance(s, SeenStrategy) for s in strategies]
@@ -94,6 +155,7 @@ def play_match(
     watch = VoidWatch(rules)
     goal = target if target is not None else rules.target_for(n)
     scores = [0] * n
+    claims = [Claims()] * n
     body: list[m.BodyLine] = []
     winner: int | None = None
     leader: int | None = None  # None: chosen by lot, or by the deal
@@ -151,15 +213,25 @@ def play_match(
             else:
                 assert isinstance(move, Place)
                 action = m.Placement(_tok(move.tile, move.left), move.end, None, 0, 0)
-            claim = m.Claim(points, 0, 0) if points else None
+            claimed = points
+            if rules.muggins and points:
+                assert isinstance(move, Place)
+                view = ClaimView(seat, move, state.layout, points, tuple(scores), goal)
+                claimed = claim_of(strategy, rules, view, rng)
+                if not 0 <= claimed <= points:
+                    raise IllegalMoveError(f"{strategy.name} claims {claimed} for {move}, "
+                                           f"which scores {points}")
+                claims[seat] += Claims(made=1, made_points=points,
+                                       claimed=int(claimed == points), claimed_points=claimed)
+            claim = m.Claim(claimed, 0, 0) if claimed else None
             body.append(m.Turn(names[seat], tuple(draws), action, claim, 0, 0))
             draws = []
-            if points:
-                credit = [points if i == seat else 0 for i in range(n)]
-                winner = winner_on_credit(rules, scores, credit, goal)
-                scores[seat] += points
-                if winner is not None:
-                    break
+            winner = _credit(rules, scores, seat, claimed, goal)
+            if winner is None and rules.muggins and isinstance(move, Place):
+                winner = _calls(rules, names, strategies, state, move, seat, claimed,
+                                points - claimed, scores, claims, goal, body, rng)
+            if winner is not None:
+                break
         if winner is not None:
             body.append(_score_line(names, scores))
             break
@@ -178,7 +250,54 @@ def play_match(
         m.Tag("Target", str(goal), 0, 0),
         m.Tag("Result", names[winner] if winner is not None else "*", 0, 0),
     ]
-    return MatchOutcome(m.Match(tuple(tags), tuple(body), 0), scores, winner, rounds)
+    return MatchOutcome(m.Match(tuple(tags), tuple(body), 0), scores, winner, rounds, claims)
+
+
+def _credit(rules: Rules, scores: list[int], seat: int, points: int, goal: int) -> int | None:
+    """Credit ``points`` to ``seat``; the winner when that ends the match."""
+    if not points:
+        return None
+    credit = [points if i == seat else 0 for i in range(len(scores))]
+    winner = winner_on_credit(rules, scores, credit, goal)
+    scores[seat] += points
+    return winner
+
+
+def _calls(
+    rules: Rules,
+    names: Sequence[str],
+    strategies: Sequence[Strategy | SeenStrategy | FullStrategy],
+    state: RoundState,
+    move: Place,
+    placer: int,
+    claimed: int,
+    rest: int,
+    scores: list[int],
+    claims: list[Claims],
+    goal: int,
+    body: list[m.BodyLine],
+    rng: random.Random,
+) -> int | None:
+    """Show ``placer``'s placement and its claim to each opponent, clockwise
+    from the next player, until one calls muggins; write the call, credit
+    it, and return the winner when it ends the match. ``rest``, what went
+    unclaimed, is checked and counted but not shown."""
+    n = len(names)
+    for k in range(1, n):
+        seat = (placer + k) % n
+        strategy = strategies[seat]
+        view = CallView(seat, placer, move, state.layout, claimed, tuple(scores), goal)
+        taken = call_of(strategy, rules, view, rng)
+        if not 0 <= taken <= rest:
+            raise IllegalMoveError(f"{strategy.name} calls muggins for {taken} on {move}, "
+                                   f"which left {rest} unclaimed")
+        if rest:
+            claims[seat] += Claims(shown=1, shown_points=rest, called=int(taken > 0),
+                                   called_points=taken)
+        if taken:
+            body.append(m.MugginsCall(names[seat], taken, 0, 0, 0))
+            return _credit(rules, scores, seat, taken, goal)
+    return None
 
 
 def _score_line(names: Sequence[str], scores: Sequence[int]) -> m.ScoreLine:

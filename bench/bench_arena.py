@@ -60,6 +60,14 @@ the seconds are upper bounds; issue 16's figures are in the README):
   60%: not reached); solver decisions median 0.067 s, max 27.3 s, 26 of
   2,007 over 10 s (wall-clock, machine loaded about five times over);
   1421 s.
+- ``greedy`` again (session 5, one process, machine loaded by other
+  runs): solver 259 of 300 again, 86.3%, 95% [82.0%, 89.8%]; 15.67 points
+  a round against 7.70; solver decisions median 0.029 s, max 52.3 s, 47 of
+  26,272 over 10 s; 6620 s.
+- ``three``, 4 pairs (session 5): solver 3 of 12, 25.0%, 95% [8.9%,
+  53.2%] (goal 66.7%: not reached); 3.51 points a round against greedy's
+  4.82; solver decisions median 0.189 s, max 78.7 s, 124 of 1,067 over
+  10 s; 3752 s.
 - ``spinner-calls``, 10 pairs (``--quick``): solver 17 of 20, 85.0%, 95%
   [64.0%, 94.8%]; it claimed 276 of the 276 scores it made and called
   muggins on 30 of the 30 unclaimed scores it was shown (350 points);

@@ -162,6 +162,8 @@ def test_the_driver_counts_what_the_record_shows() -> None:
         assert b.called_points == a.made_points - a.claimed_points
 
 
+# Solver self-play under spinner: seconds, so with the slow tests.
+@pytest.mark.slow
 def test_the_solver_claims_every_score_and_calls_every_under_claim(tmp_path: Path) -> None:
     # a small budget (under a second): what is tested is the claims, not the play
     solver = SolverStrategy(samples=2, node_limit=1_000)

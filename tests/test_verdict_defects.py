@@ -27,6 +27,8 @@ def _turn(text: str, line: int) -> Turn:
     return turn
 
 
+# A whole annotated analysis with the solver: the longest of the quick run.
+@pytest.mark.slow
 def test_a_turn_the_solver_did_not_weigh_keeps_its_immediate_verdict(tmp_path: Path) -> None:
     """threes-2p line 16: Wayan's 3-4U scored 0 where 3-6L scored 18 (a
     blunder by the immediate analysis). With a node budget too small for any

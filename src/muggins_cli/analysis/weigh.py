@@ -44,7 +44,8 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from dataclasses import dataclass
 
 from muggins_cli.analysis.plays import TurnRef, play_text, same_move, written
-from muggins_cli.engine.state import Pass, Place, UnseenDraw, as_seen, own_moves
+from muggins_cli.engine.state import Pass, Place, UnseenDraw, as_seen
+from muggins_cli.engine.view import moves_seen
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.model import Diagnostic, Match, Severity
 from muggins_cli.replay.position import Decision, Position, decisions
@@ -347,10 +348,8 @@ def _choices(pos: Position) -> int | None:
     hand = pos.hands[pos.to_move]
     if hand is None:
         return None
-    rules = pos.rules
-    places, draw = own_moves(rules, pos.layout, hand, pos.drawn,
-                             pos.stock_count > rules.stock_reserve, pos.lead_tile)
-    return max(1, len(places) + draw)
+    return len(moves_seen(pos.rules, pos.layout, hand, pos.drawn, pos.stock_count,
+                          pos.lead_tile))
 
 
 def not_weighed(d: Decision, why: str) -> Weighed:

@@ -174,9 +174,10 @@ def place(rules: Rules, layout: Layout, tile: Tile, end: End) -> Layout:
     # The table knows where the placement leads: no summary to build (a
     # tile off the set, a record's typo, has none there).
     if tile.hi <= rules.max_pip:
-        for e, nid, _ in table.real_moves(lid, tile.hi * (tile.hi + 1) // 2 + tile.lo):
+        for e, nid, _ in table.real_moves(lid, tile.index()):
             if e is end:
                 out.at = (table, nid)
+                break
     return out
 
 

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from muggins_cli.engine.layout import Arm, Layout, count, open_ends
+from muggins_cli.engine.layout import Arm, Layout, count, lead, open_ends
 from muggins_cli.engine.scoring import settle
 from muggins_cli.engine.state import Draw, Place, RoundState, apply, deal, legal_moves, new_round
 from muggins_cli.engine.table import LayoutTable
@@ -25,7 +25,7 @@ from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import RoundEnd, Rules, ScoreValue, SpinnerCount
 from muggins_cli.solver import MATCH_WIN, solve
 from muggins_cli.solver.api import _Ctx, _root
-from muggins_cli.tiles import End
+from muggins_cli.tiles import End, full_set
 from tests.conftest import quick_then_thorough
 from tests.test_solver_reference import endgame, move_value2, move_vec
 
@@ -202,6 +202,19 @@ def test_layout_summary_matches_engine_layouts() -> None:
                         open_ends(rules, nxt.layout).items()) == _naive_open_ends(
                             rules, nxt.layout)
                 state = nxt
+
+
+def test_every_lead_reads_as_its_tiles_say() -> None:
+    """A lead remembers its table id from the start (``lead_id``); what it
+    answers, for every tile with either half facing L, is what the naive
+    reading of the opening tile gives."""
+    for rules in VARIANTS.values():
+        for tile in full_set(rules.max_pip):
+            for left in {tile.lo, tile.hi}:
+                layout = lead(rules, tile, left)
+                assert layout.at is not None
+                assert count(rules, layout) == _naive_count(rules, layout)
+                assert list(open_ends(rules, layout).items()) == _naive_open_ends(rules, layout)
 
 
 def test_internal_moves_match_engine_legal_moves() -> None:

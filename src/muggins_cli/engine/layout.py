@@ -155,7 +155,11 @@ def lead(rules: Rules, tile: Tile, left: Pip | None = None) -> Layout:
     """Lay the opening tile; ``left`` is the half facing L (as written)."""
     a = tile.lo if left is None else left
     b = tile.other(a)
-    return Layout(root=tile, left=a, right=b, spinner=rules.has_spinner and tile.is_double)
+    out = Layout(root=tile, left=a, right=b, spinner=rules.has_spinner and tile.is_double)
+    if tile.hi <= rules.max_pip and tile.has(a):
+        table = table_for(rules)
+        out.at = (table, table.lead_id(tile, a))
+    return out
 
 
 def place(rules: Rules, layout: Layout, tile: Tile, end: End) -> Layout:

@@ -13,7 +13,17 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from muggins_cli.engine.layout import EMPTY, End, Layout, count, ends_for, lead, place, playable
+from muggins_cli.engine.layout import (
+    EMPTY,
+    End,
+    Layout,
+    count,
+    ends_for,
+    lead,
+    open_ends,
+    place,
+    playable,
+)
 from muggins_cli.errors import IllegalMoveError
 from muggins_cli.rules.model import LeadTile, Rules
 from muggins_cli.tiles import Pip, Tile, full_set
@@ -146,7 +156,8 @@ def placements(rules: Rules, layout: Layout, tiles: Iterable[Tile]) -> list[Plac
     """Every legal placement of the given tiles: one per tile and open end."""
     if not layout.started:
         return [Place(t) for t in sorted(tiles)]
-    return [Place(t, e) for t in sorted(tiles) for e in ends_for(rules, layout, t)]
+    ends = open_ends(rules, layout).items()  # asked once, not once per tile
+    return [Place(t, e) for t in sorted(tiles) for e, pip in ends if t.lo == pip or t.hi == pip]
 
 
 def own_moves(rules: Rules, layout: Layout, hand: Iterable[Tile], drawn: Tile | None,

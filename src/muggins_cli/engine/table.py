@@ -81,6 +81,7 @@ class LayoutTable:
         self.smoves: list[list[SearchMove] | None] = []
         self.tmoves: list[dict[int, list[tuple[int, int]]]] = []
         self.rmoves: list[dict[int, list[RealMove]] | None] = []
+        self.leads: dict[tuple[Tile, int], int] = {}
         self.empty = self.intern(EMPTY_KEY)
         per_end = 2 * rules.max_pip
         ends = 4 if rules.has_spinner else 2
@@ -223,6 +224,18 @@ class LayoutTable:
 
     # ------------------------------------------------------------------
     # Successors
+
+    def lead_id(self, tile: Tile, left: int) -> int:
+        """The real id once ``tile`` opens the round, its ``left`` half
+        facing L: every round starts here, so a fresh layout needs no
+        summary built to answer its first question."""
+        found = self.leads.get((tile, left))
+        if found is None:
+            key = self._place(EMPTY_KEY, tile, None)
+            if key[0] == "L" and left != tile.lo:
+                key = ("L", key[1], key[3], key[2])
+            found = self.leads[(tile, left)] = self.intern(key)
+        return found
 
     def real_moves(self, lid: int, ti: int) -> list[RealMove]:
         """Placements of tile ``ti`` from real id ``lid``, in engine order."""

@@ -98,15 +98,16 @@ def reshuffled(state: RoundState, rng: random.Random) -> RoundState:
     return RoundState(tuple(hands), tuple(pool[at:]), state.layout, seat, state.drawn)
 
 
+@pytest.mark.parametrize("hidden", ["expectimax", "sample"])
 @pytest.mark.parametrize(("preset", "players", "after"),
                          [("pagat", 2, 0), ("pagat", 3, 3),
                           pytest.param("spinner", 2, 6, marks=pytest.mark.slow)])
-def test_solver_reads_no_hidden_tile(preset: str, players: int, after: int) -> None:
+def test_solver_reads_no_hidden_tile(preset: str, players: int, after: int, hidden: str) -> None:
     rules = load_preset(preset)
     checked = searched = 0
     for seed in range(2):
         for state, moves in positions(rules, players, seed, after):
-            strategy = SolverStrategy(**BUDGET)
+            strategy = SolverStrategy(hidden=hidden, **BUDGET)
             move = strategy.choose(rules, blind(state), moves, random.Random(seed))
             assert move in moves
             checked += 1
@@ -115,8 +116,11 @@ def test_solver_reads_no_hidden_tile(preset: str, players: int, after: int) -> N
     assert searched >= 3  # the solver did run, within its budget
 
 
-@pytest.mark.parametrize(("preset", "players", "after"), [("pagat", 2, 0), pytest.param("all-threes", 3, 4, marks=pytest.mark.slow)])
-def test_hidden_tiles_do_not_change_the_decision(preset: str, players: int, after: int) -> None:
+@pytest.mark.parametrize("hidden", ["expectimax", "sample"])
+@pytest.mark.parametrize(("preset", "players", "after"),
+                         [("pagat", 2, 0), pytest.param("all-threes", 3, 4, marks=pytest.mark.slow)])
+def test_hidden_tiles_do_not_change_the_decision(preset: str, players: int, after: int,
+                                                 hidden: str) -> None:
     rules = load_preset(preset)
     shuffle = random.Random(0)
     differing = 0
@@ -124,8 +128,9 @@ def test_hidden_tiles_do_not_change_the_decision(preset: str, players: int, afte
         other = reshuffled(state, shuffle)
         other_moves = legal_moves(rules, other)
         differing += other.hands != state.hands or other.stock != state.stock
-        a = SolverStrategy(**BUDGET).choose(rules, state, moves, random.Random(1))
-        b = SolverStrategy(**BUDGET).choose(rules, other, other_moves, random.Random(1))
+        a = SolverStrategy(hidden=hidden, **BUDGET).choose(rules, state, moves, random.Random(1))
+        b = SolverStrategy(hidden=hidden, **BUDGET).choose(rules, other, other_moves,
+                                                           random.Random(1))
         if isinstance(a, Draw):
             assert isinstance(b, Draw)  # the tiles drawn may differ: nobody saw them
         else:
@@ -158,7 +163,7 @@ def test_out_of_budget_falls_back_to_greedy() -> None:
     rules = load_preset("pagat")
     state, moves = next(p for p in positions(rules, 2, 1, after=1)
                         if sum(isinstance(m, Place) for m in p[1]) > 1)
-    strategy = SolverStrategy(samples=4, node_limit=1)
+    strategy = SolverStrategy(samples=4, node_limit=1, hidden="sample")
     seen = view_of(rules, state, moves, (0, 0), 250)
     assert strategy.choose_seen(rules, seen, random.Random(0)) == greedy_seen(rules, seen)
     assert strategy.fallbacks == 1
@@ -185,21 +190,70 @@ def test_make_strategy() -> None:
         make_strategy("best")
     with pytest.raises(InputError):
         SolverStrategy(samples=0)
+    with pytest.raises(InputError, match="expectimax or sample"):
+        SolverStrategy(hidden="guess")
 
 
-def test_ctrl_c_reaches_the_match_driver(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The solver answers Ctrl-C with what it has; the strategy must pass the
-    interrupt on, or self-play and the arena would play on regardless."""
+@pytest.mark.parametrize("hidden", ["expectimax", "sample"])
+def test_ctrl_c_reaches_the_match_driver(monkeypatch: pytest.MonkeyPatch, hidden: str) -> None:
+    """The solver answers Ctrl-C with what it has, and the expectimax search
+    does not catch it; the strategy must pass the interrupt on, or
+    self-play and the arena would play on regardless."""
     from typer.testing import CliRunner
 
     from muggins_cli.cli import app
+    from muggins_cli.play import expectimax
     from muggins_cli.solver import common as solver_common
 
-    def interrupt(self: solver_common.Budget) -> None:
+    def interrupt(self: object) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(solver_common.Budget, "check", interrupt)
+    monkeypatch.setattr(expectimax._Search, "tick", interrupt)
     result = CliRunner().invoke(app, ["selfplay", "--strategy", "solver,greedy", "--seed", "1",
-                                      "--matches", "1", "-q"])
+                                      "--matches", "1", "-q", "--hidden", hidden])
     assert result.exit_code == 130, result.output
     assert "interrupted" in result.stderr
+
+
+def _stock_drawn_down(rules: Rules, players: int, seed: int) -> Iterator[tuple[RoundState, list[Move]]]:
+    """Positions of random rounds, to each round's end, once the stock is
+    empty and the mover has a choice of placements."""
+    for state, moves in positions(rules, players, seed, 0):
+        if not state.stock and state.layout.started and len(moves) > 1:
+            yield state, moves
+
+
+def test_the_deal_is_known_once_two_players_drew_the_stock_down() -> None:
+    """Counted by hand: with two players and an empty stock the unseen
+    tiles are the other hand; with a stock left, or a third hand to split
+    them with, they are not."""
+    from muggins_cli.play.strategies import deal_known
+
+    rules = load_preset("pagat")
+    for players in (2, 3):
+        for state, moves in positions(rules, players, 4, 0):
+            seen = view_of(rules, state, moves, (0,) * players, 200)
+            assert deal_known(seen) == (players == 2 and not state.stock)
+
+
+def test_a_known_deal_is_played_as_the_exact_search_values_it() -> None:
+    """Once the deal is known the solver plays a move the perfect-information
+    search of the real state values best: an exhaustive second model of the
+    same position, not the strategy's own search read back."""
+    from muggins_cli.solver import solve
+
+    rules = load_preset("pagat")
+    checked = 0
+    for seed in range(12):
+        for state, moves in _stock_drawn_down(rules, 2, seed):
+            seen = view_of(rules, state, moves, (0, 0), 250)
+            strategy = SolverStrategy(node_limit=None)
+            choice = strategy.choose_seen(rules, seen, random.Random(seed))
+            exact = solve(rules, state, scores=(0, 0), target=250, mode="perfect",
+                          objective="match", pv=False)
+            best = max(v.value for v in exact.moves if v.value is not None)
+            valued = {v.move: v.value for v in exact.moves}
+            assert valued[choice] == best
+            checked += 1
+    assert checked >= 5

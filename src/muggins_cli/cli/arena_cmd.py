@@ -18,6 +18,8 @@ from muggins_cli.cli.options import (
     ForceOption,
     ForgetOption,
     Format,
+    HiddenOpt,
+    HiddenOption,
     JsonOption,
     MoveTimeOption,
     NodesOption,
@@ -161,6 +163,7 @@ def arena(
     move_time: MoveTimeOption = None,
     objective: ObjectiveOption = ObjectiveOpt.match,
     search_lead: SearchLeadOption = False,
+    hidden: HiddenOption = HiddenOpt.expectimax,
     forget: ForgetOption = DEFAULT_FORGET,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, metavar="N",
@@ -199,7 +202,8 @@ def arena(
     claim a score with probability --forget), defensive (greedy, less the reply it
     leaves the next player over the tiles they may hold, shedding heavy
     tiles late, keeping suits), expectimax (a few plies ahead, the hidden
-    tiles as chance), solver (the solver's sample mode on what the player
+    tiles as chance), solver (expectimax while tiles are hidden, or --hidden
+    sample; an exact search once the deal is known; on what the player
     sees), oracle (CHEATS: sees every hand and the stock; the upper bound
     of what knowing them is worth, never a fair opponent).
 
@@ -250,7 +254,7 @@ def arena(
     spec = ArenaSpec(a, b, rules, players=players, seed=seed, target=target, rules_tag=tag,
                      samples=samples, node_limit=node_cap(nodes), time_limit=move_time,
                      objective=objective.value, search_lead=search_lead, lone=lone,
-                     forget=forget)
+                     forget=forget, hidden=hidden.value)
     if ladder is not None:
         jobs = worker_count(_NAME, jobs, matches, unit="deal sequence")
         _ladder(names, spec, matches, every, jobs, fmt is Format.json, quiet)

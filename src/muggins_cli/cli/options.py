@@ -261,6 +261,19 @@ ObjectiveOption = Annotated[
     ObjectiveOpt, typer.Option("--objective", metavar="OBJECTIVE",
                                help="match: reaching the target first counts above any points; "
                                     "points: points to the round's end.")]
+class HiddenOpt(str, Enum):
+    expectimax = "expectimax"
+    sample = "sample"
+
+
+HiddenOption = Annotated[
+    HiddenOpt, typer.Option("--hidden", metavar="SEARCH",
+                            help="How the solver strategy searches while tiles are hidden: "
+                                 "expectimax (the other hands and the stock as chance, a "
+                                 "tenth of a second a move) or sample (--samples deals, each "
+                                 "solved exactly: slower and weaker, for comparison). Once "
+                                 "two players' stock is drawn down it solves the known deal "
+                                 "exactly either way.")]
 SearchLeadOption = Annotated[
     bool, typer.Option("--search-lead",
                        help="The solver searches a round's opening tile too (about three "

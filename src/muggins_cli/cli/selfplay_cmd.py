@@ -16,6 +16,8 @@ from muggins_cli.cli.files import AtomicFile
 from muggins_cli.cli.options import (
     ForceOption,
     ForgetOption,
+    HiddenOpt,
+    HiddenOption,
     MoveTimeOption,
     NodesOption,
     ObjectiveOpt,
@@ -87,6 +89,7 @@ def selfplay(
     move_time: MoveTimeOption = None,
     objective: ObjectiveOption = ObjectiveOpt.match,
     search_lead: SearchLeadOption = False,
+    hidden: HiddenOption = HiddenOpt.expectimax,
     forget: ForgetOption = DEFAULT_FORGET,
     quiet: QuietOption = False,
 ) -> None:
@@ -99,7 +102,8 @@ def selfplay(
     score with probability --forget), defensive (greedy, less the reply it leaves
     the next player over the tiles they may hold, shedding heavy tiles late,
     keeping suits), expectimax (a few plies ahead, the hidden tiles as
-    chance), solver (the solver's sample mode on what the player sees: own
+    chance), solver (expectimax while tiles are hidden, or --hidden sample;
+    an exact search once the deal is known; all on what the player sees: own
     hand, layout, hand sizes, stock count, draws and passes), oracle
     (CHEATS: sees every hand and the stock; an upper bound, not a player).
     Match k of a run is played from the seed and k alone.
@@ -134,7 +138,8 @@ def selfplay(
     def one(k: int) -> m.Match:
         strategies: list[AnyStrategy] = [
             make_strategy(x, samples=samples, node_limit=node_cap(nodes), time_limit=move_time,
-                          objective=objective.value, search_lead=search_lead, forget=forget)
+                          objective=objective.value, search_lead=search_lead, forget=forget,
+                          hidden=hidden.value)
             for x in kinds]
         rng = random.Random(f"selfplay:{seed}:{k}")
         out = play_match(rules, seats, strategies, rng, rules_tag=tag, target=target)

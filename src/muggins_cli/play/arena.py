@@ -89,6 +89,7 @@ class ArenaSpec:
     time_limit: float | None = None
     objective: str = "match"
     search_lead: bool = False
+    hidden: str = "expectimax"
     lone: bool = False
     forget: float = DEFAULT_FORGET
 
@@ -158,7 +159,8 @@ def play_pair(spec: ArenaSpec, pair: int, keep_records: bool = False) -> list[Ga
         strategies = [
             make_strategy((spec.a, spec.b)[s], samples=spec.samples, node_limit=spec.node_limit,
                           time_limit=spec.time_limit, objective=spec.objective,
-                          search_lead=spec.search_lead, forget=spec.forget)
+                          search_lead=spec.search_lead, forget=spec.forget,
+                          hidden=spec.hidden)
             for s in sides
         ]
         rng = random.Random(f"arena:{spec.seed}:{pair}:{leg}")
@@ -286,7 +288,7 @@ def as_json(result: ArenaResult) -> dict[str, object]:
         "matches": result.matches,
         "solver": {"samples": spec.samples, "nodes": spec.node_limit,
                    "time": spec.time_limit, "objective": spec.objective,
-                   "search_lead": spec.search_lead},
+                   "search_lead": spec.search_lead, "hidden": spec.hidden},
         "careless": {"forget": spec.forget},
         "strategies": [
             {"name": s.name, "matches": s.games, "wins": s.wins,

@@ -5,9 +5,9 @@ must use only what its seat could know; ``random`` and ``greedy`` look only
 at the layout and their own hand. A :class:`SeenStrategy` is handed a
 :class:`~muggins_cli.engine.view.SeatView`, which holds nothing hidden from the
 mover, so it cannot look at a hidden tile even by mistake; the match driver
-prefers this interface when a strategy has both. ``solver`` is one (the
-solver's ``sample`` mode on the mover's view, every unseen tile dealt
-afresh in each sample), and so are ``defensive``
+prefers this interface when a strategy has both. ``solver`` is one
+(:class:`SolverStrategy`: the expectimax search while tiles are hidden,
+the solver's exact search once the view fixes the deal), and so are ``defensive``
 (:mod:`muggins_cli.play.defensive`) and ``expectimax``
 (:mod:`muggins_cli.play.expectimax`). A :class:`FullStrategy` is handed
 everything and cheats: ``oracle``, the upper bound of what the hidden tiles
@@ -188,39 +188,78 @@ class CarelessStrategy(GreedyStrategy):
 DEFAULT_NODES = 1_000_000
 
 
-class SolverStrategy:
-    """The solver's ``sample`` mode on the mover's view: the unseen tiles
-    are dealt ``samples`` times, consistently with the draws and passes
-    seen, each deal is solved exactly, and the move with the best average
-    is played. Forced moves are played without a search, and so is the
-    round's opening tile unless ``search_lead``: it is led greedily (the
-    highest-scoring lead, ties to the heaviest). Searching the lead, a whole
-    round deep, costs about two thirds of the solver's time in a two-player
-    ``pagat`` match, and over 60 duplicate rounds against ``greedy`` it
-    gained nothing measurable (+10.5 points a round searched, +11.3 led
-    greedily, 8 samples each).
+#: How :class:`SolverStrategy` searches while tiles are hidden.
+HIDDEN_SEARCHES: tuple[str, ...] = ("expectimax", "sample")
+#: Its expectimax budget a move: :class:`~muggins_cli.play.expectimax.ExpectimaxStrategy`'s.
+EXPECTIMAX_NODES = 5_000
 
-    The budget per move is ``samples`` deals, cut short by ``node_limit``
-    search nodes (default :data:`DEFAULT_NODES`; None for no cap) or
-    ``time_limit`` seconds when given (a node limit keeps the play
-    reproducible; a time limit makes it depend on the machine). The deals
-    solved within the budget are averaged.
-    ``objective`` ``match`` (default) counts reaching the target first
-    above any points; ``points`` counts only points to the round's end.
-    Each search is seeded from the match's random stream, so a seeded match
-    is played the same way every time. When the budget runs out before one
-    deal is solved, the greedy move is played (counted in ``fallbacks``).
+
+def deal_known(seen: SeatView) -> bool:
+    """Whether the view fixes every hidden tile: one other hand, and it
+    holds every tile the mover has not seen (the stock drawn down to
+    nothing), so a search of the real deal is exact."""
+    others = [n for s, n in enumerate(seen.hand_sizes) if s != seen.seat]
+    return len(others) == 1 and others[0] == len(seen.unseen)
+
+
+class SolverStrategy:
+    """The strongest search on the mover's view, in two parts.
+
+    While the view leaves the deal open (the stock not yet drawn down, or
+    three and four players, whose hidden tiles are split among several
+    hands), ``hidden`` says how the hidden tiles are searched:
+
+    - ``expectimax`` (default): the depth-limited search of
+      :mod:`muggins_cli.play.expectimax`, the other hands and the stock as
+      chance, every opponent against the mover, on its own budget
+      (``expectimax_nodes`` a move). A move costs a tenth of a second.
+    - ``sample``: the solver's ``sample`` mode, the unseen tiles dealt
+      ``samples`` times consistently with the draws and passes seen, each
+      deal solved exactly (max-n for three and four players) and the best
+      average played. Up to 52 s a move for two players and 79 s for three,
+      and weaker: against ``greedy`` it won 259 of 300 two-player matches
+      (expectimax 47 of 50) and 3 of 12 three-player ones (expectimax 18 of
+      30), so it is kept for comparison only.
+
+    Once the view fixes the deal (two players, every unseen tile in the
+    other hand because the stock is drawn down), nothing is hidden and the
+    solver's exact search decides, one deal, ``node_limit`` nodes.
+
+    Forced moves are played without a search, and so is the round's
+    opening tile unless ``search_lead``: it is led greedily (the
+    highest-scoring lead, ties to the heaviest). Searching the lead a whole
+    round deep in ``sample`` mode costs about two thirds of its time in a
+    two-player ``pagat`` match, and over 60 duplicate rounds against
+    ``greedy`` it gained nothing measurable (+10.5 points a round searched,
+    +11.3 led greedily, 8 samples each).
+
+    The exact searches stop at ``node_limit`` search nodes (default
+    :data:`DEFAULT_NODES`; None for no cap) or ``time_limit`` seconds when
+    given (a node limit keeps the play reproducible; a time limit makes it
+    depend on the machine); the deals solved within the budget are
+    averaged. ``objective`` ``match`` (default) counts reaching the target
+    first above any points; ``points`` counts only points to the round's
+    end (the expectimax part always plays for the match). Each search is
+    seeded from the match's random stream, so a seeded match is played the
+    same way every time. When the budget runs out before one deal is
+    solved, the greedy move is played (counted in ``fallbacks``).
     """
 
     name = "solver"
 
     def __init__(self, *, samples: int = 8, node_limit: int | None = DEFAULT_NODES,
                  time_limit: float | None = None, objective: str = "match",
-                 search_lead: bool = False) -> None:
+                 search_lead: bool = False, hidden: str = "expectimax",
+                 expectimax_nodes: int = EXPECTIMAX_NODES) -> None:
         if samples < 1:
             raise InputError("solver: samples must be at least 1")
         if objective not in ("match", "points"):
             raise InputError(f"solver: unknown objective {objective!r} (match or points)")
+        if hidden not in HIDDEN_SEARCHES:
+            raise InputError(f"solver: unknown search of the hidden tiles {hidden!r} "
+                             f"({' or '.join(HIDDEN_SEARCHES)})")
+        self.hidden = hidden
+        self.expectimax_nodes = expectimax_nodes
         self.samples = samples
         self.node_limit = node_limit
         self.time_limit = time_limit
@@ -238,10 +277,17 @@ class SolverStrategy:
 
         seed = rng.randrange(1 << 31)
         self.searches += 1
+        known = deal_known(seen)
+        if not known and self.hidden == "expectimax":
+            from muggins_cli.play.expectimax import ExpectimaxStrategy
+
+            return ExpectimaxStrategy(node_limit=self.expectimax_nodes).choose_seen(
+                rules, seen, rng)
         try:
             result = solve(rules, seen, mode="sample",
-                           objective=self.objective, samples=self.samples, seed=seed,
-                           node_limit=self.node_limit, time_limit=self.time_limit, pv=False)
+                           objective=self.objective, samples=1 if known else self.samples,
+                           seed=seed, node_limit=self.node_limit, time_limit=self.time_limit,
+                           pv=False)
         except InputError:  # no deal agrees with the view: never seen, but play on
             self.fallbacks += 1
             return greedy_seen(rules, seen)
@@ -317,7 +363,8 @@ STRATEGY_NAMES: tuple[str, ...] = ("random", "greedy", "careless", "defensive", 
 
 def make_strategy(name: str, *, samples: int = 8, node_limit: int | None = DEFAULT_NODES,
                   time_limit: float | None = None, objective: str = "match",
-                  search_lead: bool = False, forget: float = DEFAULT_FORGET) -> AnyStrategy:
+                  search_lead: bool = False, forget: float = DEFAULT_FORGET,
+                  hidden: str = "expectimax") -> AnyStrategy:
     """A fresh strategy by name; the options are the solver's, and
     ``forget`` is careless's (each ignored by the others). Raises
     :class:`InputError` for an unknown name or a bad option."""
@@ -332,7 +379,7 @@ def make_strategy(name: str, *, samples: int = 8, node_limit: int | None = DEFAU
         "expectimax": ExpectimaxStrategy,
         "solver": lambda: SolverStrategy(samples=samples, node_limit=node_limit,
                                          time_limit=time_limit, objective=objective,
-                                         search_lead=search_lead),
+                                         search_lead=search_lead, hidden=hidden),
         "oracle": lambda: OracleStrategy(node_limit=node_limit, time_limit=time_limit,
                                          objective=objective),
     }

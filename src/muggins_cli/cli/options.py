@@ -247,16 +247,18 @@ class ObjectiveOpt(str, Enum):
 
 SamplesOption = Annotated[
     int, typer.Option("--samples", min=1, metavar="K",
-                      help="Deals of the unseen tiles the solver solves and averages per move "
-                           "(at least 1).")]
+                      help="With --hidden sample: deals of the unseen tiles the solver "
+                           "strategy solves and averages per move (at least 1).")]
 NodesOption = Annotated[
     int, typer.Option("--nodes", min=0, metavar="N",
-                      help="Cap on search nodes per move (0: none); the deals solved within it "
-                           "are averaged. Reproducible, unlike --move-time.")]
+                      help="Cap on search nodes per move of the exact searches (solver, oracle; 0: "
+                           "none); the deals solved within it are averaged. Reproducible, "
+                           "unlike --move-time. The expectimax part has its own budget.")]
 MoveTimeOption = Annotated[
     float | None, typer.Option("--move-time", min=0.0, metavar="S",
-                               help="Cap on seconds per move; results then depend on the "
-                                    "machine.", show_default=False)]
+                               help="Cap on seconds per move of the exact searches (solver, "
+                                    "oracle); results then depend on the machine.",
+                               show_default=False)]
 ObjectiveOption = Annotated[
     ObjectiveOpt, typer.Option("--objective", metavar="OBJECTIVE",
                                help="match: reaching the target first counts above any points; "

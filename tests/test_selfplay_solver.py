@@ -257,3 +257,21 @@ def test_a_known_deal_is_played_as_the_exact_search_values_it() -> None:
             assert valued[choice] == best
             checked += 1
     assert checked >= 5
+
+
+@pytest.mark.slow
+def test_same_seed_same_match_for_both_searches() -> None:
+    """The expectimax part draws nothing at random and the exact part is
+    seeded from the match's stream: a seeded arena pair replays to the
+    move, and the two searches of the hidden tiles play differently."""
+    from muggins_cli.play.arena import ArenaSpec, play_pair
+
+    rules = load_preset("pagat")
+    games = {}
+    for hidden in ("expectimax", "sample"):
+        spec = ArenaSpec("solver", "greedy", rules, seed=3, target=60, hidden=hidden,
+                         samples=2, node_limit=50_000, players=2)
+        first = play_pair(spec, 0, keep_records=True)
+        assert first == play_pair(spec, 0, keep_records=True)
+        games[hidden] = [g.record for g in first]
+    assert games["expectimax"] != games["sample"]

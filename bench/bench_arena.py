@@ -35,7 +35,9 @@ more; default all, in this order):
   alinden/dominoes_bot).
 
 ``--quick`` plays 10 deal sequences a figure; otherwise ``--pairs`` (150:
-300 two-player matches). The solver's budget is ``--samples`` deals and
+300 two-player matches). The solver searches the hidden tiles as
+``--hidden`` says (expectimax, its own node budget by the number of
+players; or sample, ``--samples`` deals), and its exact searches stop at
 ``--nodes`` search nodes a move (8 and 1,000,000, as in ``muggins arena``),
 with no time cap, so every figure is reproducible to the move on any
 machine; only the seconds change. Run long figures one at a time with
@@ -44,37 +46,49 @@ machine; only the seconds change. Run long figures one at a time with
     nohup python bench/bench_arena.py --figure defensive > bench/.data/def.txt 2>&1 &
 
 Measured (seed 2026, one process, on a machine shared with other work, so
-the seconds are upper bounds; issue 16's figures are in the README):
+the seconds are upper bounds; issue 16's figures are in the README).
+Session 6, ``solver`` playing expectimax while tiles are hidden and its
+exact search once the deal is known (``--hidden expectimax``, the default):
 
-- ``greedy`` (issue 7, 2 processes): solver 259 of 300, 86.3%, 95% [82.0%,
-  89.8%]; 941 s.
+- ``greedy``, 150 pairs: solver 287 of 300, 95.7%, 95% [92.7%, 97.5%]
+  (goal 90%: reached); 17.71 points a round against 7.48; decisions median
+  0.038 s, max 4.47 s, none over 10 s; 844 s.
+- ``defensive``, 100 pairs: solver 154 of 200, 77.0%, 95% [70.7%, 82.3%]
+  (goal 70%: reached); decisions median 0.029 s, max 4.95 s; 658 s.
+- ``expectimax``, 30 pairs: solver 28 of 60, 46.7%, 95% [34.6%, 59.1%]
+  (goal 60%: not reached; the two share a search); 556 s.
+- ``three``, 30 pairs: solver 53 of 90, 58.9%, 95% [48.6%, 68.5%] (goal
+  66.7% with the lower end above 50%: not reached); 4.70 points a round
+  against greedy's 2.45; decisions median 0.142 s, max 0.79 s; 1261 s.
+- ``four``, 20 pairs: solver 39 of 80, 48.8%, 95% [38.1%, 59.5%] (goal 50%
+  with the lower end above 37.5%: not reached; one match unfinished at the
+  round cap); decisions median 0.165 s, max 1.13 s; 1931 s.
+- ``spinner``, 100 pairs: solver 155 of 200, 77.5%, 95% [71.2%, 82.7%]
+  (goal 85%: not reached); 3,142 of 3,142 scores claimed; 235 s.
+- ``spinner-calls``, 30 pairs: solver 54 of 60, 90.0%, 95% [79.9%, 95.3%]
+  (goal 85%: reached); it claimed 899 of the 899 scores it made and called
+  muggins on 90 of the 90 unclaimed scores it was shown; 79 s.
+- ``oracle``, 10 pairs: oracle 20 of 20 against greedy, 24.90 points a
+  round against -4.73.
+
+Earlier, with the sampled deals (now ``--hidden sample``):
+
+- ``greedy`` (issue 7 and session 5): solver 259 of 300, 86.3%, 95%
+  [82.0%, 89.8%]; decisions median 0.029 s, max 52.3 s, 47 of 26,272
+  over 10 s.
+- ``defensive``, 50 pairs: solver 67 of 100, 67.0%, 95% [57.3%, 75.4%].
+- ``expectimax``, 8 pairs: solver 7 of 16, 43.8%, 95% [23.1%, 66.8%].
+- ``three``, 4 pairs: solver 3 of 12, 25.0%, 95% [8.9%, 53.2%]; max 78.7 s
+  a move, 124 of 1,067 over 10 s.
+- ``spinner``, 10 pairs: solver 13 of 20, 65.0%.
+
+And the other strategies against ``greedy``:
+
 - ``defensive-greedy``, 500 pairs: defensive 830 of 1000, 83.0%, 95% [80.5%,
   85.2%]; 15.91 points a round against 9.25; 454 s.
 - ``expectimax-greedy``, 25 pairs: expectimax 47 of 50, 94.0%, 95% [83.8%,
   97.9%]; 18.68 points a round against 6.04; decisions median 0.152 s, max
   0.78 s; 519 s.
-- ``defensive``, 50 pairs (through ``muggins arena``, no timings): solver 67
-  of 100, 67.0%, 95% [57.3%, 75.4%] (goal 70%: not reached); 11.54 points a
-  round.
-- ``expectimax``, 8 pairs: solver 7 of 16, 43.8%, 95% [23.1%, 66.8%] (goal
-  60%: not reached); solver decisions median 0.067 s, max 27.3 s, 26 of
-  2,007 over 10 s (wall-clock, machine loaded about five times over);
-  1421 s.
-- ``greedy`` again (session 5, one process, machine loaded by other
-  runs): solver 259 of 300 again, 86.3%, 95% [82.0%, 89.8%]; 15.67 points
-  a round against 7.70; solver decisions median 0.029 s, max 52.3 s, 47 of
-  26,272 over 10 s; 6620 s.
-- ``three``, 4 pairs (session 5): solver 3 of 12, 25.0%, 95% [8.9%,
-  53.2%] (goal 66.7%: not reached); 3.51 points a round against greedy's
-  4.82; solver decisions median 0.189 s, max 78.7 s, 124 of 1,067 over
-  10 s; 3752 s.
-- ``spinner-calls``, 10 pairs (``--quick``): solver 17 of 20, 85.0%, 95%
-  [64.0%, 94.8%]; it claimed 276 of the 276 scores it made and called
-  muggins on 30 of the 30 unclaimed scores it was shown (350 points);
-  careless claimed 238 of its 268; 376 s.
-- ``spinner``, 10 pairs (``--quick``): solver 13 of 20, 65.0%, 95% [43.3%,
-  81.9%] (goal 85%: not reached on so few); 278 of 278 scores claimed,
-  nothing left unclaimed to call; 286 s.
 """
 
 from __future__ import annotations
@@ -90,7 +104,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from muggins_cli.play.arena import ArenaSpec, Game, as_json, claims_text, play_pairs, tally
-from muggins_cli.play.strategies import DEFAULT_NODES
+from muggins_cli.play.strategies import DEFAULT_NODES, HIDDEN_SEARCHES
 from muggins_cli.rules.loader import load_preset
 
 
@@ -119,14 +133,15 @@ FIGURES: dict[str, Figure] = {
 }
 
 
-def run(name: str, fig: Figure, pairs: int, seed: int, jobs: int, samples: int, nodes: int
-        ) -> dict[str, object]:
+def run(name: str, fig: Figure, pairs: int, seed: int, jobs: int, samples: int, nodes: int,
+        hidden: str = "expectimax") -> dict[str, object]:
     spec = ArenaSpec(fig.a, fig.b, load_preset(fig.rules), players=fig.players, seed=seed,
-                     samples=samples, node_limit=nodes or None, lone=fig.lone)
+                     samples=samples, node_limit=nodes or None, lone=fig.lone, hidden=hidden)
     command = (f"muggins arena {fig.a} {fig.b} --rules {fig.rules} --players {fig.players}"
                + (" --lone" if fig.lone else "")
                + f" --matches {pairs} --seed {seed} --jobs {jobs} --samples {samples}"
                + (f" --nodes {nodes}" if nodes != DEFAULT_NODES else "")
+               + (f" --hidden {hidden}" if hidden != "expectimax" else "")
                + (f" --forget {spec.forget}" if "careless" in (fig.a, fig.b) else ""))
     print(f"# {name}: {command}", flush=True)
     games: list[Game] = []
@@ -191,10 +206,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--samples", type=int, default=8)
     ap.add_argument("--nodes", type=int, default=DEFAULT_NODES,
                     help="cap on search nodes per move, 0 for none")
+    ap.add_argument("--hidden", choices=list(HIDDEN_SEARCHES), default="expectimax",
+                    help="how the solver searches while tiles are hidden")
     ap.add_argument("--json", metavar="FILE", help="also write every figure's JSON here")
     args = ap.parse_args(argv)
     pairs = 10 if args.quick else args.pairs
-    docs = [run(name, FIGURES[name], pairs, args.seed, args.jobs, args.samples, args.nodes)
+    docs = [run(name, FIGURES[name], pairs, args.seed, args.jobs, args.samples, args.nodes,
+                args.hidden)
             for name in (args.figure or list(FIGURES))]
     if args.json:
         Path(args.json).write_text(json.dumps(docs, indent=2) + "\n")

@@ -37,7 +37,7 @@ from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile
 
 # A small budget: these tests are about what is read, not how well it plays.
-BUDGET: dict[str, Any] = {"samples": 3, "node_limit": 20_000}
+BUDGET: dict[str, Any] = {"samples": 3, "node_limit": 20_000, "expectimax_nodes": 2_000}
 
 
 class Hidden:

@@ -192,6 +192,12 @@ def test_make_strategy() -> None:
         SolverStrategy(samples=0)
     with pytest.raises(InputError, match="expectimax or sample"):
         SolverStrategy(hidden="guess")
+    # The command line's --hidden choices are the strategy's, spelled twice
+    # so that `muggins check` need not import the strategies at start-up.
+    from muggins_cli.cli.options import HiddenOpt
+    from muggins_cli.play.strategies import HIDDEN_SEARCHES
+
+    assert [h.value for h in HiddenOpt] == list(HIDDEN_SEARCHES)
 
 
 @pytest.mark.parametrize("hidden", ["expectimax", "sample"])

@@ -245,6 +245,11 @@ class ObjectiveOpt(str, Enum):
     points = "points"
 
 
+class HiddenOpt(str, Enum):
+    expectimax = "expectimax"
+    sample = "sample"
+
+
 SamplesOption = Annotated[
     int, typer.Option("--samples", min=1, metavar="K",
                       help="With --hidden sample: deals of the unseen tiles the solver "
@@ -263,11 +268,6 @@ ObjectiveOption = Annotated[
     ObjectiveOpt, typer.Option("--objective", metavar="OBJECTIVE",
                                help="match: reaching the target first counts above any points; "
                                     "points: points to the round's end.")]
-class HiddenOpt(str, Enum):
-    expectimax = "expectimax"
-    sample = "sample"
-
-
 HiddenOption = Annotated[
     HiddenOpt, typer.Option("--hidden", metavar="SEARCH",
                             help="How the solver strategy searches while tiles are hidden: "

@@ -23,7 +23,7 @@ from muggins_cli.engine.state import (
     as_seen,
     own_moves,
 )
-from muggins_cli.engine.voids import Void
+from muggins_cli.engine.voids import Placed, Void
 from muggins_cli.errors import InputError
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile, full_set
@@ -41,7 +41,9 @@ class SeatView:
     (the other hands and the stock between them). ``moves`` are the mover's
     legal moves with the draw's tile taken out. ``history`` is free text
     (the draws and passes seen, e.g. ``"Budi: d?? d?? 3-4R"``) kept for
-    display; the constraints a sampler uses are in ``voids``.
+    display; the constraints a sampler uses are in ``voids``, and the
+    placements the others chose since they last drew (what they passed over)
+    in ``placed``.
     """
 
     seat: int
@@ -58,6 +60,7 @@ class SeatView:
     #: The double the mover must open the round with, if the rules say so.
     lead_tile: Tile | None = None
     history: tuple[str, ...] = ()
+    placed: tuple[Placed, ...] = ()
 
     @property
     def players(self) -> int:
@@ -118,6 +121,7 @@ def view_of(
     target: int,
     voids: Sequence[Void] = (),
     history: Sequence[str] = (),
+    placed: Sequence[Placed] = (),
 ) -> SeatView:
     """The mover's view of a full state, ``moves`` being its legal moves.
     Reads the mover's hand; of the other hands and the stock only their
@@ -139,4 +143,5 @@ def view_of(
         drawn=state.drawn,
         lead_tile=state.lead_tile,
         history=tuple(history),
+        placed=tuple(placed),
     )

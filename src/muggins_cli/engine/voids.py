@@ -1,19 +1,27 @@
-"""What draws and passes show about hands: voids.
+"""What draws, passes and placements show about hands.
 
 Under ``must_play`` a player who draws or passes holds no tile matching the
-open ends at that moment. That is public knowledge, and the only thing a
-player learns about another's hand during a round besides its size. The
-replay of a record, the self-play driver and the solver's ``sample`` mode
-all need it, and need it counted the same way, so it lives here once.
+open ends at that moment: a void, certain knowledge. A placement shows
+something softer: the tiles that would have scored more than the one laid
+were probably not held (a player who scores what it can would have laid
+them). Both are public, everyone at the table saw them. The replay of a
+record, the self-play driver and the strategies need them counted the same
+way, so they live here once; what a placement implies is left to the
+strategy that reads it (:data:`Placed` keeps only the facts).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from muggins_cli.engine.layout import Layout, open_ends
+from muggins_cli.engine.layout import End, Layout, open_ends
 from muggins_cli.engine.state import Draw, Move, Pass, Place, RoundState
 from muggins_cli.rules.model import Rules
+from muggins_cli.tiles import Tile
+
+#: ``(seat, layout, tile, end)``: ``seat`` chose to lay ``tile`` on ``end`` of
+#: ``layout`` (a plain tuple: the replay makes one at every placement).
+Placed = tuple[int, Layout, Tile, End | None]
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -42,20 +50,32 @@ class VoidWatch:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self._voids: list[Void] = []
+        self._placed: list[Placed] = []
         self._turn_draws = 0
         self._turn_first_void = 0
 
     def start_round(self) -> None:
         self._voids = []
+        self._placed = []
         self._turn_draws = 0
 
     def voids(self) -> tuple[Void, ...]:
         return tuple(self._voids)
 
+    def placements(self) -> tuple[Placed, ...]:
+        """The placements each seat chose since it last drew, in play order.
+        A seat's earlier ones are dropped when it draws: the tiles they
+        suggest it lacked may be among those it drew since. A placement
+        after a draw in the same turn was forced (the drawn tile) and is not
+        kept, nor a round's lead (nothing could have scored more)."""
+        return tuple(self._placed)
+
     def drew(self, seat: int, layout: Layout) -> None:
         """``seat`` draws one tile, its face unknown to the others."""
         if self._turn_draws == 0:
             self._show_void(seat, layout)
+            if self._placed:
+                self._placed = [p for p in self._placed if p[0] != seat]
         self._turn_draws += 1
         self._count_kept(seat, 1)  # kept, as far as anyone knows yet
 
@@ -64,9 +84,12 @@ class VoidWatch:
             self._show_void(seat, layout)
         self._turn_draws = 0
 
-    def placed(self, seat: int) -> None:
+    def placed(self, seat: int, layout: Layout, tile: Tile, end: End | None) -> None:
+        """``seat`` lays ``tile`` on ``end`` of ``layout`` (before the move)."""
         if self._turn_draws:  # the drawn tile fitted and went down
             self._count_kept(seat, -1)
+        elif layout.started:
+            self._placed.append((seat, layout, tile, end))
         self._turn_draws = 0
 
     def observe(self, before: RoundState, move: Move) -> None:
@@ -78,7 +101,7 @@ class VoidWatch:
             self.passed(seat, before.layout)
         else:
             assert isinstance(move, Place)
-            self.placed(seat)
+            self.placed(seat, before.layout, move.tile, move.end)
 
     def _show_void(self, seat: int, layout: Layout) -> None:
         self._turn_first_void = len(self._voids)

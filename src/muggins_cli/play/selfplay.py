@@ -195,7 +195,8 @@ def play_match(
                 move = strategy.choose_full(rules, state, moves, scores, goal, rng)
             elif seen_seats[seat]:
                 assert isinstance(strategy, SeenStrategy)
-                seen = view_of(rules, state, moves, scores, goal, watch.voids())
+                seen = view_of(rules, state, moves, scores, goal, watch.voids(),
+                               placed=watch.placements())
                 move = real_move(moves, strategy.choose_seen(rules, seen, rng))
             else:
                 assert not isinstance(strategy, SeenStrategy | FullStrategy)

@@ -16,7 +16,7 @@ from muggins_cli.engine.layout import Layout
 from muggins_cli.engine.state import Pass as EnginePass
 from muggins_cli.engine.state import Place, RoundState
 from muggins_cli.engine.view import SeatView, moves_seen
-from muggins_cli.engine.voids import Void
+from muggins_cli.engine.voids import Placed, Void
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, RoundLine, Turn
 from muggins_cli.replay.replay import (
@@ -56,6 +56,8 @@ class Position:
     round_over: bool
     winner: int | None
     """The seat that won, once the match is over (None before)."""
+    #: The placements the others chose since they last drew (SeatView.placed).
+    placed: tuple[Placed, ...] = ()
     #: The double the round must open with (``lead_tile: highest-double``),
     #: while nothing is on the table; None when any tile may open.
     lead_tile: Tile | None = None
@@ -96,6 +98,7 @@ class Position:
             voids=self.voids,
             drawn=self.drawn,
             lead_tile=self.lead_tile,
+            placed=self.placed,
         )
 
     def state(self) -> RoundState:
@@ -145,6 +148,7 @@ def snapshot(rep: Replayer, drawn: Tile | None = None, *, in_turn: bool = False)
         target=rep.target,
         unseen=unseen,
         voids=rnd.voids.voids(),
+        placed=rnd.voids.placements(),
         round_over=rnd.ended,
         winner=rep.winner,
         ending=rep.ending,

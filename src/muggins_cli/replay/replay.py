@@ -845,7 +845,7 @@ class Replayer:
             rnd.voids.passed(seat, rnd.layout)
             self._pass(rnd, t, seat, hand, drawn_fit, layout_before, n_draws)
             return
-        rnd.voids.placed(seat)
+        rnd.voids.placed(seat, rnd.layout, action.tile.tile, action.end)
         self._place(rnd, t, action, seat, hand, drawn_fit, layout_before, n_draws)
 
     def _where(self, tile: Tile) -> str:

@@ -24,9 +24,11 @@ from muggins_cli.engine.state import (
     legal_moves,
     new_round,
 )
+from muggins_cli.engine.table import table_for
 from muggins_cli.engine.view import SeatView, SeenMove, view_of
 from muggins_cli.engine.voids import Void, VoidWatch
 from muggins_cli.notation.parser import parse_text
+from muggins_cli.play.expectimax import passed_over
 from muggins_cli.play.selfplay import play_match
 from muggins_cli.play.strategies import GreedyStrategy, RandomStrategy, greedy_seen
 from muggins_cli.rules.loader import load_preset, preset_names
@@ -185,8 +187,8 @@ def test_views_hold_no_hidden_tile_and_true_voids(preset: str,
     pairs: list[tuple[RoundState, SeatView]] = []
     real_view_of = view_of
 
-    def spy(rules: Rules, state: RoundState, *args: Any) -> SeatView:
-        seen = real_view_of(rules, state, *args)
+    def spy(rules: Rules, state: RoundState, *args: Any, **kw: Any) -> SeatView:
+        seen = real_view_of(rules, state, *args, **kw)
         pairs.append((state, seen))
         return seen
 
@@ -194,7 +196,8 @@ def test_views_hold_no_hidden_tile_and_true_voids(preset: str,
     for seed in range(3):
         play_match(rules, ["A", "B", "C"], [Recorder(), GreedyStrategy(), RandomStrategy()],
                    random.Random(seed), target=80)
-    voids = 0
+    voids = greedy_placed = 0
+    table = table_for(rules)
     for state, seen in pairs:
         assert seen.hand == state.hands[state.to_move]
         assert seen.hand_sizes == tuple(len(h) for h in state.hands)
@@ -203,7 +206,16 @@ def test_views_hold_no_hidden_tile_and_true_voids(preset: str,
         for v in seen.voids:
             assert _held(state, v) <= v.drawn_since
             voids += 1
+        for p in seen.placed:
+            # Laid, and by greedy (seat 1), which never holds a tile that
+            # would have outscored what it laid since it last drew.
+            assert p[2] in seen.layout.tiles()
+            if p[0] == 1:
+                passed = {table.by_index[i] for i in passed_over(table, p)}
+                assert not passed & state.hands[1], (p, state.hands[1])
+                greedy_placed += 1
     assert voids > 10
+    assert greedy_placed > 10
 
 
 def test_voids_hold_on_playouts() -> None:

@@ -9,7 +9,11 @@ out; it reasons about them directly, which is what a depth limit needs
 The model of the hidden tiles, all from the mover's view:
 
 - each opponent holds each tile it may hold (unseen, and no suit it showed
-  a void in) independently with probability ``size / possible``, and plays
+  a void in) independently with probability ``size / possible``, or, with
+  ``passed_over`` below 1, in proportion to a weight: ``passed_over`` to the
+  power of the number of its placements (since it last drew) that a tile
+  would have outscored (a player who takes what it can score would have
+  laid that tile: :func:`passed_over_counts`); and plays
   the tile and end that is worst for the mover among those it holds
   (paranoid: every opponent against the mover); the best reply is there
   with the chance it is held, the second best when the best is not, and so
@@ -31,14 +35,15 @@ play depends only on the position (no randomness at all).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from muggins_cli.engine.scoring import settle
 from muggins_cli.engine.state import Pass, Place, UnseenDraw
 from muggins_cli.engine.table import LayoutTable, table_for
 from muggins_cli.engine.view import SeatView, SeenMove
-from muggins_cli.rules.model import Rules
+from muggins_cli.engine.voids import Placed
+from muggins_cli.rules.model import RoundEnd, Rules
 from muggins_cli.solver.common import pip_counter
 from muggins_cli.tiles import Tile
 
@@ -68,9 +73,14 @@ class _Node:
     dists: tuple[int, ...]
 
 
+#: Per opponent (in seat order after the mover), each tile's weight by
+#: index, or None when every tile it may hold is as likely.
+Weights = tuple[list[float] | None, ...]
+
+
 class _Search:
     def __init__(self, rules: Rules, table: LayoutTable, pip_weight: float,
-                 node_limit: int | None) -> None:
+                 node_limit: int | None, weights: Weights | None = None) -> None:
         self.rules = rules
         self.t = table
         self.pip_weight = pip_weight
@@ -78,21 +88,42 @@ class _Search:
         self.nodes = 0
         self.memo: dict[tuple[_Node, int], float] = {}
         self.mask_pips = pip_counter(table)
-        self.mean_pips: dict[int, float] = {}
+        self.weights = weights
+        self.masses: dict[tuple[int, int], tuple[float, float]] = {}
+        self.tile_pips = [t.lo + t.hi for t in table.by_index]
 
     # -- helpers -------------------------------------------------------
 
+    def mass(self, i: int, poss: int) -> tuple[float, float]:
+        """Opponent ``i``'s total weight over ``poss`` and its weighted pips
+        (with no weights: the count and the pips, so the two models agree
+        exactly when every weight is 1)."""
+        key = (i, poss)
+        found = self.masses.get(key)
+        if found is None:
+            w = self.weights[i] if self.weights is not None else None
+            if w is None:
+                found = (float(poss.bit_count()), float(self.mask_pips(poss)))
+            else:
+                total = pips = 0.0
+                m = poss
+                while m:
+                    bit = m & -m
+                    m ^= bit
+                    ti = bit.bit_length() - 1
+                    total += w[ti]
+                    pips += w[ti] * self.tile_pips[ti]
+                found = (total, pips)
+            self.masses[key] = found
+        return found
+
     def expected_pips(self, n: _Node) -> list[float]:
-        """Each opponent's expected pips: its size times the mean of the
-        tiles it may hold."""
+        """Each opponent's expected pips: its size times the (weighted) mean
+        of the tiles it may hold."""
         out = []
         for k, size in enumerate(n.sizes):
-            poss = n.pool & ~n.excl[k]
-            mean = self.mean_pips.get(poss)
-            if mean is None:
-                c = poss.bit_count()
-                mean = self.mean_pips[poss] = self.mask_pips(poss) / c if c else 0.0
-            out.append(size * mean)
+            total, pips = self.mass(k, n.pool & ~n.excl[k])
+            out.append(size * (pips / total) if total else 0.0)  # as before weights, to the bit
         return out
 
     def horizon(self, n: _Node) -> float:
@@ -211,21 +242,24 @@ class _Search:
         i = k - 1
         t = self.t
         poss = n.pool & ~n.excl[i]
-        count = poss.bit_count()
+        total, _ = self.mass(i, poss)
         size = n.sizes[i]
-        held = min(1.0, size / count) if count else 0.0
+        share = size / total if total else 0.0
+        w = self.weights[i] if self.weights is not None else None
         fits = poss & t.fitmask[n.lay]
         replies = []
         m = fits
         while m:
             bit = m & -m
             m ^= bit
-            replies.append(self.best_for_opponent(n, k, bit.bit_length() - 1, size - 1,
-                                                  n.stock, n.excl[i], depth))
+            ti = bit.bit_length() - 1
+            held = min(1.0, share * w[ti]) if w is not None else min(1.0, share)
+            replies.append((self.best_for_opponent(n, k, ti, size - 1, n.stock, n.excl[i],
+                                                   depth), held))
         replies.sort()
         out = 0.0
         miss = 1.0
-        for v in replies:
+        for v, held in replies:
             out += v * held * miss
             miss *= 1.0 - held
         if miss > 0:
@@ -259,6 +293,15 @@ class _Search:
         return total / count if count else self.passed(n, depth)
 
 
+def settled_pip_weight(rules: Rules) -> float:
+    """The horizon's weight on pips, as the settlement counts them: half
+    their face (they are not all left when the round ends), divided as a
+    ``lightest-bonus`` divides them."""
+    if rules.round_end is RoundEnd.LIGHTEST_BONUS:
+        return 0.5 / rules.bonus_divisor
+    return 0.5
+
+
 class ExpectimaxStrategy:
     """The depth-limited expectimax player (see the module docstring).
 
@@ -271,10 +314,13 @@ class ExpectimaxStrategy:
     name = "expectimax"
 
     def __init__(self, *, depth: int = 7, node_limit: int | None = 5_000,
-                 pip_weight: float = 0.5) -> None:
+                 pip_weight: float = 0.5, passed_over: float = 1.0,
+                 loose: Collection[int] = ()) -> None:
         self.depth = depth
         self.node_limit = node_limit
         self.pip_weight = pip_weight
+        self.passed_over = passed_over
+        self.loose = frozenset(loose)  # seats whose passing over is not read
         self.reached: list[int] = []  # the depth each search finished
 
     def choose_seen(self, rules: Rules, seen: SeatView, rng: random.Random) -> SeenMove:
@@ -284,7 +330,8 @@ class ExpectimaxStrategy:
         root = self.root(rules, table, seen)
         lid = table.from_layout(seen.layout)
         best: SeenMove = seen.moves[0]
-        search = _Search(rules, table, self.pip_weight, self.node_limit)
+        search = _Search(rules, table, self.pip_weight, self.node_limit,
+                         self.weights(table, seen))
         done = 0
         for depth in range(1, self.depth + 1):
             search.memo.clear()
@@ -297,6 +344,24 @@ class ExpectimaxStrategy:
             done = depth
         self.reached.append(done)
         return best
+
+    def weights(self, table: LayoutTable, seen: SeatView) -> Weights | None:
+        """Each opponent's tile weights from what it passed over (None: off)."""
+        if self.passed_over >= 1.0:
+            return None
+        counts = passed_over_counts(table, seen)
+        out: list[list[float] | None] = []
+        for k in range(1, seen.players):
+            seat = (seen.seat + k) % seen.players
+            mine = counts.get(seat)
+            if not mine or seat in self.loose:
+                out.append(None)
+                continue
+            w = [1.0] * table.n_tiles
+            for ti, c in mine.items():
+                w[ti] = self.passed_over ** c
+            out.append(w)
+        return tuple(out)
 
     @staticmethod
     def root(rules: Rules, table: LayoutTable, seen: SeatView) -> _Node:
@@ -328,6 +393,54 @@ class ExpectimaxStrategy:
         return search.passed(root, depth)
 
 
+def passed_over(table: LayoutTable, placed: Placed) -> set[int]:
+    """The tiles, by index, that would have outscored ``placed``: off the
+    table, fitting the same layout, scoring more than the tile laid. An end
+    the record left out is taken as the tile's best; an illegal placement
+    (a record's) shows nothing."""
+    _, layout, tile, end = placed
+    lid = table.from_layout(layout)
+    ti = tile.index()
+    scored = [p for e, _, p in table.real_moves(lid, ti) if end is None or e == end]
+    if not scored:
+        return set()
+    laid = max(scored)
+    down = {x.index() for x in layout.tiles()}
+    return {tj for _, tj, _, pts in table.search_moves(table.canon[lid])
+            if pts > laid and tj != ti and tj not in down}
+
+
+def passed_over_counts(table: LayoutTable, seen: SeatView) -> dict[int, dict[int, int]]:
+    """By seat (the mover's own placements left out), how many of its kept
+    placements (``seen.placed``) each tile, by index, would have outscored."""
+    out: dict[int, dict[int, int]] = {}
+    for placed in seen.placed:
+        seat = placed[0]
+        if seat == seen.seat:
+            continue
+        mine = out.setdefault(seat, {})
+        for tj in passed_over(table, placed):
+            mine[tj] = mine.get(tj, 0) + 1
+    return out
+
+
+def loose_seats(table: LayoutTable, seen: SeatView) -> set[int]:
+    """The seats seen laying a tile they had passed over, with no draw
+    between: they held it and chose fewer points, so they do not always
+    take what they can score, and what they pass over says little."""
+    out: set[int] = set()
+    over: dict[int, set[int]] = {}
+    for placed in seen.placed:
+        seat = placed[0]
+        if seat == seen.seat or seat in out:
+            continue
+        mine = over.setdefault(seat, set())
+        if placed[2].index() in mine:
+            out.add(seat)
+        mine |= passed_over(table, placed)
+    return out
+
+
 def _mask(tiles: Iterable[Tile]) -> int:
     m = 0
     for t in tiles:
@@ -335,4 +448,11 @@ def _mask(tiles: Iterable[Tile]) -> int:
     return m
 
 
-__all__ = ["WIN", "ExpectimaxStrategy"]
+__all__ = [
+    "WIN",
+    "ExpectimaxStrategy",
+    "loose_seats",
+    "passed_over",
+    "passed_over_counts",
+    "settled_pip_weight",
+]

@@ -200,6 +200,14 @@ HIDDEN_SEARCHES: tuple[str, ...] = ("expectimax", "sample")
 EXPECTIMAX_BUDGET: dict[int, tuple[int, int]] = {2: (5_000, 7), 3: (20_000, 9), 4: (20_000, 9)}
 
 
+#: The weight the solver's expectimax part gives a tile an opponent would
+#: have outscored its placement with, per such placement (1: no inference;
+#: see :mod:`muggins_cli.play.expectimax`). Players who score what they can
+#: rarely hold such a tile; a small weight rather than none keeps a player
+#: who does not in the model.
+PASSED_OVER = 0.05
+
+
 def deal_known(seen: SeatView) -> bool:
     """Whether the view fixes every hidden tile: one other hand, and it
     holds every tile the mover has not seen (the stock drawn down to
@@ -257,7 +265,7 @@ class SolverStrategy:
     def __init__(self, *, samples: int = 8, node_limit: int | None = DEFAULT_NODES,
                  time_limit: float | None = None, objective: str = "match",
                  search_lead: bool = False, hidden: str = "expectimax",
-                 expectimax_nodes: int | None = None) -> None:
+                 expectimax_nodes: int | None = None, passed_over: float = PASSED_OVER) -> None:
         if samples < 1:
             raise InputError("solver: samples must be at least 1")
         if objective not in ("match", "points"):
@@ -267,6 +275,10 @@ class SolverStrategy:
                              f"({' or '.join(HIDDEN_SEARCHES)})")
         self.hidden = hidden
         self.expectimax_nodes = expectimax_nodes
+        self.passed_over = passed_over
+        #: Seats seen laying a tile they had passed over: from then on in the
+        #: match, what they pass over is not read (see ``loose_seats``).
+        self.loose: set[int] = set()
         self.samples = samples
         self.node_limit = node_limit
         self.time_limit = time_limit
@@ -286,11 +298,20 @@ class SolverStrategy:
         self.searches += 1
         known = deal_known(seen)
         if not known and self.hidden == "expectimax":
-            from muggins_cli.play.expectimax import ExpectimaxStrategy
+            from muggins_cli.engine.table import table_for
+            from muggins_cli.play.expectimax import (
+                ExpectimaxStrategy,
+                loose_seats,
+                settled_pip_weight,
+            )
 
             nodes, depth = EXPECTIMAX_BUDGET.get(seen.players, EXPECTIMAX_BUDGET[4])
-            return ExpectimaxStrategy(node_limit=self.expectimax_nodes or nodes,
-                                      depth=depth).choose_seen(rules, seen, rng)
+            if self.passed_over < 1.0:
+                self.loose |= loose_seats(table_for(rules), seen)
+            return ExpectimaxStrategy(node_limit=self.expectimax_nodes or nodes, depth=depth,
+                                      pip_weight=settled_pip_weight(rules),
+                                      passed_over=self.passed_over,
+                                      loose=self.loose).choose_seen(rules, seen, rng)
         try:
             result = solve(rules, seen, mode="sample",
                            objective=self.objective, samples=1 if known else self.samples,

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from muggins_cli.engine.scoring import settle
 from muggins_cli.engine.state import Pass, Place, UnseenDraw
@@ -55,8 +55,7 @@ class _OutOfNodes(Exception):
     pass
 
 
-@dataclass(frozen=True)
-class _Node:
+class _Node(NamedTuple):
     """A position in the search: the mover's hand, the canonical layout,
     the unseen pool, each opponent's hand size and excluded tiles (by seat
     order after the mover), the stock count, whose turn (0: the mover), the

@@ -202,10 +202,11 @@ def arena(
     claim a score with probability --forget), defensive (greedy, less the reply it
     leaves the next player over the tiles they may hold, shedding heavy
     tiles late, keeping suits), expectimax (a few plies ahead, the hidden
-    tiles as chance), solver (expectimax while tiles are hidden, or --hidden
-    sample; an exact search once the deal is known; on what the player
-    sees), oracle (CHEATS: sees every hand and the stock; the upper bound
-    of what knowing them is worth, never a fair opponent).
+    tiles as chance), solver (expectimax while tiles are hidden, also
+    reading the scores the others passed over, or --hidden sample; an exact
+    search once the deal is known; on what the player sees), oracle
+    (CHEATS: sees every hand and the stock; the upper bound of what knowing
+    them is worth, never a fair opponent).
 
     Under rules with a muggins call (spinner, all-threes) a placement
     credits only what its player claims, and an opponent may take the rest

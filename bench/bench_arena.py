@@ -47,6 +47,39 @@ machine; only the seconds change. Run long figures one at a time with
 
 Measured (seed 2026, one process, on a machine shared with other work, so
 the seconds are upper bounds; issue 16's figures are in the README).
+Session 7, ``solver`` also reading what the others passed over and
+weighing the horizon's pips as the settlement does:
+
+- ``greedy``, 150 pairs: solver 284 of 300, 94.7%, 95% [91.5%, 96.7%]
+  (goal 90%: reached); 17.81 points a round against 7.21; decisions median
+  0.044 s, max 4.81 s, none over 10 s; 998 s.
+- ``defensive``, 150 pairs: solver 240 of 300, 80.0%, 95% [75.1%, 84.1%]
+  (goal 70%: reached; 157 of 200, 78.5%, after 100 pairs, against 154
+  before); decisions median 0.030 s, max 3.68 s; 1004 s.
+- ``expectimax``, 30 pairs: solver 24 of 60, 40.0%, 95% [28.6%, 52.6%]
+  (goal 60%: not reached; 28 before, within the noise: expectimax's
+  placements follow its search, not the score, so what it passes over is
+  not what it lacks, and the solver stops reading a player only once it
+  sees it lay a tile it passed over); 10.40 points a round against 11.92;
+  433 s.
+- ``three``, 30 pairs: solver 56 of 90, 62.2%, 95% [51.9%, 71.5%] (goal
+  66.7%: not reached; the lower end is above 50%); 4.84 points a round
+  against greedy's 2.36; decisions median 0.212 s, max 0.81 s; 1708 s.
+- ``four``, 20 pairs: solver 40 of 80, 50.0%, 95% [39.3%, 60.7%] (goal 50%
+  with the lower end above 37.5%: reached, at the goal itself); 2.82
+  points a round against 1.09; decisions median 0.230 s, max 1.01 s;
+  2357 s.
+- ``spinner``, 100 pairs: solver 160 of 200, 80.0%, 95% [73.9%, 85.0%]
+  (goal 85%: not reached; 155 before); 35.43 points a round against
+  27.40; decisions median 0.040 s, max 4.51 s; 279 s. With the pips not
+  weighed at all, 162 of 200; with 0.25 and 1.0 for 0.1, 78 and 70 of the
+  first 100 matches (80 at 0.5).
+- ``spinner-calls``, 100 pairs: solver 177 of 200, 88.5%, 95% [83.3%,
+  92.2%] (goal 85%: reached); it claimed 3,079 of the 3,079 scores it made
+  and called muggins on 261 of the 261 unclaimed scores it was shown;
+  decisions median 0.042 s, max 8.41 s (with a test run on the other
+  core); 280 s.
+
 Session 6, ``solver`` playing expectimax while tiles are hidden and its
 exact search once the deal is known (``--hidden expectimax``, the default):
 

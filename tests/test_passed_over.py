@@ -30,7 +30,7 @@ from muggins_cli.engine.voids import Placed, VoidWatch
 from muggins_cli.play.expectimax import (
     ExpectimaxStrategy,
     _Search,
-    passed_over_counts,
+    read_placements,
     settled_pip_weight,
 )
 from muggins_cli.play.strategies import PASSED_OVER, GreedyStrategy, SolverStrategy
@@ -79,14 +79,14 @@ def test_passed_over_by_hand() -> None:
     table = table_for(PAGAT)
     layout = lead(PAGAT, t("5-5"))
     i = Tile.index
-    counts = passed_over_counts(table, _view(((1, layout, t("5-1"), End.L),)))
+    counts = read_placements(table, _view(((1, layout, t("5-1"), End.L),)))[0]
     assert counts == {1: {i(t("5-0")): 1}}
-    counts = passed_over_counts(table, _view(((1, layout, t("5-1"), End.L),
-                                             (1, layout, t("5-2"), None))))
+    counts = read_placements(table, _view(((1, layout, t("5-1"), End.L),
+                                          (1, layout, t("5-2"), None))))[0]
     assert counts == {1: {i(t("5-0")): 2}}
-    assert passed_over_counts(table, _view(((1, layout, t("5-0"), End.R),))) == {1: {}}
+    assert read_placements(table, _view(((1, layout, t("5-0"), End.R),)))[0] == {1: {}}
     # The mover's own placements say nothing it does not know.
-    assert passed_over_counts(table, _view(((0, layout, t("5-1"), End.L),))) == {}
+    assert read_placements(table, _view(((0, layout, t("5-1"), End.L),)))[0] == {}
 
 
 def test_a_later_layout_by_hand() -> None:
@@ -98,7 +98,7 @@ def test_a_later_layout_by_hand() -> None:
     table = table_for(PAGAT)
     layout = place(PAGAT, lead(PAGAT, t("5-5")), t("5-3"), End.R)
     i = Tile.index
-    counts = passed_over_counts(table, _view(((1, layout, t("3-4"), End.R),)))
+    counts = read_placements(table, _view(((1, layout, t("3-4"), End.R),)))[0]
     assert counts == {1: {i(t("3-0")): 1, i(t("5-2")): 1}}
 
 
@@ -226,14 +226,12 @@ def test_a_seat_that_lays_what_it_passed_over_is_loose() -> None:
     without drawing, lays 5-0: he held it and took fewer points, so his
     choices say little from then on. A seat that passed over 5-0 and then
     lays another tile is not loose."""
-    from muggins_cli.play.expectimax import loose_seats
-
     table = table_for(PAGAT)
     first = lead(PAGAT, t("5-5"))
     second = place(PAGAT, first, t("5-1"), End.L)
     held = _view(((1, first, t("5-1"), End.L), (1, second, t("5-0"), End.R)))
-    assert loose_seats(table, held) == {1}
+    assert read_placements(table, held)[1] == {1}
     other = _view(((1, first, t("5-1"), End.L), (1, second, t("1-4"), End.L)))
-    assert loose_seats(table, other) == set()
-    assert loose_seats(table, _view(((0, first, t("5-1"), End.L),
-                                     (0, second, t("5-0"), End.R)))) == set()  # the mover
+    assert read_placements(table, other)[1] == set()
+    assert read_placements(table, _view(((0, first, t("5-1"), End.L),
+                                         (0, second, t("5-0"), End.R))))[1] == set()  # the mover

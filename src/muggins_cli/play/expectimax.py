@@ -13,7 +13,7 @@ The model of the hidden tiles, all from the mover's view:
   ``passed_over`` below 1, in proportion to a weight: ``passed_over`` to the
   power of the number of its placements (since it last drew) that a tile
   would have outscored (a player who takes what it can score would have
-  laid that tile: :func:`passed_over_counts`); and plays
+  laid that tile: :func:`read_placements`); and plays
   the tile and end that is worst for the mover among those it holds
   (paranoid: every opponent against the mover); the best reply is there
   with the chance it is held, the second best when the best is not, and so
@@ -35,7 +35,7 @@ play depends only on the position (no randomness at all).
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from muggins_cli.engine.scoring import settle
@@ -314,12 +314,15 @@ class ExpectimaxStrategy:
 
     def __init__(self, *, depth: int = 7, node_limit: int | None = 5_000,
                  pip_weight: float = 0.5, passed_over: float = 1.0,
-                 loose: Collection[int] = ()) -> None:
+                 loose: set[int] | None = None) -> None:
         self.depth = depth
         self.node_limit = node_limit
         self.pip_weight = pip_weight
         self.passed_over = passed_over
-        self.loose = frozenset(loose)  # seats whose passing over is not read
+        #: Seats whose passing over is not read; each search adds those it
+        #: finds loose, so a caller that passes the same set every move
+        #: remembers them for the match.
+        self.loose = loose if loose is not None else set()
         self.reached: list[int] = []  # the depth each search finished
 
     def choose_seen(self, rules: Rules, seen: SeatView, rng: random.Random) -> SeenMove:
@@ -348,7 +351,8 @@ class ExpectimaxStrategy:
         """Each opponent's tile weights from what it passed over (None: off)."""
         if self.passed_over >= 1.0:
             return None
-        counts = passed_over_counts(table, seen)
+        counts, loose = read_placements(table, seen)
+        self.loose |= loose
         out: list[list[float] | None] = []
         for k in range(1, seen.players):
             seat = (seen.seat + k) % seen.players
@@ -409,35 +413,33 @@ def passed_over(table: LayoutTable, placed: Placed) -> set[int]:
             if pts > laid and tj != ti and tj not in down}
 
 
-def passed_over_counts(table: LayoutTable, seen: SeatView) -> dict[int, dict[int, int]]:
-    """By seat (the mover's own placements left out), how many of its kept
-    placements (``seen.placed``) each tile, by index, would have outscored."""
-    out: dict[int, dict[int, int]] = {}
+def read_placements(table: LayoutTable,
+                    seen: SeatView) -> tuple[dict[int, dict[int, int]], set[int]]:
+    """What the others' kept placements (``seen.placed``) show, in one walk:
+
+    - by seat, how many of its placements each tile, by index, would have
+      outscored (:func:`passed_over`);
+    - the loose seats: those seen laying a tile they had passed over, with
+      no draw between; they held it and chose fewer points, so they do not
+      always take what they can score, and what they pass over says little.
+
+    The mover's own placements are left out."""
+    counts: dict[int, dict[int, int]] = {}
+    loose: set[int] = set()
+    over: dict[int, set[int]] = {}
     for placed in seen.placed:
         seat = placed[0]
         if seat == seen.seat:
             continue
-        mine = out.setdefault(seat, {})
-        for tj in passed_over(table, placed):
+        mine = counts.setdefault(seat, {})
+        before = over.setdefault(seat, set())
+        if placed[2].index() in before:
+            loose.add(seat)
+        now = passed_over(table, placed)
+        before |= now
+        for tj in now:
             mine[tj] = mine.get(tj, 0) + 1
-    return out
-
-
-def loose_seats(table: LayoutTable, seen: SeatView) -> set[int]:
-    """The seats seen laying a tile they had passed over, with no draw
-    between: they held it and chose fewer points, so they do not always
-    take what they can score, and what they pass over says little."""
-    out: set[int] = set()
-    over: dict[int, set[int]] = {}
-    for placed in seen.placed:
-        seat = placed[0]
-        if seat == seen.seat or seat in out:
-            continue
-        mine = over.setdefault(seat, set())
-        if placed[2].index() in mine:
-            out.add(seat)
-        mine |= passed_over(table, placed)
-    return out
+    return counts, loose
 
 
 def _mask(tiles: Iterable[Tile]) -> int:
@@ -450,8 +452,7 @@ def _mask(tiles: Iterable[Tile]) -> int:
 __all__ = [
     "WIN",
     "ExpectimaxStrategy",
-    "loose_seats",
     "passed_over",
-    "passed_over_counts",
+    "read_placements",
     "settled_pip_weight",
 ]

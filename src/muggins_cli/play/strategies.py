@@ -277,7 +277,8 @@ class SolverStrategy:
         self.expectimax_nodes = expectimax_nodes
         self.passed_over = passed_over
         #: Seats seen laying a tile they had passed over: from then on in the
-        #: match, what they pass over is not read (see ``loose_seats``).
+        #: match, what they pass over is not read (the expectimax part adds
+        #: to it; see ``read_placements``).
         self.loose: set[int] = set()
         self.samples = samples
         self.node_limit = node_limit
@@ -298,16 +299,9 @@ class SolverStrategy:
         self.searches += 1
         known = deal_known(seen)
         if not known and self.hidden == "expectimax":
-            from muggins_cli.engine.table import table_for
-            from muggins_cli.play.expectimax import (
-                ExpectimaxStrategy,
-                loose_seats,
-                settled_pip_weight,
-            )
+            from muggins_cli.play.expectimax import ExpectimaxStrategy, settled_pip_weight
 
             nodes, depth = EXPECTIMAX_BUDGET.get(seen.players, EXPECTIMAX_BUDGET[4])
-            if self.passed_over < 1.0:
-                self.loose |= loose_seats(table_for(rules), seen)
             return ExpectimaxStrategy(node_limit=self.expectimax_nodes or nodes, depth=depth,
                                       pip_weight=settled_pip_weight(rules),
                                       passed_over=self.passed_over,

@@ -14,7 +14,15 @@ from typing import NamedTuple
 
 import pytest
 
-from muggins_cli.engine.layout import Layout, count, ends_for, lead, open_ends, place
+from muggins_cli.engine.layout import (
+    Layout,
+    count,
+    ends_for,
+    lead,
+    open_ends,
+    place,
+    place_scored,
+)
 from muggins_cli.engine.scoring import reached, settle
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import Rules, SpinnerCount
@@ -55,7 +63,12 @@ def _play(rules: Rules, steps: Sequence[Step]) -> list[tuple[int, int]]:
             assert step.end in ends_for(rules, layout, tile), f"{tile} does not fit {step.end}"
             # "on the N": the written half is the one joining the end.
             assert a == pip, f"{step.tile} is written with {a} joining an end showing {pip}"
-            layout = place(rules, layout, tile, step.end)
+            laid = place(rules, layout, tile, step.end)
+            layout, score = place_scored(rules, layout, tile, step.end)
+            assert layout == laid  # the two ways to lay a tile agree
+            total = count(rules, layout)
+            out.append((total, score))  # the score the replay credits
+            continue
         total = count(rules, layout)
         out.append((total, rules.score_of(total)))
     return out

@@ -164,6 +164,13 @@ def lead(rules: Rules, tile: Tile, left: Pip | None = None) -> Layout:
 
 def place(rules: Rules, layout: Layout, tile: Tile, end: End) -> Layout:
     """Join ``tile`` to ``end``; the caller has checked that it fits there."""
+    return place_scored(rules, layout, tile, end)[0]
+
+
+def place_scored(rules: Rules, layout: Layout, tile: Tile, end: End) -> tuple[Layout, int]:
+    """:func:`place`, and what the placement scores: the table's one
+    look-up gives both, where asking for the new layout's count after it
+    would be a second (the replay scores every placement it lays)."""
     table, lid = layout_id(rules, layout)
     pip = table.end_pips(lid)[end]
     if tile.lo == tile.hi and not layout.spinner and rules.has_spinner:
@@ -175,14 +182,14 @@ def place(rules: Rules, layout: Layout, tile: Tile, end: End) -> Layout:
         arms[i] = arms[i].extended(pip, outer)
         out = Layout(layout.root, layout.left, layout.right, layout.spinner,
                      (arms[0], arms[1], arms[2], arms[3]))
-    # The table knows where the placement leads: no summary to build (a
-    # tile off the set, a record's typo, has none there).
+    # The table knows where the placement leads and what it scores: no
+    # summary to build (a tile off the set, a record's typo, has none there).
     if tile.hi <= rules.max_pip:
-        for e, nid, _ in table.real_moves(lid, tile.index()):
+        for e, nid, pts in table.real_moves(lid, tile.index()):
             if e is end:
                 out.at = (table, nid)
-                break
-    return out
+                return out, pts
+    return out, rules.score_of(count(rules, out))
 
 
 def _become_spinner(layout: Layout, double: Tile, end: End) -> Layout:

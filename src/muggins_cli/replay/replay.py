@@ -24,7 +24,7 @@ from muggins_cli.engine.layout import (
     ends_for,
     lead,
     open_ends,
-    place,
+    place_scored,
     playable,
 )
 from muggins_cli.engine.scoring import (
@@ -802,6 +802,9 @@ class Replayer:
         drawn_fit: Tile | None = None
         layout_before = rnd.layout
         n_draws = len(t.draws)
+        # What draws, passes and placements show is for the positions a
+        # visitor asks for; a plain check has none to ask.
+        watch = self.visitor is not None
         # 1. Draws, one tile at a time.
         for d in t.draws:
             tile = d.tile.tile if d.tile is not None else None
@@ -826,7 +829,8 @@ class Replayer:
             if rnd.stock_count - rules.stock_reserve <= 0:
                 self.error(d.line, d.column, "illegal-draw",
                            f"{name} drew from an empty stock")
-            rnd.voids.drew(seat, rnd.layout)
+            if watch:
+                rnd.voids.drew(seat, rnd.layout)
             tile = self._take_from_stock(rnd, d.line, d.column, name, tile)
             rnd.stock_count = max(0, rnd.stock_count - 1)
             if tile is None:
@@ -842,10 +846,12 @@ class Replayer:
             self.visitor.decide(self, t, drawn_fit)
         action = t.action
         if isinstance(action, Pass):
-            rnd.voids.passed(seat, rnd.layout)
+            if watch:
+                rnd.voids.passed(seat, rnd.layout)
             self._pass(rnd, t, seat, hand, drawn_fit, layout_before, n_draws)
             return
-        rnd.voids.placed(seat, rnd.layout, action.tile.tile, action.end)
+        if watch:
+            rnd.voids.placed(seat, rnd.layout, action.tile.tile, action.end)
         self._place(rnd, t, action, seat, hand, drawn_fit, layout_before, n_draws)
 
     def _where(self, tile: Tile) -> str:
@@ -972,14 +978,14 @@ class Replayer:
                            f"the opening tile takes no end letter ({p.tile}{p.end.value})")
             rnd.layout = lead(rules, tile, p.tile.a)
             end = None
+            points = layout_score(rules, rnd.layout)
         else:
             end = self._choose_end(rnd, p, name)
             if end is None:
                 rnd.skipping = True
                 return
-            rnd.layout = place(rules, rnd.layout, tile, end)
+            rnd.layout, points = place_scored(rules, rnd.layout, tile, end)
         rnd.consecutive_passes = 0
-        points = layout_score(rules, rnd.layout)
         if self.collect:
             move = Place(tile, end, p.tile.a if end is None else None)
             self._event(rnd, t, seat, hand, move, layout_before, n_draws, drawn_fit, points,

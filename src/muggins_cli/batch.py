@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 import muggins_cli
 from muggins_cli.check import STDIN, FileReport, check_file, not_checked
 from muggins_cli.errors import MugginsError
+from muggins_cli.process import tune_collector
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -251,6 +252,7 @@ def _mp_context() -> BaseContext:
 
 
 def _worker_init() -> None:
+    tune_collector()  # as the command's own process
     # Ctrl-C is the parent's to handle: it stops the workers itself, and
     # workers would only print a traceback each.
     import signal

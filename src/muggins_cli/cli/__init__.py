@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from muggins_cli.cli import app as _shell
+from muggins_cli.process import tune_collector
 
 # Importing the module ``app`` bound that name here to the module; the name
 # ``app`` of this package is the Typer app, given by ``__getattr__`` below.
@@ -29,6 +30,7 @@ def __getattr__(name: str) -> Any:
 
 
 def main() -> None:
+    tune_collector()
     _shell.app()
 
 

@@ -47,6 +47,27 @@ machine; only the seconds change. Run long figures one at a time with
 
 Measured (seed 2026, one process, on a machine shared with other work, so
 the seconds are upper bounds; issue 16's figures are in the README).
+
+Session 8 tried, on the same deals, variants of the solver's expectimax
+part that are not kept (the figures of session 7 below stand):
+
+- opponents modelled as taking what they score (their replies ordered by
+  the points they make, the mover's value breaking ties) instead of as
+  playing against the mover: ``three`` 54 of 90 (56 before), ``spinner``
+  163 of 200 (160);
+- the opponents' points weighed by how near each is to the target (1/d² of
+  its distance, instead of their mean): ``three`` 53 of 90; with 1/d, 17 of
+  the first 33 (19 before);
+- the round's lead searched too: ``three`` 29 of the first 48 (the
+  scoring model above: 30);
+- a tile that would have tied the score of the one laid and is heavier read
+  as passed over (greedy's tie-break): ``spinner`` 162 of 200; with the
+  scoring model and the lead searched as well, 148;
+- 60,000 nodes a move for three players (three times the budget, 13 plies):
+  ``three`` 57 of 90, 63.3%, in 2,069 s (1,708 s for the figure below).
+
+None moves a figure by more than the spread between such variants (about 8
+wins in 200), so the spinner and three-player goals stay out of reach.
 Session 7, ``solver`` also reading what the others passed over and
 weighing the horizon's pips as the settlement does:
 

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from muggins_cli.engine.layout import Arm, Layout, count, lead, open_ends
+from muggins_cli.engine.layout import Arm, Layout, count, lead, open_ends, place
 from muggins_cli.engine.scoring import settle
 from muggins_cli.engine.state import Draw, Place, RoundState, apply, deal, legal_moves, new_round
 from muggins_cli.engine.table import LayoutTable
@@ -25,7 +25,7 @@ from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import RoundEnd, Rules, ScoreValue, SpinnerCount
 from muggins_cli.solver import MATCH_WIN, solve
 from muggins_cli.solver.api import _Ctx, _root
-from muggins_cli.tiles import End, full_set
+from muggins_cli.tiles import End, Tile, full_set
 from tests.conftest import quick_then_thorough
 from tests.test_solver_reference import endgame, move_value2, move_vec
 
@@ -202,6 +202,27 @@ def test_layout_summary_matches_engine_layouts() -> None:
                         open_ends(rules, nxt.layout).items()) == _naive_open_ends(
                             rules, nxt.layout)
                 state = nxt
+
+
+def test_mirror_images_share_a_canonical_id_found_only_when_asked() -> None:
+    """2-4 led with its 4 facing L and 4-4 laid on that 4, and 2-4 led with
+    its 2 facing L and 4-4 on the R, are mirror images: two real ids, one
+    canonical id (the one whose L end is the lower). Interning the first,
+    as a replay does, adds it alone to the table, not its mirror image;
+    asking for its canonical id adds the mirror image, once."""
+    table = LayoutTable(PAGAT)
+    before = len(table.keys)
+    flipped = table.from_layout(place(PAGAT, lead(PAGAT, Tile(2, 4), 4), Tile(4, 4), End.L))
+    assert len(table.keys) == before + 1
+    canonical = table.canonical(flipped)
+    assert canonical != flipped
+    assert len(table.keys) == before + 2
+    assert table.canonical(flipped) == canonical  # found once, then kept
+    assert len(table.keys) == before + 2
+    laid = table.from_layout(place(PAGAT, lead(PAGAT, Tile(2, 4), 2), Tile(4, 4), End.R))
+    assert laid == canonical
+    assert table.canonical(laid) == laid
+    assert table.total[flipped] == table.total[laid] == 2 + 8
 
 
 def test_every_lead_reads_as_its_tiles_say() -> None:

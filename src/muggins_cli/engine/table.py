@@ -55,10 +55,11 @@ RealMove: TypeAlias = tuple[End | None, int, int]
 class LayoutTable:
     """Interned layout summaries for one rules value, grown lazily.
 
-    Ids are dense ints; per id the table holds the canonical id, the mask of
-    tiles fitting some open end and the open-end total. Successor lists are
-    built the first time a search visits an id, because a spinner game can
-    reach far fewer summaries than exist.
+    Ids are dense ints; per id the table holds the mask of tiles fitting
+    some open end, the open-end total and, once a search asks
+    (:meth:`canonical`), the canonical id. Successor lists are built the
+    first time a search visits an id, because a spinner game can reach far
+    fewer summaries than exist.
     """
 
     def __init__(self, rules: Rules) -> None:
@@ -101,17 +102,25 @@ class LayoutTable:
         i = len(self.keys)
         self.keys.append(key)
         self.ids[key] = i
-        self.canon.append(i)
+        self.canon.append(-1)  # not asked yet: see canonical()
         self.fitmask.append(self._fitmask(key))
         self.total.append(self._count(key))
         self.pips.append(None)
         self.smoves.append(None)
         self.tmoves.append({})
         self.rmoves.append(None)
-        c = _canonical(key)
-        if c != key:
-            self.canon[i] = self.intern(c)
         return i
+
+    def canonical(self, lid: int) -> int:
+        """The canonical id of ``lid``, found the first time it is asked:
+        only the searches ask, so a replay, which never does, interns no
+        mirror image of the layouts it lays."""
+        c = self.canon[lid]
+        if c < 0:
+            key = self.keys[lid]
+            mirror = _canonical(key)
+            c = self.canon[lid] = lid if mirror == key else self.intern(mirror)
+        return c
 
     def from_layout(self, layout: Layout) -> int:
         """The real (oriented) id of an engine layout."""
@@ -272,7 +281,7 @@ class LayoutTable:
             if not self.fitmask[cid] >> ti & 1:
                 continue
             for _, nid, pts in self.real_moves(cid, ti):
-                c = self.canon[nid]
+                c = self.canonical(nid)
                 if (ti, c) not in seen:
                     seen.add((ti, c))
                     out.append((1 << ti, ti, c, pts))

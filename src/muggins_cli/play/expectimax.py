@@ -376,7 +376,7 @@ class ExpectimaxStrategy:
         excl = tuple(_mask(t for t in table.by_index
                            if {t.lo, t.hi} & seen.excluded(s)) for s in order)
         dists = tuple(seen.target - seen.scores[(seen.seat + k) % n] for k in range(n))
-        lay = table.canon[table.from_layout(seen.layout)]
+        lay = table.canonical(table.from_layout(seen.layout))
         return _Node(me, lay, pool, sizes, excl, seen.stock_count, 0, 0, dists)
 
     @staticmethod
@@ -389,7 +389,7 @@ class ExpectimaxStrategy:
             if not root.me & bit:  # a tile just drawn, to be laid at once
                 root = _Node(root.me | bit, root.lay, root.pool, root.sizes, root.excl,
                              root.stock, 0, 0, root.dists)
-            return search.after_mover_places(root, bit, table.canon[nid], pts, depth)
+            return search.after_mover_places(root, bit, table.canonical(nid), pts, depth)
         if isinstance(move, UnseenDraw):
             return search.mover_draws(root, depth)
         assert isinstance(move, Pass)
@@ -409,7 +409,7 @@ def passed_over(table: LayoutTable, placed: Placed) -> set[int]:
         return set()
     laid = max(scored)
     down = {x.index() for x in layout.tiles()}
-    return {tj for _, tj, _, pts in table.search_moves(table.canon[lid])
+    return {tj for _, tj, _, pts in table.search_moves(table.canonical(lid))
             if pts > laid and tj != ti and tj not in down}
 
 

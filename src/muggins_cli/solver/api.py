@@ -424,14 +424,14 @@ class _Perfect2Root:
             return best
         me, op = node.hands[node.seat], node.hands[1 - node.seat]
         dme, dop = node.dists[node.seat], node.dists[1 - node.seat]
-        return self.s.nega(me, op, self.ctx.table.canon[node.lid], node.stock, dme, dop,
+        return self.s.nega(me, op, self.ctx.table.canonical(node.lid), node.stock, dme, dop,
                            alpha, beta)
 
     def move_value(self, node: _Node, move: SolverMove, alpha: int, beta: int) -> int:
         if isinstance(move, Draw) and self.ctx.rules.must_play:
             # The whole run of draws is one step of the search.
             me, op = node.hands[node.seat], node.hands[1 - node.seat]
-            return self.s.no_fit(me, op, self.ctx.table.canon[node.lid], node.stock,
+            return self.s.no_fit(me, op, self.ctx.table.canonical(node.lid), node.stock,
                                  node.dists[node.seat], node.dists[1 - node.seat], alpha, beta)
         pts, nxt = self.ctx.step(node, move)
         if isinstance(nxt, _End):
@@ -609,7 +609,7 @@ class _ParanoidRoot:
                 if alpha >= beta:
                     break
             return best
-        return self.s.search(node.hands, self.ctx.table.canon[node.lid], node.stock, node.seat,
+        return self.s.search(node.hands, self.ctx.table.canonical(node.lid), node.stock, node.seat,
                              node.dists, alpha, beta)
 
     def move_value(self, node: _Node, move: SolverMove, alpha: int, beta: int) -> int:
@@ -654,13 +654,13 @@ class _MaxNRoot:
         if node.drawn >= 0:
             return max((self.move_vec(node, m) for m in self.ctx.legal(node)),
                        key=lambda v: preference(v, node.seat))
-        return self.s.value(node.hands, self.ctx.table.canon[node.lid], node.stock, node.seat,
+        return self.s.value(node.hands, self.ctx.table.canonical(node.lid), node.stock, node.seat,
                             node.dists)
 
     def move_vec(self, node: _Node, move: SolverMove) -> Vec:
         if isinstance(move, UnseenDraw) or (isinstance(move, Draw) and self.ctx.rules.must_play):
-            return self.s.draw(node.hands, self.ctx.table.canon[node.lid], node.stock, node.seat,
-                               node.dists, one=not self.ctx.rules.must_play)
+            return self.s.draw(node.hands, self.ctx.table.canonical(node.lid), node.stock,
+                               node.seat, node.dists, one=not self.ctx.rules.must_play)
         pts, nxt = self.ctx.step(node, move)
         if isinstance(nxt, _End):
             return self.ctx.end_vec(nxt)
@@ -692,12 +692,12 @@ class _Expect2Root:
         me, op = node.hands[node.seat], node.hands[1 - node.seat]
         dme, dop = node.dists[node.seat], node.dists[1 - node.seat]
         if isinstance(move, UnseenDraw):
-            return self.s.chance(me, op, t.canon[node.lid], node.stock, dme, dop)
+            return self.s.chance(me, op, t.canonical(node.lid), node.stock, dme, dop)
         pts, nxt = self.ctx.step(node, move)
         if isinstance(nxt, _End):
             return self.ctx.end_value2(nxt, node.seat)
         nme, nop = nxt.hands[nxt.seat], nxt.hands[1 - nxt.seat]
-        v = self.s.nega(nme, nop, t.canon[nxt.lid], nxt.stock, nxt.dists[nxt.seat],
+        v = self.s.nega(nme, nop, t.canonical(nxt.lid), nxt.stock, nxt.dists[nxt.seat],
                         nxt.dists[1 - nxt.seat], -BIG, BIG)
         return pts + v if nxt.seat == node.seat else pts - v
 

@@ -78,7 +78,7 @@ class LayoutTable:
         self.canon: list[int] = []
         self.fitmask: list[int] = []
         self.total: list[int] = []
-        self.pips: list[dict[End, int] | None] = []
+        self.pips: list[dict[End, int]] = []
         self.smoves: list[list[SearchMove] | None] = []
         self.tmoves: list[dict[int, list[tuple[int, int]]]] = []
         self.rmoves: list[dict[int, list[RealMove]] | None] = []
@@ -103,9 +103,10 @@ class LayoutTable:
         self.keys.append(key)
         self.ids[key] = i
         self.canon.append(-1)  # not asked yet: see canonical()
-        self.fitmask.append(self._fitmask(key))
+        ends = self.open_ends(key)
+        self.fitmask.append(self._fitmask(key, ends))
         self.total.append(self._count(key))
-        self.pips.append(None)
+        self.pips.append(dict(ends))
         self.smoves.append(None)
         self.tmoves.append({})
         self.rmoves.append(None)
@@ -165,18 +166,16 @@ class LayoutTable:
         return out
 
     def end_pips(self, lid: int) -> dict[End, int]:
-        """:meth:`open_ends` of id ``lid`` as the engine's dict, built once."""
-        found = self.pips[lid]
-        if found is None:
-            found = self.pips[lid] = dict(self.open_ends(self.keys[lid]))
-        return found
+        """:meth:`open_ends` of id ``lid`` as the engine's dict, built when
+        the id was interned (its fit mask is made from it)."""
+        return self.pips[lid]
 
-    def _fitmask(self, key: Key) -> int:
+    def _fitmask(self, key: Key, ends: list[tuple[End, int]]) -> int:
         if key[0] == "E":
             return self.all_mask
         m = 0
         masks = self.pip_mask
-        for _, p in self.open_ends(key):
+        for _, p in ends:
             if p < len(masks):  # an end off the set (a record's typo) fits no tile of it
                 m |= masks[p]
         return m
@@ -261,7 +260,7 @@ class LayoutTable:
             nid = self.intern(self._place(key, tile, None))
             out.append((None, nid, self.rules.score_of(self.total[nid])))
         else:
-            for end, pip in self.open_ends(key):
+            for end, pip in self.pips[lid].items():
                 if tile.has(pip):
                     nid = self.intern(self._place(key, tile, end))
                     out.append((end, nid, self.rules.score_of(self.total[nid])))

@@ -6,17 +6,15 @@ diagnostics."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from muggins_cli.notation import parser
 from muggins_cli.notation.model import Match
+from tests.conftest import CORPUS, RECORDS, files
 
-ROOT = Path(__file__).resolve().parents[1]
-RECORDS = sorted((ROOT / "records").glob("*.mgn")) + sorted(
-    (ROOT / "tests" / "data" / "conformance").rglob("*.mgn"))
+TEXTS = files(RECORDS) + CORPUS
 
 
 def _slow(text: str, monkeypatch: pytest.MonkeyPatch) -> list[Match]:
@@ -34,8 +32,8 @@ def _same(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_every_record_reads_the_same_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert len(RECORDS) > 100
-    for path in RECORDS:
+    assert len(TEXTS) > 100
+    for path in TEXTS:
         _same(path.read_text(encoding="utf-8", errors="replace"), monkeypatch)
 
 

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import textwrap
 
+from tests.conftest import RECORDS, files
+
 
 def _run(code: str) -> str:
     done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)],
@@ -66,3 +68,23 @@ def test_cycles_are_still_collected() -> None:
     tuned, off = (int(x) for x in out.split())
     assert tuned < 250_000
     assert off > 1_000_000
+
+
+def test_checking_a_file_leaves_nothing_for_the_collector() -> None:
+    """With the collector run seldom, garbage in cycles would pile up between
+    its runs; reading and replaying a record makes none, so everything goes
+    by reference counting as soon as it is done with."""
+    records = [str(p) for p in files(RECORDS)]
+    out = _run(f"""
+        import gc
+        from muggins_cli.check import check_file
+        for path in {records!r}:  # once to import and build what stays
+            check_file(path)
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        for path in {records!r}:
+            check_file(path)
+        gc.collect()
+        print(len(gc.garbage), sorted({{type(o).__name__ for o in gc.garbage}}))
+    """)
+    assert out == "0 []"

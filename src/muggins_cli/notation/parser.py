@@ -136,7 +136,8 @@ def iter_matches(lines: Iterable[str]) -> Iterator[Match]:
 # ---------------------------------------------------------------------------
 # The parser
 
-_Handler: TypeAlias = Callable[[int, str, list[Token], tuple[Annotation, ...]], "BodyLine | None"]
+_Handler: TypeAlias = Callable[["_Parser", int, str, list[Token], tuple[Annotation, ...]],
+                               "BodyLine | None"]
 
 
 def _tokens(text: str, offset: int) -> list[Token]:
@@ -291,14 +292,6 @@ class _Parser:
         # Player names of the match (None: unknown, names are guessed).
         self._players: dict[str, str] | None = None
         self._name_words: list[tuple[list[str], str]] = []
-        self._keyword: dict[str, _Handler] = {
-            "round": self._round,
-            "lead": self._lead,
-            "deal": self._deal,
-            "stock": self._stock,
-            "reveal": self._reveal,
-            "score": self._score,
-        }
 
     # -- the main loop ----------------------------------------------------
 
@@ -598,7 +591,7 @@ class _Parser:
     ) -> BodyLine | None:
         colon = content.find(":")
         first = _WORD_RE.match(stripped).group()  # type: ignore[union-attr]
-        handler = self._keyword.get(first)
+        handler = _HANDLERS.get(first)
         if colon >= 0 and (handler is None or self._is_player(content[:colon])):
             return self._turn(number, content, colon, notes)
         tokens = _tokens(content, 0)
@@ -609,12 +602,12 @@ class _Parser:
                 after = tokens[len(name[0])] if len(name[0]) < len(tokens) else None
                 where = after[1] if after else _end_column(content)
                 self._syntax(number, where, f"expected ':' after the player name {quote(name[1])}")
-            elif meant in self._keyword:
+            elif meant in _HANDLERS:
                 # 4a. A keyword in the wrong case: said once, then read as the
                 # keyword it spells, so that the lines after it still make sense.
                 self._wrong_case(number, column, first, meant, "keywords are lower case")
-                return self._keyword[meant](number, content, [(meant, column), *tokens[1:]],
-                                            notes)
+                return _HANDLERS[meant](self, number, content, [(meant, column), *tokens[1:]],
+                                        notes)
             else:
                 self._syntax(
                     number,
@@ -623,7 +616,7 @@ class _Parser:
                     f" 'NAME: ...', got {quote(first)}",
                 )
             return None
-        return handler(number, content, tokens, notes)
+        return handler(self, number, content, tokens, notes)
 
     def _is_player(self, raw: str) -> bool:
         return self._players is not None and normalise_name(raw) in self._players
@@ -955,6 +948,20 @@ class _Parser:
             return None
         return MugginsCall(name, int(points.group(1)), number, name_at, column, notes,
                            self._comments)
+
+
+#: The reader of each keyword's line. A table of the class's functions, not
+#: of one parser's bound methods: those would make every parser a cycle,
+#: and its last match would wait for the cycle collector instead of going
+#: when the file is read (issue 13's memory).
+_HANDLERS: dict[str, _Handler] = {
+    "round": _Parser._round,
+    "lead": _Parser._lead,
+    "deal": _Parser._deal,
+    "stock": _Parser._stock,
+    "reveal": _Parser._reveal,
+    "score": _Parser._score,
+}
 
 
 def _tag_problem(span: str) -> tuple[int, str]:

@@ -162,6 +162,13 @@ def lead(rules: Rules, tile: Tile, left: Pip | None = None) -> Layout:
     return out
 
 
+def layout_score(rules: Rules, layout: Layout) -> int:
+    """Points the placement that made ``layout`` scores: the count of its
+    open ends, scored by the rules. The one definition of a placement's
+    score (the table's successors are scored the same way)."""
+    return rules.score_of(count(rules, layout))
+
+
 def place(rules: Rules, layout: Layout, tile: Tile, end: End) -> Layout:
     """Join ``tile`` to ``end``; the caller has checked that it fits there."""
     return place_scored(rules, layout, tile, end)[0]
@@ -189,7 +196,7 @@ def place_scored(rules: Rules, layout: Layout, tile: Tile, end: End) -> tuple[La
             if e is end:
                 out.at = (table, nid)
                 return out, pts
-    return out, rules.score_of(count(rules, out))
+    return out, layout_score(rules, out)
 
 
 def _become_spinner(layout: Layout, double: Tile, end: End) -> Layout:

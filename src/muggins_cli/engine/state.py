@@ -17,11 +17,11 @@ from muggins_cli.engine.layout import (
     EMPTY,
     End,
     Layout,
-    count,
     ends_for,
+    layout_score,
     lead,
     open_ends,
-    place,
+    place_scored,
     playable,
 )
 from muggins_cli.errors import IllegalMoveError
@@ -205,22 +205,22 @@ def is_blocked(rules: Rules, state: RoundState) -> bool:
 def placed(rules: Rules, layout: Layout, move: Place) -> Layout:
     """The layout after ``move``: the lead on an empty table (its ``left``
     half facing L when given), else the tile on its end."""
+    return placed_scored(rules, layout, move)[0]
+
+
+def placed_scored(rules: Rules, layout: Layout, move: Place) -> tuple[Layout, int]:
+    """:func:`placed`, and what ``move`` scores: a tile laid on an end
+    takes both from one look-up of the layout table (``place_scored``)."""
     if move.end is None:
-        return lead(rules, move.tile, move.left)
-    return place(rules, layout, move.tile, move.end)
-
-
-def layout_score(rules: Rules, layout: Layout) -> int:
-    """Points the placement that made ``layout`` scores: the count of its
-    open ends, scored by the rules. The one definition of a placement's
-    score; the replay, which already holds the new layout, reads it here."""
-    return rules.score_of(count(rules, layout))
+        out = lead(rules, move.tile, move.left)
+        return out, layout_score(rules, out)
+    return place_scored(rules, layout, move.tile, move.end)
 
 
 def placement_score(rules: Rules, layout: Layout, move: Place) -> int:
     """Points ``move`` scores at once on ``layout`` (what the analysis, the
     strategies and ``solve`` ask before the move is made)."""
-    return layout_score(rules, placed(rules, layout, move))
+    return placed_scored(rules, layout, move)[1]
 
 
 def apply(rules: Rules, state: RoundState, move: Move) -> tuple[RoundState, int]:
@@ -242,10 +242,9 @@ def apply(rules: Rules, state: RoundState, move: Move) -> tuple[RoundState, int]
     if isinstance(move, Pass):
         after = replace(state, to_move=nxt)
         return (replace(after, over=True, blocked=True) if is_blocked(rules, after) else after), 0
-    layout = placed(rules, state.layout, move)
+    layout, points = placed_scored(rules, state.layout, move)
     hand = state.hands[seat] - {move.tile}
     after = RoundState(_with_hand(state.hands, seat, hand), state.stock, layout, nxt)
-    points = layout_score(rules, layout)
     if not hand:
         return replace(after, over=True, went_out=seat), points
     if is_blocked(rules, after):

@@ -30,6 +30,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
+from muggins_cli.engine.layout import layout_score
 from muggins_cli.engine.state import (
     Draw,
     Move,
@@ -37,7 +38,6 @@ from muggins_cli.engine.state import (
     Place,
     RoundState,
     UnseenDraw,
-    layout_score,
     placement_score,
 )
 from muggins_cli.engine.view import SeatView, SeenMove, view_of

@@ -22,6 +22,7 @@ from muggins_cli.engine.layout import (
     Layout,
     count,
     ends_for,
+    layout_score,
     lead,
     open_ends,
     place_scored,
@@ -33,7 +34,7 @@ from muggins_cli.engine.scoring import (
     winner_at_settlement,
     winner_on_credit,
 )
-from muggins_cli.engine.state import Place, blocked, highest_double, layout_score, leads_by_deal
+from muggins_cli.engine.state import Place, blocked, highest_double, leads_by_deal
 from muggins_cli.engine.voids import VoidWatch
 from muggins_cli.errors import RulesError
 from muggins_cli.notation.model import (

@@ -24,8 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from muggins_cli.engine.layout import Layout, open_ends
-from muggins_cli.engine.state import layout_score
+from muggins_cli.engine.layout import Layout, layout_score, open_ends
 from muggins_cli.replay.position import Position
 from muggins_cli.report.board import ends_text
 from muggins_cli.rules.model import Rules

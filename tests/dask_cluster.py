@@ -48,6 +48,8 @@ class Cluster:
         self._file = folder / "scheduler.json"
         self._procs: list[subprocess.Popen[bytes]] = []
         self.workers: dict[str, subprocess.Popen[bytes]] = {}
+        # Workers a test ended on purpose and took off the cluster.
+        self._dropped: list[subprocess.Popen[bytes]] = []
         self._start([*DASK, "scheduler", "--host", "127.0.0.1", "--port", "0",
                      "--no-dashboard", "--dashboard-address", LOOPBACK,
                      "--scheduler-file", str(self._file),
@@ -97,7 +99,7 @@ class Cluster:
     def _check_alive(self) -> None:
         for proc in self._procs:
             code = proc.poll()
-            assert code is None or proc in self.workers.values(), \
+            assert code is None or proc in self.workers.values() or proc in self._dropped, \
                 f"{proc.args[:4]} ended with {code}; see the logs in {self.folder}"
 
     def address_of(self, name: str) -> str:
@@ -115,6 +117,14 @@ class Cluster:
                 proc.wait()
                 return name
         raise AssertionError(f"{pid} is not a worker of this cluster")
+
+    def drop_worker(self, name: str) -> None:
+        """Kill (SIGKILL) the worker ``name`` and take it off the cluster:
+        its end is no failure, however long the scheduler takes to see it."""
+        proc = self.workers.pop(name)
+        self._dropped.append(proc)
+        proc.kill()
+        proc.wait()
 
     def kill_scheduler(self) -> None:
         """Kill (SIGKILL) the scheduler, as a lost machine ends it."""

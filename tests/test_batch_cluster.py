@@ -206,7 +206,7 @@ def test_a_worker_with_another_version_is_named(cluster: Cluster, tmp_path: Path
         other = cluster.address_of("other")
         result = _invoke("check", "recs", "--scheduler", cluster.address)
     finally:
-        cluster.workers.pop("other").kill()
+        cluster.drop_worker("other")
         cluster.wait_for_workers(2)
     assert result.exit_code == 2
     assert result.stdout == ""

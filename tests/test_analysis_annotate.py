@@ -36,9 +36,13 @@ def strip(m: Match) -> Match:
     """A match without glyphs or notes: what annotating must not change."""
     body: list[BodyLine] = []
     for item in m.body:
-        if isinstance(item, Turn) and isinstance(item.action, Placement):
-            item = dataclasses.replace(item, action=dataclasses.replace(item.action, glyph=None))
-        body.append(dataclasses.replace(item, notes=()))
+        if isinstance(item, Turn):
+            action = item.action
+            if isinstance(action, Placement):
+                action = dataclasses.replace(action, glyph=None)
+            body.append(item.changed(action=action, notes=()))
+        else:
+            body.append(dataclasses.replace(item, notes=()))
     return dataclasses.replace(m, body=tuple(body), notes=())
 
 

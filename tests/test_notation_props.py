@@ -96,8 +96,8 @@ def _turn(draw: st.DrawFn, player: str) -> Turn:
         points = draw(st.none() | st.integers(0, 10**6))
         claim = None if points is None else Claim(points, 0, 0)
     notes = draw(_notes)
-    return Turn(player, tuple(Draw(t, 0, 0) for t in draws), action, claim, 0, 0, notes,
-                draw(_comments))
+    return Turn.of(player, tuple(Draw(t, 0, 0) for t in draws), action, claim, 0, 0, notes,
+                   draw(_comments))
 
 
 @st.composite

@@ -1,34 +1,42 @@
-"""The parser's fast paths for turns read a line exactly as its word-by-word
-reading does (issue 13): every record of the project and of the conformance
-corpus, and turns made to sit on the edge of each fast path, are read both
-ways and must give the same matches, to the column, and the same
-diagnostics."""
+"""The parser reads what follows a turn's colon once per distinct text and
+shares it (issue 13's light record): a line read from that table must be
+the line its word-by-word reading makes. Every record of the project and of
+the conformance corpus, and turns made to sit on the edges of the table,
+are read both ways (the table warm, and a table that keeps nothing) and
+must give the same matches, to the column, and the same diagnostics."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import pytest
 
 from muggins_cli.notation import parser
-from muggins_cli.notation.model import Match
+from muggins_cli.notation.model import Match, Spelling, Turn
 from tests.conftest import CORPUS, RECORDS, files
 
 TEXTS = files(RECORDS) + CORPUS
 
 
+class _Forgetful(dict[str, Spelling]):
+    """A table that keeps nothing: every turn is read word by word."""
+
+    def __setitem__(self, key: str, value: Spelling) -> None:
+        pass
+
+
 def _slow(text: str, monkeypatch: pytest.MonkeyPatch) -> list[Match]:
     with monkeypatch.context() as m:
-        m.setattr(parser, "_quick_turn", lambda rest: None)
-        m.setattr(parser, "_draws_turn", lambda *args: None)
+        m.setattr(parser, "_SPELLINGS", _Forgetful())
         return parser.parse_text(text)
 
 
-def _same(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def _same(text: str, monkeypatch: pytest.MonkeyPatch) -> list[Match]:
+    parser.parse_text(text)  # the table now holds every spelling of the text
     fast = parser.parse_text(text)
     slow = _slow(text, monkeypatch)
     assert repr(fast) == repr(slow)
+    assert fast == slow
     assert [m.diagnostics for m in fast] == [m.diagnostics for m in slow]
+    return fast
 
 
 def test_every_record_reads_the_same_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -50,25 +58,26 @@ HEADER = '[Players "Ana, Ana Maria, Budi"]\n[Rules "pagat"]\n\nround 1\n'
     "Ana: d1-2 3-4L!",
     "Ana Maria: d0-0  d1-1 0-1R?? +10",
     "Budi: d6-6\td5-5 5-6",
+    "Ana: pass",
+    "Budi: d?? d1-2  pass ",
+    "Ana Maria: d?? 3-4R +5",
 ])
 def test_edge_turns_read_the_same_both_ways(line: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    taken: list[Any] = []
-    quick, draws = parser._quick_turn, parser._draws_turn
+    # The same text after the colon on two lines, the second under another
+    # name: the second is read from the table and shifted to its colon.
+    rest = line.split(":", 1)[1]
+    other = "Budi" if not line.startswith("Budi") else "Ana Maria"
+    text = HEADER + line + "\n" + other + ":" + rest + "\n"
+    fast = _same(text, monkeypatch)
+    first, second = fast[0].body[1:3]
+    assert isinstance(first, Turn) and isinstance(second, Turn)
+    assert first.spelling is second.spelling, "the second line must come from the table"
 
-    def quick_spy(rest: str) -> Any:
-        found = quick(rest)
-        taken.append(found)
-        return found
 
-    def draws_spy(*args: Any) -> Any:
-        found = draws(*args)
-        taken.append(found)
-        return found
-
-    monkeypatch.setattr(parser, "_quick_turn", quick_spy)
-    monkeypatch.setattr(parser, "_draws_turn", draws_spy)
-    text = HEADER + line + "\n"
-    fast = parser.parse_text(text)
-    assert any(t is not None for t in taken), "the line must go a fast way"
-    monkeypatch.undo()
-    assert repr(fast) == repr(_slow(text, monkeypatch))
+@pytest.mark.parametrize("line", ["Ana: PASS", "Ana: 3-4r", "Ana: 3-4R 5", "Ana: d3"])
+def test_a_turn_with_a_finding_is_read_anew_each_time(line: str) -> None:
+    """Only a text read without a finding is kept: the next line saying it
+    gets its finding too, at its own line."""
+    text = HEADER + line + "\n" + line + "\n"
+    (match,) = parser.parse_text(text)
+    assert [d.line for d in match.diagnostics] == [5, 6]

@@ -6,6 +6,7 @@ value; which half faces where belongs to a placement, not to the tile.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import TypeAlias
@@ -21,9 +22,6 @@ class End(str, Enum):
     R = "R"
     U = "U"
     D = "D"
-
-
-
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -111,3 +109,31 @@ def tile_from_index(index: int) -> Tile:
     while (hi + 1) * (hi + 2) // 2 <= index:
         hi += 1
     return Tile(index - hi * (hi + 1) // 2, hi)
+
+
+_BY_INDEX: list[Tile] = []
+
+
+def bits_of(tiles: Iterable[Tile]) -> int:
+    """Tiles as a bit mask of :meth:`Tile.index`: how the replay holds a
+    hand, the stock and what is seen (a tile off the set too, above the
+    set's bits)."""
+    bits = 0
+    for t in tiles:
+        bits |= 1 << (t.hi * (t.hi + 1) // 2 + t.lo)
+    return bits
+
+
+def tiles_of(bits: int) -> list[Tile]:
+    """The tiles of a bit mask, in index order (interned, as Tile.of gives)."""
+    out: list[Tile] = []
+    index = 0
+    while bits:
+        if bits & 1:
+            while len(_BY_INDEX) <= index:
+                t = tile_from_index(len(_BY_INDEX))
+                _BY_INDEX.append(Tile.of(t.lo, t.hi))
+            out.append(_BY_INDEX[index])
+        bits >>= 1
+        index += 1
+    return out

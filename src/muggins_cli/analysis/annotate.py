@@ -183,7 +183,7 @@ def annotate_match(match: Match, marks: Sequence[Mark]) -> Match:
             notes = tuple(n for n in item.notes if not any(n is d for d in mark.drop))
             if mark.note is not None:
                 notes = (Annotation(mark.note, item.line, 0), *notes)
-            body.append(dataclasses.replace(item, action=action, notes=notes))
+            body.append(item.changed(action=action, notes=notes))
         else:
             body.append(item)
     return dataclasses.replace(match, body=tuple(body))

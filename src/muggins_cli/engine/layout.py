@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from muggins_cli.engine.table import LayoutTable, layout_key, table_for
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import End as End
-from muggins_cli.tiles import Pip, Tile
+from muggins_cli.tiles import Pip, Tile, tiles_of
 
 ENDS: tuple[End, ...] = (End.L, End.R, End.U, End.D)
 _INDEX = {End.L: 0, End.R: 1, End.U: 2, End.D: 3}
@@ -143,6 +143,30 @@ def playable(rules: Rules, layout: Layout, hand: Iterable[Tile]) -> list[Tile]:
         return sorted(hand)
     pips = set(open_ends(rules, layout).values())
     return sorted(t for t in hand if t.lo in pips or t.hi in pips)
+
+
+def fitting(table: LayoutTable, lid: int, bits: int) -> list[Tile]:
+    """:func:`playable` for a hand held as a bit mask (``tiles.bits_of``)
+    on the layout of id ``lid``: the table's fit mask, and a tile off the
+    set (a record's typo, above the mask) by its pips."""
+    if lid == table.empty:
+        return sorted(tiles_of(bits))
+    tiles = tiles_of(bits & table.fitmask[lid])
+    off = bits >> table.n_tiles
+    if off:
+        pips = table.pips[lid].values()
+        tiles += [t for t in tiles_of(off << table.n_tiles) if t.lo in pips or t.hi in pips]
+    return sorted(tiles)
+
+
+def blocked_at(table: LayoutTable, lid: int, hands: Iterable[int], drawable: int) -> bool:
+    """Nothing left to draw (the stock down to its reserve), the round
+    begun, and no tile of any hand (bit masks) fits an open end: the one
+    test of a blocked round, for the engine's states and the replay."""
+    if drawable > 0 or lid == table.empty:
+        return False
+    fit, size = table.fitmask[lid], table.n_tiles
+    return not any(h & fit or (h >> size and fitting(table, lid, h)) for h in hands)
 
 
 def count(rules: Rules, layout: Layout) -> int:

@@ -17,16 +17,17 @@ from muggins_cli.engine.layout import (
     EMPTY,
     End,
     Layout,
+    blocked_at,
     ends_for,
+    layout_id,
     layout_score,
     lead,
     open_ends,
     place_scored,
-    playable,
 )
 from muggins_cli.errors import IllegalMoveError
 from muggins_cli.rules.model import LeadTile, Rules
-from muggins_cli.tiles import Pip, Tile, full_set
+from muggins_cli.tiles import Pip, Tile, bits_of, full_set
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,12 +190,11 @@ def legal_moves(rules: Rules, state: RoundState) -> list[Move]:
 
 
 def blocked(rules: Rules, layout: Layout, hands: Iterable[Iterable[Tile]], drawable: int) -> bool:
-    """Nothing left to draw (the stock down to its reserve), the round
-    begun, and no tile of any hand fits an open end: the one test of a
-    blocked round, for the engine's states and the replay's hands."""
+    """:func:`~muggins_cli.engine.layout.blocked_at` for a layout and hands of tiles."""
     if drawable > 0 or not layout.started:
         return False
-    return not any(playable(rules, layout, h) for h in hands)
+    table, lid = layout_id(rules, layout)
+    return blocked_at(table, lid, [bits_of(h) for h in hands], drawable)
 
 
 def is_blocked(rules: Rules, state: RoundState) -> bool:

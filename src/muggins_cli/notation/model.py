@@ -213,18 +213,153 @@ class ScoreLine:
     comments: Comments = NO_COMMENTS
 
 
-@dataclass(slots=True, unsafe_hash=True)
-class Turn:
-    """``NAME: draws... (placement [+N] | pass)``."""
+class Spelling:
+    """What a turn line says after its colon, read once per distinct text
+    and shared by every line that says it (issue 13's light record).
 
-    player: str
-    draws: tuple[Draw, ...]
-    action: Placement | Pass
-    claim: Claim | None
-    line: int = field(compare=False)
-    column: int = field(compare=False)
-    notes: tuple[Annotation, ...] = ()
-    comments: Comments = NO_COMMENTS
+    A record spells the same few hundred turns again and again; a turn line
+    is then its player, its line number, where its colon is and one of
+    these, instead of four or five token objects built per line. The
+    columns here are counted as if the colon were the line's first
+    character: a turn adds its colon's 0-based offset (:attr:`Turn.at`).
+    ``tile`` is None for a pass; ``drawn`` holds each draw's tile, None for
+    ``d??``; ``draws`` each draw as ``(a, b, column)``, ``a`` = -1 for
+    ``d??``. The replay reads the ints and tiles; the token objects
+    (:attr:`Turn.draws`, :attr:`Turn.action`, :attr:`Turn.claim`) are built
+    from them only when somebody asks (a diagnostic, the writer).
+    """
+
+    __slots__ = ("a", "b", "claim_column", "column", "drawn", "draws", "end", "glyph",
+                 "index", "points", "tile")
+
+    def __init__(self, draws: tuple[tuple[int, int, int], ...], a: int, b: int,
+                 end: End | None, glyph: str | None, column: int, points: int | None,
+                 claim_column: int) -> None:
+        self.draws = draws
+        self.drawn: tuple[Tile | None, ...] = tuple(
+            None if da < 0 else Tile.of(da, db) for da, db, _ in draws)
+        self.a = a
+        self.b = b
+        self.tile: Tile | None = None if a < 0 else Tile.of(a, b)
+        self.index = -1 if self.tile is None else self.tile.index()  # its bit in a mask
+        self.end = end
+        self.glyph = glyph
+        self.column = column
+        self.points = points
+        self.claim_column = claim_column
+
+    @classmethod
+    def of(cls, draws: tuple[Draw, ...], action: Placement | Pass, claim: Claim | None,
+           at: int = 0) -> Spelling:
+        """The spelling of a turn's tokens, their columns counted from ``at``."""
+        spelt = tuple((-1, -1, d.column - at) if d.tile is None
+                      else (d.tile.a, d.tile.b, d.column - at) for d in draws)
+        if isinstance(action, Pass):
+            a = b = -1
+            end: End | None = None
+            glyph: str | None = None
+        else:
+            a, b, end, glyph = action.tile.a, action.tile.b, action.end, action.glyph
+        return cls(spelt, a, b, end, glyph, action.column - at,
+                   None if claim is None else claim.points,
+                   0 if claim is None else claim.column - at)
+
+
+class Turn:
+    """``NAME: draws... (placement [+N] | pass)``.
+
+    A value like the other record classes (compared and hashed by player,
+    tokens, notes and comments; never changed once built), but light: what
+    follows the colon is a shared :class:`Spelling`, and the token objects
+    with their lines and columns are made the first time they are asked
+    for. Build one from tokens with :meth:`of`.
+    """
+
+    __slots__ = ("_tokens", "at", "column", "comments", "line", "notes", "player", "spelling")
+
+    def __init__(self, player: str, spelling: Spelling, at: int, line: int, column: int,
+                 notes: tuple[Annotation, ...] = (), comments: Comments = NO_COMMENTS) -> None:
+        self.player = player
+        self.spelling = spelling
+        self.at = at
+        self.line = line
+        self.column = column
+        self.notes = notes
+        self.comments = comments
+        self._tokens: tuple[tuple[Draw, ...], Placement | Pass, Claim | None] | None = None
+
+    @classmethod
+    def of(cls, player: str, draws: tuple[Draw, ...], action: Placement | Pass,
+           claim: Claim | None, line: int, column: int, notes: tuple[Annotation, ...] = (),
+           comments: Comments = NO_COMMENTS) -> Turn:
+        """A turn of these tokens (kept as given)."""
+        turn = cls(player, Spelling.of(draws, action, claim), 0, line, column, notes, comments)
+        turn._tokens = (draws, action, claim)
+        return turn
+
+    def _made(self) -> tuple[tuple[Draw, ...], Placement | Pass, Claim | None]:
+        tokens = self._tokens
+        if tokens is None:
+            sp, at, line = self.spelling, self.at, self.line
+            draws = tuple(Draw(None, line, at + c) if a < 0
+                          else Draw(TileTok(a, b, line, at + c + 1), line, at + c)
+                          for a, b, c in sp.draws)
+            action: Placement | Pass
+            if sp.a < 0:
+                action = Pass(line, at + sp.column)
+            else:
+                action = Placement(TileTok(sp.a, sp.b, line, at + sp.column), sp.end, sp.glyph,
+                                   line, at + sp.column)
+            claim = None if sp.points is None else Claim(sp.points, line, at + sp.claim_column)
+            tokens = self._tokens = (draws, action, claim)
+        return tokens
+
+    @property
+    def draws(self) -> tuple[Draw, ...]:
+        return self._made()[0]
+
+    @property
+    def action(self) -> Placement | Pass:
+        return self._made()[1]
+
+    @property
+    def claim(self) -> Claim | None:
+        return self._made()[2]
+
+    def with_notes(self, notes: tuple[Annotation, ...]) -> Turn:
+        """The same turn with other annotations (the parser adds those that
+        follow it)."""
+        turn = Turn(self.player, self.spelling, self.at, self.line, self.column, notes,
+                    self.comments)
+        turn._tokens = self._tokens
+        return turn
+
+    def changed(self, *, action: Placement | Pass | None = None,
+                notes: tuple[Annotation, ...] | None = None, drop_claim: bool = False) -> Turn:
+        """The same turn with another action or other annotations, or with
+        no points claimed (the annotator's glyphs, the study page's plays)."""
+        draws, own, claim = self._made()
+        return Turn.of(self.player, draws, own if action is None else action,
+                       None if drop_claim else claim, self.line, self.column,
+                       self.notes if notes is None else notes, self.comments)
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.player, *self._made(), self.notes, self.comments)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Turn:
+            return NotImplemented
+        assert isinstance(other, Turn)
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        draws, action, claim = self._made()
+        return (f"Turn(player={self.player!r}, draws={draws!r}, action={action!r}, "
+                f"claim={claim!r}, line={self.line!r}, column={self.column!r}, "
+                f"notes={self.notes!r}, comments={self.comments!r})")
 
 
 @dataclass(slots=True, unsafe_hash=True)

@@ -60,6 +60,7 @@ from muggins_cli.notation.model import (
     RoundLine,
     ScoreEntry,
     ScoreLine,
+    Spelling,
     StockLine,
     Tag,
     TileTok,
@@ -93,9 +94,6 @@ _BLANKS = " \t\r"
 _TILE_RE = lexicon.TILE_RE
 _PLACEMENT_RE = lexicon.PLACEMENT_RE
 _CLAIM_RE = lexicon.CLAIM_RE
-_QUICK_TURN_RE = lexicon.QUICK_TURN_RE
-_DRAWS_TURN_RE = lexicon.DRAWS_TURN_RE
-_DRAW_WORD_RE = lexicon.DRAW_WORD_RE
 _COUNT_RE = lexicon.COUNT_RE
 _POINTS_RE = lexicon.POINTS_RE
 
@@ -194,8 +192,11 @@ def _looks_like_tile(word: str) -> bool:
 # Bounded, so that hostile input cannot grow them without end.
 _TABLE_LIMIT = 1 << 16
 _TILE_WORDS: dict[str, tuple[int, int] | None] = {}
-QuickTurn: TypeAlias = tuple[int, int, "End | None", "str | None", "int | None", int, int]
-_QUICK_TURNS: dict[str, QuickTurn | None] = {}
+#: Every distinct text that follows a turn's colon, read once (issue 13's
+#: light record): a turn line is then a dict look-up and one small object.
+#: Only texts read without a finding are kept, so a line that needs one
+#: gets it every time.
+_SPELLINGS: dict[str, Spelling] = {}
 
 
 def _tile_word(word: str) -> tuple[int, int] | None:
@@ -209,60 +210,6 @@ def _tile_word(word: str) -> tuple[int, int] | None:
     if len(_TILE_WORDS) < _TABLE_LIMIT:
         _TILE_WORDS[word] = halves
     return halves
-
-
-def _draws_turn(number: int, colon: int, rest: str, name: str, name_at: int,
-                notes: tuple[Annotation, ...], comments: Comments) -> Turn | None:
-    """The turn of line ``number`` when what follows its colon (at the
-    0-based ``colon``) is draws that show their tiles, then a placement:
-    the turn the word by word reading of :meth:`_Parser._turn` makes of it;
-    None for any other turn."""
-    found = _DRAWS_TURN_RE.fullmatch(rest)
-    if found is None:
-        return None
-    base = colon + 2  # a 0-based offset in ``rest`` + base: the 1-based column
-    draws = tuple(
-        Draw(TileTok(int(d.group(1)), int(d.group(2)), number, base + d.start() + 1),
-             number, base + d.start())
-        for d in _DRAW_WORD_RE.finditer(rest, found.start(1), found.end(1)))
-    a, b, end, glyph, points = found.group(2, 3, 4, 5, 6)
-    at = base + found.start(2)
-    placement = Placement(TileTok(int(a), int(b), number, at), _ENDS[end] if end else None,
-                          glyph, number, at)
-    claim = None if points is None else Claim(int(points), number, base + found.start(6) - 1)
-    return Turn(name, draws, placement, claim, number, name_at, notes, comments)
-
-
-def _quick_turn(rest: str) -> QuickTurn | None:
-    """What follows a turn's colon when it is a bare placement (no draws):
-    the halves, end, glyph and points claimed, and the 1-based columns of
-    the tile and of the claim's digits counted from the colon (add the
-    colon's 0-based offset); None when it is anything else."""
-    try:
-        return _QUICK_TURNS[rest]
-    except KeyError:
-        pass
-    quick = _QUICK_TURN_RE.fullmatch(rest)
-    value: QuickTurn | None = None
-    if quick is not None:
-        a, b, end, glyph, points = quick.groups()
-        value = (int(a), int(b), _ENDS[end] if end else None, glyph,
-                 None if points is None else int(points),
-                 quick.start(1) + 2, quick.start(5) + 1)
-    if len(_QUICK_TURNS) < _TABLE_LIMIT:
-        _QUICK_TURNS[rest] = value
-    return value
-
-
-def _turn_of(quick: QuickTurn, number: int, colon: int, name: str, name_at: int,
-             notes: tuple[Annotation, ...], comments: Comments) -> Turn:
-    """The turn of line ``number`` whose colon is at the 0-based ``colon``
-    and whose rest :func:`_quick_turn` read as ``quick``."""
-    a, b, end, glyph, points, tile_at, claim_at = quick
-    at = colon + tile_at
-    return Turn(name, (), Placement(TileTok(a, b, number, at), end, glyph, number, at),
-                None if points is None else Claim(points, number, colon + claim_at),
-                number, name_at, notes, comments)
 
 
 class _Parser:
@@ -316,23 +263,20 @@ class _Parser:
             return self._done
         # 2. Fast path: no tag, annotation or comment on the line.
         if _SPECIAL_RE.search(text) is None:
-            # 2a. The commonest line of all, a bare placement by a player of
-            # Players spelled as the tag spells them, inside a match's body
-            # with no comment waiting: what _logical, _body_line and _turn
-            # would make of it, without their questions (issue 13).
+            # 2a. The commonest line of all, a turn by a player of Players
+            # spelled as the tag spells them, inside a match's body with no
+            # comment waiting, saying what an earlier line said after its
+            # colon: what _logical, _body_line and _turn would make of it,
+            # without their questions (issue 13).
             players = self._players
             if players is not None and self._in_body and self._active and not self._pending:
                 colon = text.find(":")
                 name = players.get(text[:colon]) if colon > 0 else None
                 if name is not None:
-                    rest = text[colon + 1 :]
-                    quick = _quick_turn(rest)
-                    turn = (_turn_of(quick, number, colon, name, 1, (), NO_COMMENTS)
-                            if quick is not None
-                            else _draws_turn(number, colon, rest, name, 1, (), NO_COMMENTS))
-                    if turn is not None:
+                    spelling = _SPELLINGS.get(text[colon + 1 :])
+                    if spelling is not None:
                         self._comments = NO_COMMENTS
-                        self._body.append(turn)
+                        self._body.append(Turn(name, spelling, colon, number, 1))
                         return None
             self._logical(number, text, -1, (), None)
             return self._done
@@ -520,7 +464,9 @@ class _Parser:
             self._start_match(note.line, note.column)
         if self._body:
             last = self._body[-1]
-            self._body[-1] = dataclasses.replace(last, notes=(*last.notes, note))
+            notes = (*last.notes, note)
+            self._body[-1] = (last.with_notes(notes) if isinstance(last, Turn)
+                              else dataclasses.replace(last, notes=notes))
         else:
             self._notes.append(note)
 
@@ -814,14 +760,23 @@ class _Parser:
                 if name is None:
                     self._unknown(number, name_at, text)
                     return None
-        # The common turn, a placement without draws: read once per spelling.
-        quick = _quick_turn(content[colon + 1 :])
-        if quick is not None:
-            return _turn_of(quick, number, colon, name, name_at, notes, self._comments)
-        drew = _draws_turn(number, colon, content[colon + 1 :], name, name_at, notes,
-                           self._comments)
-        if drew is not None:
-            return drew
+        rest = content[colon + 1 :]
+        spelling = _SPELLINGS.get(rest)
+        if spelling is None:
+            found = len(self._diags)
+            read = self._turn_words(number, content, colon, name, name_at, notes)
+            if not isinstance(read, Spelling):
+                return read  # a muggins call, or nothing
+            spelling = read
+            if len(self._diags) == found and len(_SPELLINGS) < _TABLE_LIMIT:
+                _SPELLINGS[rest] = spelling
+        return Turn(name, spelling, colon, number, name_at, notes, self._comments)
+
+    def _turn_words(self, number: int, content: str, colon: int, name: str, name_at: int,
+                    notes: tuple[Annotation, ...]) -> Spelling | BodyLine | None:
+        """What follows a turn's colon, read word by word: the turn's
+        spelling, a muggins call, or None (with its finding) when it cannot
+        be read."""
         words = _tokens(content[colon + 1 :], colon + 1)
         if not words:
             self._syntax(
@@ -916,8 +871,7 @@ class _Parser:
                     extra, where = words[index + 2]
                     self._syntax(number, where, f"unexpected {quote(extra)} after the claim")
                     return None
-        return Turn(name, tuple(draws), action, claim, number, name_at, notes,
-                    self._comments)
+        return Spelling.of(tuple(draws), action, claim, colon)
 
     def _muggins(
         self,

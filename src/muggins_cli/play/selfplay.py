@@ -225,7 +225,7 @@ def play_match(
                 claims[seat] += Claims(made=1, made_points=points,
                                        claimed=int(claimed == points), claimed_points=claimed)
             claim = m.Claim(claimed, 0, 0) if claimed else None
-            body.append(m.Turn(names[seat], tuple(draws), action, claim, 0, 0))
+            body.append(m.Turn.of(names[seat], tuple(draws), action, claim, 0, 0))
             draws = []
             winner = _credit(rules, scores, seat, claimed, goal)
             if winner is None and rules.muggins and isinstance(move, Place):

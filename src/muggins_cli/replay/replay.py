@@ -14,19 +14,15 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from muggins_cli.engine.layout import (
     EMPTY,
     Layout,
-    count,
-    ends_for,
-    layout_score,
+    blocked_at,
+    fitting,
     lead,
-    open_ends,
-    place_scored,
-    playable,
+    place,
 )
 from muggins_cli.engine.scoring import (
     EndReason,
@@ -34,7 +30,8 @@ from muggins_cli.engine.scoring import (
     winner_at_settlement,
     winner_on_credit,
 )
-from muggins_cli.engine.state import Place, blocked, highest_double, leads_by_deal
+from muggins_cli.engine.state import Place, highest_double, leads_by_deal
+from muggins_cli.engine.table import LayoutTable, table_for
 from muggins_cli.engine.voids import VoidWatch
 from muggins_cli.errors import RulesError
 from muggins_cli.notation.model import (
@@ -44,7 +41,6 @@ from muggins_cli.notation.model import (
     LeadLine,
     Match,
     MugginsCall,
-    Pass,
     Placement,
     RevealLine,
     RoundLine,
@@ -55,7 +51,7 @@ from muggins_cli.notation.model import (
 )
 from muggins_cli.notation.quoting import quote
 from muggins_cli.rules.model import MatchEnd, Rules
-from muggins_cli.tiles import End, Tile, full_set
+from muggins_cli.tiles import End, Tile, bits_of, full_set, tiles_of
 
 RulesResolver = Callable[[str], Rules]
 
@@ -140,19 +136,25 @@ class MatchReplay:
 class HandView:
     """A hand as far as the record shows it: known tiles plus a count.
 
-    ``unknown`` counts tiles whose faces the record never showed (no deal
-    lines, ``d??`` draws). Checks that need them become ``unverified``.
+    ``bits`` holds the known tiles as bits of ``Tile.index`` (a tile off the
+    set, a record's typo, above the set's bits); ``unknown`` counts tiles
+    whose faces the record never showed (no deal lines, ``d??`` draws).
+    Checks that need them become ``unverified``.
     """
 
-    __slots__ = ("known", "unknown")
+    __slots__ = ("bits", "unknown")
 
     def __init__(self, known: Iterable[Tile] = (), unknown: int = 0) -> None:
-        self.known: set[Tile] = set(known)
+        self.bits = bits_of(known)
         self.unknown = unknown
 
     @property
+    def known(self) -> frozenset[Tile]:
+        return frozenset(tiles_of(self.bits))
+
+    @property
     def size(self) -> int:
-        return len(self.known) + self.unknown
+        return self.bits.bit_count() + self.unknown
 
     @property
     def complete(self) -> bool:
@@ -160,11 +162,18 @@ class HandView:
 
 
 class RoundProgress:
-    """The state of the round being replayed."""
+    """The state of the round being replayed.
 
-    def __init__(self, number: int, line: int, players: int, rules: Rules) -> None:
+    The layout is its id in the rules' layout table (``lid``), which answers
+    every question a turn asks of it; the ``Layout`` value, for positions,
+    events and messages, is made from the tiles laid only when asked for.
+    """
+
+    def __init__(self, number: int, line: int, players: int, rules: Rules,
+                 table: LayoutTable) -> None:
         self.number = number
         self.line = line
+        self.rules = rules
         self.lead_line: LeadLine | None = None
         self.lead_seat: int | None = None
         self.lead_wrong = False
@@ -178,10 +187,13 @@ class RoundProgress:
         self.started = False  # a turn has been played
         self.hands: list[HandView] = [HandView() for _ in range(players)]
         self.stock: list[Tile] | None = None  # known order, next first
-        self.stock_pool: set[Tile] | None = None  # known contents, order unknown
+        self.stock_pool: int | None = None  # known contents (bits), order unknown
         self.stock_count = 0
-        self.seen: set[Tile] = set()  # tiles whose place is certain
-        self.layout: Layout = EMPTY
+        self.seen = 0  # tiles whose place is certain, as bits
+        self.lid = table.empty
+        self.laid: list[tuple[Tile, End | None, int]] = []  # (tile, end, half facing L)
+        self._layout: Layout = EMPTY
+        self._layout_laid = 0
         self.to_move = 0
         self.turns = 0
         self.ended = False
@@ -198,6 +210,18 @@ class RoundProgress:
         self.last_turn_line = 0
         self.turn_lines = 0  # every turn line, closing passes included (docs/notation.md 7)
         self.voids = VoidWatch(rules)  # what draws and passes showed
+
+    @property
+    def layout(self) -> Layout:
+        """The table as a ``Layout``: the tiles laid since it was last asked
+        for, joined by the engine."""
+        layout = self._layout
+        rules = self.rules
+        for tile, end, left in self.laid[self._layout_laid:]:
+            layout = lead(rules, tile, left) if end is None else place(rules, layout, tile, end)
+        self._layout = layout
+        self._layout_laid = len(self.laid)
+        return layout
 
 
 class ReplayVisitor:
@@ -347,10 +371,14 @@ class Replayer:
         self.match = match
         self.setup = setup
         self.collect = visitor is not None and visitor.wants_turns
+        # Whether a turn with nothing to say may take _quick_place: not
+        # while a visitor watches between lines and inside turns.
+        self.quick = visitor is None
         self.diags = diags
         self.players: tuple[str, ...] = setup.players
         self.seat: dict[str, int] = setup.seat
         self.rules: Rules = setup.rules
+        self.table = table_for(setup.rules)
         self.target = setup.target
         self.scores: list[int] = [0] * len(setup.players)
         self.winner: int | None = None
@@ -413,6 +441,12 @@ class Replayer:
             self.pending = None
             self.last_call = None
             rnd = self.round
+            if self.quick and rnd is not None and rnd.turns and not rnd.ended \
+                    and not rnd.skipping and self.winner is None:
+                assert isinstance(item, Turn)
+                self.last_line = item.line
+                if self._quick_place(rnd, item):
+                    return
             if rnd is not None and rnd.ended and not rnd.settled:
                 self._finish_round_end()
             self.last_line = item.line
@@ -492,7 +526,8 @@ class Replayer:
                        f"expected round {expected}, got round {item.number}")
         self.rounds += 1
         self.prev_round = rnd
-        self.round = RoundProgress(expected, item.line, len(self.players), self.rules)
+        self.round = RoundProgress(expected, item.line, len(self.players), self.rules,
+                                   self.table)
 
     def _hidden_block_possible(self, rnd: RoundProgress) -> bool:
         """A round kept without hands may have been blocked without the
@@ -618,25 +653,24 @@ class Replayer:
             rnd.skipping = True
             return False
         if rnd.deals:
-            dealt: set[Tile] = set()
+            dealt = 0
             for seat, d in rnd.deals.items():
-                tiles = {tok.tile for tok in d.tiles if tok.tile in every}
-                rnd.hands[seat] = HandView(tiles)
-                dealt |= tiles
-            pool: AbstractSet[Tile] = every - dealt
-            rnd.stock_pool = set(pool)
+                hand = rnd.hands[seat] = HandView(tok.tile for tok in d.tiles if tok.tile in every)
+                dealt |= hand.bits
+            pool: int | None = self.table.all_mask & ~dealt
+            rnd.stock_pool = pool
         else:
             deduced = self.deduced.get(rnd.number, {})
             rnd.hands = [HandView(deduced[i]) if i in deduced else HandView((), size)
                          for i in range(n)]
-            for h in deduced.values():
-                rnd.seen |= h
-            pool = set()
+            for i in deduced:
+                rnd.seen |= rnd.hands[i].bits
+            pool = None
             if len(deduced) == n:
-                rnd.stock_pool = set(every - set().union(*deduced.values()))
+                rnd.stock_pool = self.table.all_mask & ~rnd.seen
         rnd.stock_count = len(every) - n * size
         if rnd.stock_line is not None:
-            self._check_stock(rnd, rnd.stock_line, pool if rnd.deals else None, every)
+            self._check_stock(rnd, rnd.stock_line, pool, every)
         self._lead_by_deal(rnd)
         return True
 
@@ -656,22 +690,24 @@ class Replayer:
                        f"nobody is dealt a double in round {rnd.number}; with the highest "
                        "double leading, such a deal is dealt again")
 
-    def _check_stock(self, rnd: RoundProgress, item: StockLine, pool: AbstractSet[Tile] | None,
+    def _check_stock(self, rnd: RoundProgress, item: StockLine, pool: int | None,
                      every: frozenset[Tile]) -> None:
+        """``pool``: the undealt tiles (bits) when the deal is in the record."""
         tiles = [tok.tile for tok in item.tiles]
-        seen: set[Tile] = set()
+        seen = 0
         for tok in item.tiles:
             t = tok.tile
             if t not in every:
                 self.error(tok.line, tok.column, "bad-deal", f"{tok} is not in the set")
                 return
-            if t in seen:
+            bit = 1 << t.index()
+            if seen & bit:
                 self.error(tok.line, tok.column, "bad-deal", f"{tok} is twice in the stock")
                 return
-            seen.add(t)
+            seen |= bit
         if pool is not None and seen != pool:
-            missing = sorted(pool - seen)
-            extra = sorted(seen - pool)
+            missing = sorted(tiles_of(pool & ~seen))
+            extra = sorted(tiles_of(seen & ~pool))
             parts = []
             if missing:
                 parts.append("lacks " + " ".join(map(str, missing)))
@@ -684,11 +720,11 @@ class Replayer:
             self.error(item.line, item.column, "bad-deal",
                        f"the stock holds {len(tiles)} tiles; {rnd.stock_count} were left undealt")
             return
-        rnd.stock = list(tiles)
-        rnd.stock_pool = set(tiles)
+        rnd.stock = tiles
+        rnd.stock_pool = seen
         if pool is None:
             # The hands are the complement of the stock, in unknown shares.
-            rnd.seen |= set(tiles)
+            rnd.seen |= seen
 
     # -- turns --------------------------------------------------------------
 
@@ -721,6 +757,79 @@ class Replayer:
         rnd.turns += 1
         self.turns += 1
         self._play(rnd, t, seat)
+
+    def _quick_place(self, rnd: RoundProgress, t: Turn) -> bool:
+        """The commonest turn of all, in one step: the player to move lays
+        a tile of their hand on an end it fits, and claims what the rules
+        let them (issue 13). Exactly what :meth:`_turn` does with such a
+        turn, without its questions; False, having changed nothing, for
+        any other turn (a draw, a pass, a lead, a missing end letter,
+        anything to report), which :meth:`_turn` then replays."""
+        spelling = t.spelling
+        seat = self.seat[t.player]
+        if seat != rnd.to_move or spelling.drawn:
+            return False
+        end = spelling.end
+        index = spelling.index
+        table = self.table
+        if end is None or index < 0 or index >= table.n_tiles:
+            return False
+        hand = rnd.hands[seat]
+        bit = 1 << index
+        held = hand.bits & bit
+        # A tile of the hand's hidden part, once the round has said that
+        # such tiles are not checked: nobody holds it, nothing placed it.
+        if not held and (not hand.unknown or rnd.seen & bit or "in-hand" not in rnd.unverified
+                         or any(h.bits & bit for h in rnd.hands)):
+            return False
+        lid = rnd.lid
+        pip = table.pips[lid].get(end)
+        tile = spelling.tile
+        assert tile is not None
+        if pip is None or (tile.lo != pip and tile.hi != pip):
+            return False
+        for e, next_lid, score in table.real_moves(lid, index):
+            if e is end:
+                nid, points = next_lid, score
+                break
+        rules = self.rules
+        claimed = spelling.points
+        if rules.muggins:
+            if claimed is None:
+                claimed = 0
+            elif claimed > points:
+                return False
+        elif claimed is not None and claimed != points:
+            return False
+        rnd.turn_lines += 1
+        rnd.last_turn_line = t.line
+        rnd.turns += 1
+        self.turns += 1
+        if held:
+            hand.bits ^= bit
+        else:
+            hand.unknown -= 1
+            if rnd.stock_pool is not None:
+                rnd.stock_pool &= ~bit
+        rnd.seen |= bit
+        rnd.lid = nid
+        rnd.laid.append((tile, end, 0))
+        rnd.consecutive_passes = 0
+        credit = points
+        if rules.muggins:
+            assert claimed is not None
+            credit = claimed
+            self.pending = (seat, points - claimed, t)
+        if credit > 0:
+            self._credit(seat, credit, t.line, EndReason.PLACEMENT)
+        rnd.to_move = (seat + 1) % len(self.players)
+        if not hand.bits and not hand.unknown:
+            rnd.ended = True
+            rnd.went_out = seat
+            rnd.end_hands = rnd.hands
+        elif rnd.stock_count <= rules.stock_reserve and self._blocked(rnd):
+            self._end_blocked(rnd, t.line, t.column, inferred=False)
+        return True
 
     def _dropped_since(self, after: int, before: int) -> bool:
         i = bisect.bisect_right(self.dropped, after)
@@ -788,7 +897,7 @@ class Replayer:
 
     def _closing_pass(self, rnd: RoundProgress, t: Turn, seat: int) -> bool:
         """Bare passes after a block, in seat order, at most one each."""
-        if not (rnd.blocked and not t.draws and isinstance(t.action, Pass)):
+        if not (rnd.blocked and not t.spelling.drawn and t.spelling.tile is None):
             return False
         if seat in rnd.closing_passes or seat != rnd.to_move:
             return False
@@ -797,128 +906,154 @@ class Replayer:
         return True
 
     def _play(self, rnd: RoundProgress, t: Turn, seat: int) -> None:
-        rules = self.rules
         hand = rnd.hands[seat]
-        name = t.player
+        spelling = t.spelling
         drawn_fit: Tile | None = None
-        layout_before = rnd.layout
-        n_draws = len(t.draws)
+        # Events show the layout the mover faced; a plain check makes none.
+        layout_before = rnd.layout if self.collect else EMPTY
         # What draws, passes and placements show is for the positions a
         # visitor asks for; a plain check has none to ask.
         watch = self.visitor is not None
         # 1. Draws, one tile at a time.
-        for d in t.draws:
-            tile = d.tile.tile if d.tile is not None else None
-            if not rnd.layout.started:
+        if spelling.drawn:
+            drawn_fit = self._draws(rnd, t, seat, hand, watch)
+        # 2. Pass or placement.
+        if watch:
+            assert self.visitor is not None
+            self.visitor.decide(self, t, drawn_fit)
+        tile = spelling.tile
+        if tile is None:
+            if watch:
+                rnd.voids.passed(seat, rnd.layout)
+            self._pass(rnd, t, seat, hand, drawn_fit, layout_before)
+            return
+        if watch:
+            rnd.voids.placed(seat, rnd.layout, tile, spelling.end)
+        self._place(rnd, t, seat, hand, drawn_fit, layout_before)
+
+    def _draws(self, rnd: RoundProgress, t: Turn, seat: int, hand: HandView,
+               watch: bool) -> Tile | None:
+        """Replay a turn's draws; the drawn tile that fits, which must be
+        placed, or None."""
+        rules = self.rules
+        table = self.table
+        name = t.player
+        drawn_fit: Tile | None = None
+        lid = rnd.lid  # no draw changes the layout
+        for i, tile in enumerate(t.spelling.drawn):
+            if lid == table.empty:
+                d = t.draws[i]
                 self.error(d.line, d.column, "illegal-draw",
                            f"{name} drew on the round's first turn; any tile may open")
             elif drawn_fit is not None:
+                d = t.draws[i]
                 self.error(d.line, d.column, "illegal-draw",
                            f"{name} drew again after drawing {drawn_fit}, which fits "
-                           + self._where(drawn_fit))
+                           + self._where(rnd, drawn_fit))
             elif rules.must_play:
-                fit = playable(rules, rnd.layout, hand.known)
+                fit = fitting(table, lid, hand.bits)
                 if fit:
+                    d = t.draws[i]
                     self.error(d.line, d.column, "illegal-draw",
                                f"{name} drew{' ' + str(tile) if tile else ''} while holding "
-                               f"{fit[0]}, which fits {self._where(fit[0])}")
+                               f"{fit[0]}, which fits {self._where(rnd, fit[0])}")
                 elif not hand.complete:
+                    d = t.draws[i]
                     self.unverified(d.line, d.column, "draw",
                                     f"round {rnd.number}: hands are not in the record, so "
                                     "whether a player could play instead of drawing is not "
                                     f"checked (first: {name} here)")
             if rnd.stock_count - rules.stock_reserve <= 0:
-                self.error(d.line, d.column, "illegal-draw",
-                           f"{name} drew from an empty stock")
+                d = t.draws[i]
+                self.error(d.line, d.column, "illegal-draw", f"{name} drew from an empty stock")
             if watch:
                 rnd.voids.drew(seat, rnd.layout)
-            tile = self._take_from_stock(rnd, d.line, d.column, name, tile)
+            tile = self._take_from_stock(rnd, t, i, tile)
             rnd.stock_count = max(0, rnd.stock_count - 1)
             if tile is None:
                 hand.unknown += 1
             else:
-                hand.known.add(tile)
-                if drawn_fit is None and rnd.layout.started:
-                    pips = open_ends(rules, rnd.layout).values()
+                hand.bits |= 1 << tile.index()
+                if drawn_fit is None and lid != table.empty:
+                    pips = table.pips[lid].values()
                     if tile.lo in pips or tile.hi in pips:
                         drawn_fit = tile
-        # 2. Pass or placement.
-        if self.visitor is not None:
-            self.visitor.decide(self, t, drawn_fit)
-        action = t.action
-        if isinstance(action, Pass):
-            if watch:
-                rnd.voids.passed(seat, rnd.layout)
-            self._pass(rnd, t, seat, hand, drawn_fit, layout_before, n_draws)
-            return
-        if watch:
-            rnd.voids.placed(seat, rnd.layout, action.tile.tile, action.end)
-        self._place(rnd, t, action, seat, hand, drawn_fit, layout_before, n_draws)
+        return drawn_fit
 
-    def _where(self, tile: Tile) -> str:
-        assert self.round is not None
-        lay = self.round.layout
-        ends = open_ends(self.rules, lay)
-        return ", ".join(f"{e.value} ({ends[e]})" for e in ends_for(self.rules, lay, tile))
+    def _where(self, rnd: RoundProgress, tile: Tile) -> str:
+        ends = self.table.pips[rnd.lid]
+        return ", ".join(f"{e.value} ({pip})" for e, pip in ends.items() if tile.has(pip))
 
-    def _take_from_stock(self, rnd: RoundProgress, line: int, column: int, name: str,
+    def _take_from_stock(self, rnd: RoundProgress, t: Turn, i: int,
                          tile: Tile | None) -> Tile | None:
-        """Remove a drawn tile from what is known of the stock; an illegal
-        draw is reported and taken as done."""
-        if rnd.stock is not None and rnd.stock:
-            nxt = rnd.stock[0]
-            if tile is None:
+        """Remove the ``i``-th drawn tile of ``t`` from what is known of the
+        stock; an illegal draw is reported and taken as done."""
+        stock = rnd.stock
+        if stock:
+            nxt = stock[0]
+            if tile is None or tile is nxt:
                 tile = nxt
-            elif tile != nxt:
-                where = ("is not in the stock" if tile not in rnd.stock
-                         else f"is not the next tile of the stock ({nxt} is)")
-                self.error(line, column, "illegal-draw", f"{name} drew {tile}, which {where}")
-            if tile in rnd.stock:
-                rnd.stock.remove(tile)
+                del stock[0]
+            else:
+                if tile != nxt:
+                    where = ("is not in the stock" if tile not in stock
+                             else f"is not the next tile of the stock ({nxt} is)")
+                    d = t.draws[i]
+                    self.error(d.line, d.column, "illegal-draw",
+                               f"{t.player} drew {tile}, which {where}")
+                if tile in stock:
+                    stock.remove(tile)
             if rnd.stock_pool is not None:
-                rnd.stock_pool.discard(tile)
+                rnd.stock_pool &= ~(1 << tile.index())
             return tile
         if tile is None:
             return None
+        bit = 1 << tile.index()
         if rnd.stock_pool is not None:
-            if tile not in rnd.stock_pool:
-                self.error(line, column, "illegal-draw",
-                           f"{name} drew {tile}, which is not in the stock")
-            rnd.stock_pool.discard(tile)
-        elif tile in rnd.seen:
-            self.error(line, column, "illegal-draw",
-                       f"{name} drew {tile}, which is already placed or held")
-        rnd.seen.add(tile)
+            if not rnd.stock_pool & bit:
+                d = t.draws[i]
+                self.error(d.line, d.column, "illegal-draw",
+                           f"{t.player} drew {tile}, which is not in the stock")
+            rnd.stock_pool &= ~bit
+        elif rnd.seen & bit:
+            d = t.draws[i]
+            self.error(d.line, d.column, "illegal-draw",
+                       f"{t.player} drew {tile}, which is already placed or held")
+        rnd.seen |= bit
         return tile
 
-    def _pass(self, rnd: RoundProgress, t: Turn, seat: int, hand: HandView, drawn_fit: Tile | None,
-              layout_before: Layout, n_draws: int) -> None:
+    def _pass(self, rnd: RoundProgress, t: Turn, seat: int, hand: HandView,
+              drawn_fit: Tile | None, layout_before: Layout) -> None:
         rules = self.rules
-        action = t.action
         name = t.player
         if drawn_fit is not None:
+            action = t.action
             self.error(action.line, action.column, "drawn-tile-not-played",
-                       f"{name} drew {drawn_fit}, which fits {self._where(drawn_fit)}, "
+                       f"{name} drew {drawn_fit}, which fits {self._where(rnd, drawn_fit)}, "
                        "and must place it")
-        elif not rnd.layout.started:
+        elif rnd.lid == self.table.empty:
+            action = t.action
             self.error(action.line, action.column, "illegal-pass",
                        f"{name} passed on the round's first turn; any tile may open")
         elif rnd.stock_count - rules.stock_reserve > 0:
+            action = t.action
             self.error(action.line, action.column, "illegal-pass",
                        f"{name} passed while the stock has {rnd.stock_count} tiles to draw")
         else:
-            fit = playable(rules, rnd.layout, hand.known)
+            fit = fitting(self.table, rnd.lid, hand.bits)
             if fit:
+                action = t.action
                 self.error(action.line, action.column, "illegal-pass",
                            f"{name} passed while holding {fit[0]}, which fits "
-                           + self._where(fit[0]))
+                           + self._where(rnd, fit[0]))
             elif not hand.complete:
+                action = t.action
                 self.unverified(action.line, action.column, "pass",
                                 f"round {rnd.number}: hands are not in the record, so "
                                 "whether a player could play instead of passing is not "
                                 f"checked (first: {name} here)")
         if self.collect:
-            self._event(rnd, t, seat, hand, None, layout_before, n_draws, None, 0)
+            self._event(rnd, t, seat, hand, None, layout_before, None, 0)
         rnd.to_move = (seat + 1) % len(self.players)
         rnd.consecutive_passes += 1
         if self._blocked(rnd) or (
@@ -932,34 +1067,48 @@ class Replayer:
         drawable = rnd.stock_count - self.rules.stock_reserve
         if drawable > 0 or not all(h.complete for h in rnd.hands):
             return False
-        return blocked(self.rules, rnd.layout, [h.known for h in rnd.hands], drawable)
+        return blocked_at(self.table, rnd.lid, [h.bits for h in rnd.hands], drawable)
 
-    def _place(self, rnd: RoundProgress, t: Turn, p: Placement, seat: int, hand: HandView,
-               drawn_fit: Tile | None, layout_before: Layout, n_draws: int) -> None:
+    def _place(self, rnd: RoundProgress, t: Turn, seat: int, hand: HandView,
+               drawn_fit: Tile | None, layout_before: Layout) -> None:
+        """Replay a placement: the commonest line of a record, so the tokens
+        of the turn (:attr:`Turn.action`, :attr:`Turn.claim`) are asked for
+        only to say what is wrong with them."""
         rules = self.rules
+        table = self.table
         name = t.player
-        tile = p.tile.tile
+        spelling = t.spelling
+        tile = spelling.tile
+        assert tile is not None
         if tile.hi > rules.max_pip:
+            p = t.action
+            assert isinstance(p, Placement)
             self.error(p.line, p.column, "not-in-hand",
                        f"{p.tile} is not in a double-{rules.max_pip} set")
             rnd.skipping = True
             return
-        if drawn_fit is not None and tile != drawn_fit:
+        if drawn_fit is not None and tile is not drawn_fit and tile != drawn_fit:
+            p = t.action
+            assert isinstance(p, Placement)
             self.error(p.line, p.column, "drawn-tile-not-played",
-                       f"{name} drew {drawn_fit}, which fits {self._where(drawn_fit)}, "
+                       f"{name} drew {drawn_fit}, which fits {self._where(rnd, drawn_fit)}, "
                        f"and must place it, not {p.tile}")
         # 1. Is the tile in the hand?
-        known = hand.known
-        if tile in known:
-            known.remove(tile)
-        elif hand.unknown == 0 or tile in rnd.seen:
+        bit = 1 << spelling.index
+        if hand.bits & bit:
+            hand.bits ^= bit
+        elif hand.unknown == 0 or rnd.seen & bit:
+            p = t.action
+            assert isinstance(p, Placement)
             where = self._whereabouts(rnd, tile)
             self.error(p.line, p.column, "not-in-hand",
                        f"{name} places {p.tile}, which they do not hold{where}")
             rnd.skipping = True
             return
         else:
-            if any(tile in h.known for h in rnd.hands):
+            p = t.action
+            assert isinstance(p, Placement)
+            if any(h.bits & bit for h in rnd.hands):
                 self.error(p.line, p.column, "not-in-hand",
                            f"{name} places {p.tile}, which another player holds")
                 rnd.skipping = True
@@ -970,79 +1119,96 @@ class Replayer:
                             f"{name}'s {p.tile} here)")
             hand.unknown -= 1
             if rnd.stock_pool is not None:
-                rnd.stock_pool.discard(tile)
-        rnd.seen.add(tile)
-        # 2. Where does it go?
-        if not rnd.layout.started:
-            if p.end is not None:
+                rnd.stock_pool &= ~bit
+        rnd.seen |= bit
+        # 2. Where does it go? The layout table knows where the placement
+        # leads and what it scores.
+        lid = rnd.lid
+        end = spelling.end
+        if lid == table.empty:
+            if end is not None:
+                p = t.action
+                assert isinstance(p, Placement)
                 self.error(p.line, p.column, "bad-end",
-                           f"the opening tile takes no end letter ({p.tile}{p.end.value})")
-            rnd.layout = lead(rules, tile, p.tile.a)
-            end = None
-            points = layout_score(rules, rnd.layout)
+                           f"the opening tile takes no end letter ({p.tile}{end.value})")
+                end = None
+            lid = table.lead_id(tile, spelling.a)
+            points = rules.score_of(table.total[lid])
+            rnd.laid.append((tile, None, spelling.a))
         else:
-            end = self._choose_end(rnd, p, name)
-            if end is None:
-                rnd.skipping = True
-                return
-            rnd.layout, points = place_scored(rules, rnd.layout, tile, end)
+            pip = table.pips[lid].get(end) if end is not None else None
+            if pip is None or not (tile.lo == pip or tile.hi == pip):
+                p = t.action
+                assert isinstance(p, Placement)
+                chosen = self._choose_end(rnd, p, tile)
+                if chosen is None:
+                    rnd.skipping = True
+                    return
+                end = chosen
+            for e, nid, score in table.real_moves(lid, spelling.index):
+                if e is end:
+                    lid, points = nid, score
+                    break
+            rnd.laid.append((tile, end, 0))
+        rnd.lid = lid
         rnd.consecutive_passes = 0
         if self.collect:
-            move = Place(tile, end, p.tile.a if end is None else None)
-            self._event(rnd, t, seat, hand, move, layout_before, n_draws, drawn_fit, points,
+            move = Place(tile, end, spelling.a if end is None else None)
+            self._event(rnd, t, seat, hand, move, layout_before, drawn_fit, points,
                         placed_tile=tile)
         # 3. Claim and credit.
-        claim = t.claim
+        claimed = spelling.points
         credit = points
         rest = 0
         if rules.muggins:
-            claimed = claim.points if claim is not None else 0
+            if claimed is None:
+                claimed = 0
             if claimed > points:
-                assert claim is not None
-                self.error(claim.line, claim.column, "score-mismatch",
-                           f"{name} claims {claimed}; {p.tile} scores {points}"
-                           + self._sum_text(rnd.layout))
+                self._claim_mismatch(rnd, t, claimed, points)
                 credit, rest = 0, points
             else:
                 credit, rest = claimed, points - claimed
-        elif claim is not None and claim.points != points:
-            self.error(claim.line, claim.column, "score-mismatch",
-                       f"{name} claims {claim.points}; {p.tile} scores {points}"
-                       + self._sum_text(rnd.layout))
-        self._credit(seat, credit, t.line, EndReason.PLACEMENT)
-        if rules.muggins:
             self.pending = (seat, rest, t)
+        elif claimed is not None and claimed != points:
+            self._claim_mismatch(rnd, t, claimed, points)
+        if credit > 0:
+            self._credit(seat, credit, t.line, EndReason.PLACEMENT)
         rnd.to_move = (seat + 1) % len(self.players)
         # 4. Round end.
-        if hand.size == 0:
+        if not hand.bits and not hand.unknown:
             rnd.ended = True
             rnd.went_out = seat
             rnd.end_hands = rnd.hands
-        elif self._blocked(rnd):
+        elif rnd.stock_count <= rules.stock_reserve and self._blocked(rnd):
             self._end_blocked(rnd, t.line, t.column, inferred=False)
 
-    def _sum_text(self, layout: Layout) -> str:
-        return f" (the open ends add up to {count(self.rules, layout)})"
+    def _claim_mismatch(self, rnd: RoundProgress, t: Turn, claimed: int, points: int) -> None:
+        claim, p = t.claim, t.action
+        assert claim is not None and isinstance(p, Placement)
+        self.error(claim.line, claim.column, "score-mismatch",
+                   f"{t.player} claims {claimed}; {p.tile} scores {points}"
+                   f" (the open ends add up to {self.table.total[rnd.lid]})")
 
     def _whereabouts(self, rnd: RoundProgress, tile: Tile) -> str:
         if tile in rnd.layout.tiles():
             return " (it is already on the table)"
+        bit = 1 << tile.index()
         for i, h in enumerate(rnd.hands):
-            if tile in h.known:
+            if h.bits & bit:
                 return f" ({self.players[i]} holds it)"
-        if rnd.stock_pool is not None and tile in rnd.stock_pool:
+        if rnd.stock_pool is not None and rnd.stock_pool & bit:
             return " (it is in the stock)"
         return ""
 
-    def _choose_end(self, rnd: RoundProgress, p: Placement, name: str) -> End | None:
-        rules = self.rules
-        tile = p.tile.tile
-        ends = open_ends(rules, rnd.layout)
+    def _choose_end(self, rnd: RoundProgress, p: Placement, tile: Tile) -> End | None:
+        """The end of a placement whose end letter is missing or wrong,
+        with the finding that says so."""
+        ends = self.table.pips[rnd.lid]
         if p.end is not None:
             pip = ends.get(p.end)
             if pip is not None and (tile.lo == pip or tile.hi == pip):
                 return p.end  # the common case: nothing to explain
-        fitting = ends_for(rules, rnd.layout, tile)
+        fitting_ends = [e for e, pip in ends.items() if tile.has(pip)]
         shown = ", ".join(f"{e.value}={v}" for e, v in ends.items())
         if p.end is not None:
             if p.end not in ends:
@@ -1052,22 +1218,22 @@ class Replayer:
                     why = "that end is not open"
                 self.error(p.line, p.column, "bad-end",
                            f"end {p.end.value} is not open ({why}); open ends: {shown}")
-            elif p.end in fitting:
+            elif p.end in fitting_ends:
                 return p.end
             else:
                 self.error(p.line, p.column, "does-not-fit",
                            f"{p.tile} does not fit {p.end.value}, which shows {ends[p.end]}; "
                            f"open ends: {shown}")
-            return fitting[0] if fitting else None
-        if not fitting:
+            return fitting_ends[0] if fitting_ends else None
+        if not fitting_ends:
             self.error(p.line, p.column, "does-not-fit",
                        f"{p.tile} fits no open end ({shown})")
             return None
-        if len(fitting) > 1:
+        if len(fitting_ends) > 1:
             self.error(p.line, p.column, "ambiguous-end",
-                       f"{p.tile} fits " + " and ".join(e.value for e in fitting)
-                       + "; write the end, e.g. " + f"{p.tile}{fitting[0].value}")
-        return fitting[0]
+                       f"{p.tile} fits " + " and ".join(e.value for e in fitting_ends)
+                       + "; write the end, e.g. " + f"{p.tile}{fitting_ends[0].value}")
+        return fitting_ends[0]
 
     def _end_blocked(self, rnd: RoundProgress, line: int, column: int, inferred: bool) -> None:
         rnd.ended = True
@@ -1080,7 +1246,7 @@ class Replayer:
                             "that nobody could play is not checked")
 
     def _event(self, rnd: RoundProgress, t: Turn, seat: int, hand: HandView, move: Place | None,
-               layout_before: Layout, n_draws: int, drawn_fit: Tile | None, points: int,
+               layout_before: Layout, drawn_fit: Tile | None, points: int,
                placed_tile: Tile | None = None) -> None:
         if self.visitor is None or not self.collect:
             return
@@ -1091,8 +1257,8 @@ class Replayer:
         self.visitor.turn(self, TurnEvent(
             round=rnd.number, turn=rnd.turns, seat=seat, line=t.line, column=t.column,
             layout=layout_before,
-            hand=held, choices=choices, draws=n_draws, placed=move, points=points,
-            scores_before=tuple(self.scores), stock_left=rnd.stock_count))
+            hand=held, choices=choices, draws=len(t.spelling.drawn), placed=move,
+            points=points, scores_before=tuple(self.scores), stock_left=rnd.stock_count))
 
     # -- scores -------------------------------------------------------------
 
@@ -1189,7 +1355,7 @@ class Replayer:
         rest = set(full_set(self.rules.max_pip)) - accounted
         (hand,) = hidden
         if len(rest) == hand.unknown:
-            hand.known |= rest
+            hand.bits |= bits_of(rest)
             hand.unknown = 0
 
     def _reveal(self, item: RevealLine) -> None:
@@ -1207,24 +1373,25 @@ class Replayer:
                        f"reveal before round {rnd.number} ended")
             return
         hand = (rnd.end_hands or rnd.hands)[seat]
+        known = hand.known
         if hand.complete:
-            if sorted(shown) != sorted(hand.known):
-                held = " ".join(map(str, sorted(hand.known))) or "nothing"
+            if sorted(shown) != sorted(known):
+                held = " ".join(map(str, sorted(known))) or "nothing"
                 self.error(item.line, item.column, "reveal-mismatch",
                            f"{item.player} held {held} at the end of round {rnd.number}, "
                            f"not {' '.join(map(str, shown)) or 'nothing'}")
             return
         # A hidden hand: the reveal tells us what it was, if it can be true.
-        if len(shown) != hand.size or not hand.known <= set(shown) or any(
-                t in rnd.seen and t not in hand.known for t in shown):
+        if len(shown) != hand.size or not known <= set(shown) or any(
+                rnd.seen >> t.index() & 1 and t not in known for t in shown):
             self.error(item.line, item.column, "reveal-mismatch",
                        f"{item.player} cannot hold {' '.join(map(str, shown)) or 'nothing'} "
                        f"(they hold {hand.size} tiles, known: "
-                       f"{' '.join(map(str, sorted(hand.known))) or 'none'})")
+                       f"{' '.join(map(str, sorted(known))) or 'none'})")
             return
-        hand.known = set(shown)
+        hand.bits = bits_of(shown)
         hand.unknown = 0
-        rnd.seen |= set(shown)
+        rnd.seen |= hand.bits
 
     def _score(self, item: ScoreLine) -> None:
         if self.round is not None and self.round.skipping:
@@ -1337,13 +1504,14 @@ def deduce_hands(body: Iterable[BodyLine], seat: dict[str, int],
             s = seat.get(item.player)
             if s is None:
                 continue
-            for d in item.draws:
-                if d.tile is None:
+            spelling = item.spelling
+            for tile in spelling.drawn:
+                if tile is None:
                     hidden[s] = hidden.get(s, 0) + 1
                 else:
-                    drawn.setdefault(s, []).append(d.tile.tile)
-            if isinstance(item.action, Placement):
-                placed.setdefault(s, []).append(item.action.tile.tile)
+                    drawn.setdefault(s, []).append(tile)
+            if spelling.tile is not None:
+                placed.setdefault(s, []).append(spelling.tile)
         elif isinstance(item, RevealLine) and item.player in seat:
             rounds[-1][4][seat[item.player]] = [t.tile for t in item.tiles]
     for number, (dealt, placed, drawn, hidden, revealed) in enumerate(rounds, 1):

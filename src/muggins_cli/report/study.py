@@ -185,7 +185,7 @@ def _comments(match: Match) -> tuple[dict[int, list[str]], dict[int, list[str]],
 def _steps(turn: Turn) -> str:
     """The turn's draws and play as written: no name (names hold no colon)
     and no claim (the entry shows it beside the points really made)."""
-    return format_line(replace(turn, claim=None)).split(": ", 1)[1]
+    return format_line(turn.changed(drop_claim=True)).split(": ", 1)[1]
 
 
 def _signed(n: int) -> str:

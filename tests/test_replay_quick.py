@@ -1,4 +1,4 @@
-"""The replay's one-step placement (``Replayer._quick_place``, issue 13) is
+"""The replay's one-step placement (``Replayer._replay_quickly``, issue 13) is
 exactly the general turn replay for the turns it takes: every record of the
 project and of the conformance corpus, and self-played matches under every
 preset, as kept and damaged in many ways (deals hidden, draws hidden, a
@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterable
 
 import pytest
 
 from muggins_cli.check import record_resolver
+from muggins_cli.notation.model import BodyLine, Turn
 from muggins_cli.notation.parser import parse_text
 from muggins_cli.notation.writer import write_match
 from muggins_cli.play.selfplay import play_match
@@ -24,26 +26,30 @@ from muggins_cli.rules.loader import load_preset
 from tests.conftest import CORPUS, RECORDS, files
 
 
+def _plainly(self: replay_module.Replayer, body: Iterable[BodyLine]) -> None:
+    for item in body:
+        self._line(item)
+
+
 def _both(text: str, path: str, monkeypatch: pytest.MonkeyPatch) -> int:
     """Replay every match of ``text`` both ways; how many turns the quick
-    way took."""
+    way took (the general way's turns less the quick way's)."""
     taken = 0
-    quick = replay_module.Replayer._quick_place
+    general = replay_module.Replayer._turn
 
-    def counted(self: replay_module.Replayer, rnd: replay_module.RoundProgress,
-                t: replay_module.Turn) -> bool:
+    def counted(self: replay_module.Replayer, t: Turn) -> None:
         nonlocal taken
-        done = quick(self, rnd, t)
-        taken += done
-        return done
+        taken -= 1
+        general(self, t)
 
     resolve = record_resolver(path)
     for match in parse_text(text):
         with monkeypatch.context() as m:
-            m.setattr(replay_module.Replayer, "_quick_place", counted)
+            m.setattr(replay_module.Replayer, "_turn", counted)
             fast = replay_match(match, resolve)
+            taken += fast.summary.turns
         with monkeypatch.context() as m:
-            m.setattr(replay_module.Replayer, "_quick_place", lambda *args: False)
+            m.setattr(replay_module.Replayer, "_replay_quickly", _plainly)
             slow = replay_match(match, resolve)
         assert _seen(fast) == _seen(slow)
     return taken

@@ -244,8 +244,28 @@ class _Parser:
 
     def feed(self, number: int, text: str) -> Match | None:
         """Read one physical line; return the match it completed, if any."""
+        # 1. The commonest line of all, a turn by a player of Players spelled
+        # as the tag spells them, inside a match's body with no comment
+        # waiting, saying what an earlier turn said after its colon: what
+        # _scan, _logical, _body_line and _turn would make of it, without
+        # their questions (issue 13). Such a line holds no tag, annotation
+        # or comment: no name may hold { } # [, and a text is kept in
+        # _SPELLINGS only when read without a finding, which a { } # [ left
+        # in a turn's content would have given.
+        players = self._players
+        if players is not None and self._open_at is None and self._in_body and self._active \
+                and not self._pending:
+            colon = text.find(":")
+            name = players.get(text[:colon]) if colon > 0 else None
+            if name is not None:
+                spelling = _SPELLINGS.get(text[colon + 1 :])
+                if spelling is not None:
+                    self._done = None
+                    self._comments = NO_COMMENTS
+                    self._body.append(Turn(name, spelling, colon, number, 1))
+                    return None
         self._done = None
-        # 1. Inside a multi-line annotation: everything up to '}' is its text.
+        # 2. Inside a multi-line annotation: everything up to '}' is its text.
         if self._open_at is not None:
             close = text.find("}")
             if close < 0:
@@ -258,29 +278,14 @@ class _Parser:
                                  Comments(self._open_comments))
             self._open_chunks = []
             self._open_comments = ()
-            # 1b. The rest of the line reads as a new one, the annotation first on it.
+            # 2b. The rest of the line reads as a new one, the annotation first on it.
             self._scan(number, text, close + 1, closing)
             return self._done
-        # 2. Fast path: no tag, annotation or comment on the line.
+        # 3. No tag, annotation or comment on the line: read it as it is.
         if _SPECIAL_RE.search(text) is None:
-            # 2a. The commonest line of all, a turn by a player of Players
-            # spelled as the tag spells them, inside a match's body with no
-            # comment waiting, saying what an earlier line said after its
-            # colon: what _logical, _body_line and _turn would make of it,
-            # without their questions (issue 13).
-            players = self._players
-            if players is not None and self._in_body and self._active and not self._pending:
-                colon = text.find(":")
-                name = players.get(text[:colon]) if colon > 0 else None
-                if name is not None:
-                    spelling = _SPELLINGS.get(text[colon + 1 :])
-                    if spelling is not None:
-                        self._comments = NO_COMMENTS
-                        self._body.append(Turn(name, spelling, colon, number, 1))
-                        return None
             self._logical(number, text, -1, (), None)
             return self._done
-        # 3. Blank out annotations and the comment, then read what is left.
+        # 4. Blank out annotations and the comment, then read what is left.
         self._scan(number, text, 0)
         return self._done
 

@@ -371,9 +371,6 @@ class Replayer:
         self.match = match
         self.setup = setup
         self.collect = visitor is not None and visitor.wants_turns
-        # Whether a turn with nothing to say may take _quick_place: not
-        # while a visitor watches between lines and inside turns.
-        self.quick = visitor is None
         self.diags = diags
         self.players: tuple[str, ...] = setup.players
         self.seat: dict[str, int] = setup.seat
@@ -423,11 +420,13 @@ class Replayer:
         self.deduced = deduce_hands(self.match.body, self.seat,
                                     self.rules.hand_size_for(len(self.players)))
         visitor = self.visitor
-        for item in self.match.body:
-            if visitor is not None and not visitor.line(self, item):
-                return
-            self._line(item)
-        if visitor is not None:
+        if visitor is None:
+            self._replay_quickly(self.match.body)
+        else:
+            for item in self.match.body:
+                if not visitor.line(self, item):
+                    return
+                self._line(item)
             visitor.end(self)
         self._finish_round_end()
         self._check_result()
@@ -441,12 +440,6 @@ class Replayer:
             self.pending = None
             self.last_call = None
             rnd = self.round
-            if self.quick and rnd is not None and rnd.turns and not rnd.ended \
-                    and not rnd.skipping and self.winner is None:
-                assert isinstance(item, Turn)
-                self.last_line = item.line
-                if self._quick_place(rnd, item):
-                    return
             if rnd is not None and rnd.ended and not rnd.settled:
                 self._finish_round_end()
             self.last_line = item.line
@@ -758,78 +751,99 @@ class Replayer:
         self.turns += 1
         self._play(rnd, t, seat)
 
-    def _quick_place(self, rnd: RoundProgress, t: Turn) -> bool:
-        """The commonest turn of all, in one step: the player to move lays
-        a tile of their hand on an end it fits, and claims what the rules
-        let them (issue 13). Exactly what :meth:`_turn` does with such a
-        turn, without its questions; False, having changed nothing, for
-        any other turn (a draw, a pass, a lead, a missing end letter,
-        anything to report), which :meth:`_turn` then replays."""
-        spelling = t.spelling
-        seat = self.seat[t.player]
-        if seat != rnd.to_move or spelling.drawn:
-            return False
-        end = spelling.end
-        index = spelling.index
+    def _replay_quickly(self, body: Iterable[BodyLine]) -> None:
+        """Replay ``body`` with no visitor watching, the commonest turn of all
+        in one step (issue 13): the player to move lays a tile of their hand
+        (or of its hidden part, once the round has said that such tiles are
+        not checked) on an end it fits, and claims what the rules let them.
+        Exactly what :meth:`_line` does with such a turn, without its
+        questions; every other line (a draw, a pass, a lead, a missing end
+        letter, anything to report) goes to :meth:`_line`, before anything
+        is changed."""
         table = self.table
-        if end is None or index < 0 or index >= table.n_tiles:
-            return False
-        hand = rnd.hands[seat]
-        bit = 1 << index
-        held = hand.bits & bit
-        # A tile of the hand's hidden part, once the round has said that
-        # such tiles are not checked: nobody holds it, nothing placed it.
-        if not held and (not hand.unknown or rnd.seen & bit or "in-hand" not in rnd.unverified
-                         or any(h.bits & bit for h in rnd.hands)):
-            return False
-        lid = rnd.lid
-        pip = table.pips[lid].get(end)
-        tile = spelling.tile
-        assert tile is not None
-        if pip is None or (tile.lo != pip and tile.hi != pip):
-            return False
-        for e, next_lid, score in table.real_moves(lid, index):
-            if e is end:
-                nid, points = next_lid, score
-                break
+        pips, rmoves, n_tiles = table.pips, table.rmoves, table.n_tiles
+        seat_of = self.seat
         rules = self.rules
-        claimed = spelling.points
-        if rules.muggins:
-            if claimed is None:
-                claimed = 0
-            elif claimed > points:
-                return False
-        elif claimed is not None and claimed != points:
-            return False
-        rnd.turn_lines += 1
-        rnd.last_turn_line = t.line
-        rnd.turns += 1
-        self.turns += 1
-        if held:
-            hand.bits ^= bit
-        else:
-            hand.unknown -= 1
-            if rnd.stock_pool is not None:
-                rnd.stock_pool &= ~bit
-        rnd.seen |= bit
-        rnd.lid = nid
-        rnd.laid.append((tile, end, 0))
-        rnd.consecutive_passes = 0
-        credit = points
-        if rules.muggins:
-            assert claimed is not None
-            credit = claimed
-            self.pending = (seat, points - claimed, t)
-        if credit > 0:
-            self._credit(seat, credit, t.line, EndReason.PLACEMENT)
-        rnd.to_move = (seat + 1) % len(self.players)
-        if not hand.bits and not hand.unknown:
-            rnd.ended = True
-            rnd.went_out = seat
-            rnd.end_hands = rnd.hands
-        elif rnd.stock_count <= rules.stock_reserve and self._blocked(rnd):
-            self._end_blocked(rnd, t.line, t.column, inferred=False)
-        return True
+        muggins, reserve = rules.muggins, rules.stock_reserve
+        players = len(self.players)
+        general = self._line
+        for item in body:
+            rnd = self.round
+            if item.__class__ is not Turn or rnd is None or not rnd.turns or rnd.ended \
+                    or rnd.skipping or self.winner is not None:
+                general(item)
+                continue
+            assert isinstance(item, Turn)
+            spelling = item.spelling
+            seat = seat_of[item.player]
+            end = spelling.end
+            index = spelling.index
+            if seat != rnd.to_move or spelling.drawn or end is None or not 0 <= index < n_tiles:
+                general(item)
+                continue
+            hand = rnd.hands[seat]
+            bit = 1 << index
+            held = hand.bits & bit
+            if not held and (not hand.unknown or rnd.seen & bit or "in-hand" not in rnd.unverified
+                             or any(h.bits & bit for h in rnd.hands)):
+                general(item)
+                continue
+            lid = rnd.lid
+            pip = pips[lid].get(end)
+            tile = spelling.tile
+            assert tile is not None
+            if pip is None or (tile.lo != pip and tile.hi != pip):
+                general(item)
+                continue
+            found = rmoves[lid]
+            moves = found.get(index) if found is not None else None
+            for e, next_lid, score in moves or table.real_moves(lid, index):
+                if e is end:
+                    nid, points = next_lid, score
+                    break
+            claimed = spelling.points
+            if muggins:
+                if claimed is None:
+                    claimed = 0
+                elif claimed > points:
+                    general(item)
+                    continue
+            elif claimed is not None and claimed != points:
+                general(item)
+                continue
+            # Nothing to report: the turn, as _line would replay it.
+            self.last_call = None
+            self.last_line = item.line
+            rnd.turn_lines += 1
+            rnd.last_turn_line = item.line
+            rnd.turns += 1
+            self.turns += 1
+            if held:
+                hand.bits ^= bit
+            else:
+                hand.unknown -= 1
+                if rnd.stock_pool is not None:
+                    rnd.stock_pool &= ~bit
+            rnd.seen |= bit
+            rnd.lid = nid
+            rnd.laid.append((tile, end, 0))
+            rnd.consecutive_passes = 0
+            if muggins:
+                assert claimed is not None
+                self.pending = (seat, points - claimed, item)
+                if claimed > 0:
+                    self._credit(seat, claimed, item.line, EndReason.PLACEMENT)
+            else:
+                self.pending = None
+                if points > 0:
+                    self._credit(seat, points, item.line, EndReason.PLACEMENT)
+            rnd.to_move = (seat + 1) % players
+            if not hand.bits and not hand.unknown:
+                rnd.ended = True
+                rnd.went_out = seat
+                rnd.end_hands = rnd.hands
+            elif rnd.stock_count <= reserve and self._blocked(rnd):
+                self._end_blocked(rnd, item.line, item.column, inferred=False)
 
     def _dropped_since(self, after: int, before: int) -> bool:
         i = bisect.bisect_right(self.dropped, after)
@@ -957,7 +971,7 @@ class Replayer:
                     self.error(d.line, d.column, "illegal-draw",
                                f"{name} drew{' ' + str(tile) if tile else ''} while holding "
                                f"{fit[0]}, which fits {self._where(rnd, fit[0])}")
-                elif not hand.complete:
+                elif not hand.complete and "draw" not in rnd.unverified:
                     d = t.draws[i]
                     self.unverified(d.line, d.column, "draw",
                                     f"round {rnd.number}: hands are not in the record, so "
@@ -1046,7 +1060,7 @@ class Replayer:
                 self.error(action.line, action.column, "illegal-pass",
                            f"{name} passed while holding {fit[0]}, which fits "
                            + self._where(rnd, fit[0]))
-            elif not hand.complete:
+            elif not hand.complete and "pass" not in rnd.unverified:
                 action = t.action
                 self.unverified(action.line, action.column, "pass",
                                 f"round {rnd.number}: hands are not in the record, so "
@@ -1106,17 +1120,20 @@ class Replayer:
             rnd.skipping = True
             return
         else:
-            p = t.action
-            assert isinstance(p, Placement)
             if any(h.bits & bit for h in rnd.hands):
+                p = t.action
+                assert isinstance(p, Placement)
                 self.error(p.line, p.column, "not-in-hand",
                            f"{name} places {p.tile}, which another player holds")
                 rnd.skipping = True
                 return
-            self.unverified(p.line, p.column, "in-hand",
-                            f"round {rnd.number}: hands are not in the record, so whether "
-                            f"players held the tiles they placed is not checked (first: "
-                            f"{name}'s {p.tile} here)")
+            if "in-hand" not in rnd.unverified:
+                p = t.action
+                assert isinstance(p, Placement)
+                self.unverified(p.line, p.column, "in-hand",
+                                f"round {rnd.number}: hands are not in the record, so "
+                                "whether players held the tiles they placed is not checked "
+                                f"(first: {name}'s {p.tile} here)")
             hand.unknown -= 1
             if rnd.stock_pool is not None:
                 rnd.stock_pool &= ~bit
@@ -1492,13 +1509,17 @@ def deduce_hands(body: Iterable[BodyLine], seat: dict[str, int],
     out: dict[int, dict[int, set[Tile]]] = {}
     rounds: list[tuple[bool, dict[int, list[Tile]], dict[int, list[Tile]],
                        dict[int, int], dict[int, list[Tile]]]] = []
+    dealt = True  # before any round, and in a round with a deal line: nothing to find
     for item in body:
-        if isinstance(item, RoundLine):
+        cls = item.__class__
+        if cls is RoundLine:
             rounds.append((False, {}, {}, {}, {}))
-        elif not rounds or rounds[-1][0] or item.__class__ not in (DealLine, Turn, RevealLine):
+            dealt = False
+        elif dealt:
             continue
-        elif isinstance(item, DealLine):
+        elif cls is DealLine:
             rounds[-1] = (True, *rounds[-1][1:])
+            dealt = True
         elif isinstance(item, Turn):
             _, placed, drawn, hidden, _ = rounds[-1]
             s = seat.get(item.player)

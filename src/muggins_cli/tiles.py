@@ -127,13 +127,12 @@ def bits_of(tiles: Iterable[Tile]) -> int:
 def tiles_of(bits: int) -> list[Tile]:
     """The tiles of a bit mask, in index order (interned, as Tile.of gives)."""
     out: list[Tile] = []
-    index = 0
     while bits:
-        if bits & 1:
-            while len(_BY_INDEX) <= index:
-                t = tile_from_index(len(_BY_INDEX))
-                _BY_INDEX.append(Tile.of(t.lo, t.hi))
-            out.append(_BY_INDEX[index])
-        bits >>= 1
-        index += 1
+        low = bits & -bits
+        index = low.bit_length() - 1
+        while len(_BY_INDEX) <= index:
+            t = tile_from_index(len(_BY_INDEX))
+            _BY_INDEX.append(Tile.of(t.lo, t.hi))
+        out.append(_BY_INDEX[index])
+        bits ^= low
     return out

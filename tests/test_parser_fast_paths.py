@@ -81,3 +81,20 @@ def test_a_turn_with_a_finding_is_read_anew_each_time(line: str) -> None:
     text = HEADER + line + "\n" + line + "\n"
     (match,) = parser.parse_text(text)
     assert [d.line for d in match.diagnostics] == [5, 6]
+
+
+def test_the_table_of_spellings_stays_small_on_hostile_text(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stranger's file of long turns, each different (thousands of draws
+    on one line is valid MGN), must not fill memory with their texts: the
+    table keeps short texts only, and at most SPELLINGS_LIMIT of them."""
+    monkeypatch.setattr(parser, "_SPELLINGS", {})
+    draws = " ".join(["d1-2"] * 2000)
+    lines = [f"Ana: {draws} {a}-{b}R" for a in range(10) for b in range(10)]
+    short = [f"Budi: d{a}-{b} {b}-{a}L +{n}" for a in range(10) for b in range(10)
+             for n in range(parser.SPELLINGS_LIMIT // 50)]
+    (match,) = parser.parse_text(HEADER + "\n".join(lines + short) + "\n")
+    assert len(match.body) == 1 + len(lines) + len(short)
+    kept = parser._SPELLINGS
+    assert len(kept) == parser.SPELLINGS_LIMIT
+    assert max(len(text) for text in kept) <= parser.SPELLING_CHARS

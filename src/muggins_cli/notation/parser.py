@@ -195,8 +195,13 @@ _TILE_WORDS: dict[str, tuple[int, int] | None] = {}
 #: Every distinct text that follows a turn's colon, read once (issue 13's
 #: light record): a turn line is then a dict look-up and one small object.
 #: Only texts read without a finding are kept, so a line that needs one
-#: gets it every time.
+#: gets it every time; and only short ones, at most SPELLINGS_LIMIT, so
+#: that a stranger's file of long distinct turns (thousands of draws on a
+#: line is valid MGN) cannot fill memory with them. A record spells a few
+#: hundred to a few thousand turns.
 _SPELLINGS: dict[str, Spelling] = {}
+SPELLINGS_LIMIT = 1 << 14
+SPELLING_CHARS = 96
 
 
 def _tile_word(word: str) -> tuple[int, int] | None:
@@ -773,7 +778,8 @@ class _Parser:
             if not isinstance(read, Spelling):
                 return read  # a muggins call, or nothing
             spelling = read
-            if len(self._diags) == found and len(_SPELLINGS) < _TABLE_LIMIT:
+            if len(self._diags) == found and len(rest) <= SPELLING_CHARS \
+                    and len(_SPELLINGS) < SPELLINGS_LIMIT:
                 _SPELLINGS[rest] = spelling
         return Turn(name, spelling, colon, number, name_at, notes, self._comments)
 

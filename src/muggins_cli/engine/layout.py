@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from muggins_cli.engine.table import LayoutTable, layout_key, table_for
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import End as End
-from muggins_cli.tiles import Pip, Tile, tiles_of
+from muggins_cli.tiles import Pip, Tile, bits_of, tiles_of
 
 ENDS: tuple[End, ...] = (End.L, End.R, End.U, End.D)
 _INDEX = {End.L: 0, End.R: 1, End.U: 2, End.D: 3}
@@ -128,7 +128,8 @@ def open_ends(rules: Rules, layout: Layout) -> dict[End, Pip]:
 
 def ends_for(rules: Rules, layout: Layout, tile: Tile) -> list[End]:
     """The open ends that accept ``tile`` (several ends may show the same pip)."""
-    return [e for e, pip in open_ends(rules, layout).items() if tile.has(pip)]
+    table, lid = layout_id(rules, layout)
+    return table.ends_for(lid, tile)
 
 
 def fits(rules: Rules, layout: Layout, tile: Tile) -> bool:
@@ -139,10 +140,8 @@ def fits(rules: Rules, layout: Layout, tile: Tile) -> bool:
 
 def playable(rules: Rules, layout: Layout, hand: Iterable[Tile]) -> list[Tile]:
     """The tiles of ``hand`` that fit somewhere, sorted."""
-    if layout.root is None:
-        return sorted(hand)
-    pips = set(open_ends(rules, layout).values())
-    return sorted(t for t in hand if t.lo in pips or t.hi in pips)
+    table, lid = layout_id(rules, layout)
+    return fitting(table, lid, bits_of(hand))
 
 
 def fitting(table: LayoutTable, lid: int, bits: int) -> list[Tile]:

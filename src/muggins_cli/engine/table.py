@@ -170,6 +170,11 @@ class LayoutTable:
         the id was interned (its fit mask is made from it)."""
         return self.pips[lid]
 
+    def ends_for(self, lid: int, tile: Tile) -> list[End]:
+        """The open ends of id ``lid`` that accept ``tile`` (several ends may
+        show the same pip), in engine order."""
+        return [e for e, pip in self.pips[lid].items() if tile.has(pip)]
+
     def _fitmask(self, key: Key, ends: list[tuple[End, int]]) -> int:
         if key[0] == "E":
             return self.all_mask

@@ -996,7 +996,7 @@ class Replayer:
 
     def _where(self, rnd: RoundProgress, tile: Tile) -> str:
         ends = self.table.pips[rnd.lid]
-        return ", ".join(f"{e.value} ({pip})" for e, pip in ends.items() if tile.has(pip))
+        return ", ".join(f"{e.value} ({ends[e]})" for e in self.table.ends_for(rnd.lid, tile))
 
     def _take_from_stock(self, rnd: RoundProgress, t: Turn, i: int,
                          tile: Tile | None) -> Tile | None:
@@ -1225,7 +1225,7 @@ class Replayer:
             pip = ends.get(p.end)
             if pip is not None and (tile.lo == pip or tile.hi == pip):
                 return p.end  # the common case: nothing to explain
-        fitting_ends = [e for e, pip in ends.items() if tile.has(pip)]
+        fitting_ends = self.table.ends_for(rnd.lid, tile)
         shown = ", ".join(f"{e.value}={v}" for e, v in ends.items())
         if p.end is not None:
             if p.end not in ends:
@@ -1349,7 +1349,7 @@ class Replayer:
                             "settlement is not computed")
             self.scores_uncertain = True
             return
-        pips = [sum(t.pips for t in h.known) for h in hands]
+        pips = [sum(t.pips for t in tiles_of(h.bits)) for h in hands]
         deltas = settle(self.rules, pips, rnd.went_out)
         rnd.settlement = tuple(deltas)
         self.winner = winner_at_settlement(self.rules, self.scores, deltas, self.target)

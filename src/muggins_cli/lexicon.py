@@ -16,7 +16,6 @@ END = r"[LRUD]"
 #: Longest first, so that ``!?`` is not read as ``!`` followed by ``?``.
 GLYPH = r"!!|!\?|\?!|\?\?|!|\?"
 POINTS = r"[0-9]{1,9}"
-BLANK = r"[ \t\r]"
 
 #: ``A-B``, the two pips as groups.
 TILE_RE = re.compile(rf"({PIP})-({PIP})")
@@ -27,25 +26,9 @@ PLACEMENT_RE = re.compile(rf"({PIP})-({PIP})({END}?)({GLYPH})?")
 PLACEMENT_TEXT_RE = re.compile(rf"({PIP}-{PIP}{END}?)({GLYPH})?")
 #: ``+N``, the points as a group.
 CLAIM_RE = re.compile(rf"\+({POINTS})")
-#: ``dA-B``, a draw whose tile is shown, the pips as groups.
-DRAW_WORD_RE = re.compile(rf"d({PIP})-({PIP})")
 #: A count (``N``) and signed points (``-N``), as written on score lines.
 COUNT_RE = re.compile(POINTS)
 POINTS_RE = re.compile(rf"-?{POINTS}")
 
-#: A turn's rest that is a plain placement and perhaps its claim, read in one
-#: match: the parser's fast path (pips, end, glyph, points as groups).
-QUICK_TURN_RE = re.compile(
-    rf"{BLANK}*({PIP})-({PIP})({END}?)({GLYPH})?"
-    rf"(?:{BLANK}+\+({POINTS}))?{BLANK}*"
-)
-#: A turn whose draws all show their tile, then a placement: what the word
-#: by word reading accepts of such a turn, in one match (the draws as one
-#: group, then as QUICK_TURN_RE).
-DRAWS_TURN_RE = re.compile(
-    rf"{BLANK}*(d{PIP}-{PIP}(?:{BLANK}+d{PIP}-{PIP})*)"
-    rf"{BLANK}+({PIP})-({PIP})({END}?)({GLYPH})?"
-    rf"(?:{BLANK}+\+({POINTS}))?{BLANK}*"
-)
 #: A placement's text at the start of a note this tool writes.
 NOTE_PLACEMENT = rf"{PIP}-{PIP}{END}?"

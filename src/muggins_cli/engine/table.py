@@ -205,8 +205,9 @@ class LayoutTable:
             total += 2 * d
         return int(total)
 
-    def _place(self, key: Key, tile: Tile, end: End | None) -> Key:
-        """The summary after laying ``tile`` (engine ``lead``/``place``)."""
+    def _place(self, key: Key, tile: Tile, at: tuple[End, int] | None) -> Key:
+        """The summary after laying ``tile`` (engine ``lead``/``place``) on
+        the end ``at`` and the pip it shows (None: the lead)."""
         rules = self.rules
         if key[0] == "E":
             if rules.has_spinner and tile.is_double:
@@ -214,8 +215,8 @@ class LayoutTable:
             if tile.is_double:
                 return ("L", True, (tile.lo, True), (tile.lo, True))
             return ("L", False, (tile.lo, False), (tile.hi, False))
-        assert end is not None
-        pip = dict(self.open_ends(key))[end]
+        assert at is not None
+        end, pip = at
         new_end: EndState = (tile.other(pip), tile.is_double)
         if key[0] == "L":
             left, right = key[2], key[3]
@@ -267,7 +268,7 @@ class LayoutTable:
         else:
             for end, pip in self.pips[lid].items():
                 if tile.has(pip):
-                    nid = self.intern(self._place(key, tile, end))
+                    nid = self.intern(self._place(key, tile, (end, pip)))
                     out.append((end, nid, self.rules.score_of(self.total[nid])))
         table[ti] = out
         return out

@@ -71,6 +71,16 @@ part that are not kept (the figures of session 7 below stand):
 
 None moves a figure by more than the spread between such variants (about 8
 wins in 200), so the spinner and three-player goals stay out of reach.
+Session 9 tried best-reply search for three players (Schadd and Winands
+2011: between two of the mover's turns only the opponent whose reply is
+worst for the mover moves, each opponent valued by the expectimax
+opponent node; the other keeps its tiles), not kept either:
+
+- at the budget of today's search (20,000 nodes, 9 plies): ``three`` 16
+  of the first 30 (today's search: 17);
+- at 60,000 nodes and 12 plies: 19 of the first 30, and 58 of 90, 64.4%,
+  95% [54.2%, 73.6%], decisions median 0.252 s, max 1.15 s, 2,124 s:
+  within the spread of the paranoid search at the same budget (57 of 90).
 Session 7, ``solver`` also reading what the others passed over and
 weighing the horizon's pips as the settlement does:
 

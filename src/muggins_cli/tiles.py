@@ -120,7 +120,7 @@ def bits_of(tiles: Iterable[Tile]) -> int:
     set's bits)."""
     bits = 0
     for t in tiles:
-        bits |= 1 << (t.hi * (t.hi + 1) // 2 + t.lo)
+        bits |= 1 << t.index()
     return bits
 
 

@@ -585,9 +585,8 @@ class Replayer:
         mine = 0
         for tok in item.tiles:
             t = tok.tile
-            hi = t.hi
-            bit = 1 << (hi * (hi + 1) // 2 + t.lo)
-            if hi > max_pip:
+            bit = 1 << t.index()
+            if t.hi > max_pip:
                 self.error(tok.line, tok.column, "bad-deal",
                            f"{tok} is not in a double-{max_pip} set")
                 ok = False

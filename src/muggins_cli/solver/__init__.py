@@ -1,5 +1,7 @@
 """The solver: play positions out exactly, with the stock unknown, or from
-the mover's view alone (issue 6). Standard library only.
+the mover's view alone (issue 6). The two-player perfect search, where
+nearly all of ``analyze --solver``'s time goes, runs compiled by Numba
+(:mod:`.compiled`); everything else is plain Python.
 
 The public surface is :func:`solve` and its result types; the searches
 (:mod:`.perfect`, :mod:`.expect`, :mod:`.maxn`, :mod:`.paranoid`) work on bit masks and

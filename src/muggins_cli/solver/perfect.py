@@ -33,6 +33,7 @@ from muggins_cli.solver.common import (
     Objective,
     TwoPlayerSearch,
 )
+from muggins_cli.solver.compiled import Compiled2, usable
 
 #: Bigger than any value: the table's "no bound yet".
 BIG = 1 << 40
@@ -73,7 +74,15 @@ class Perfect2(TwoPlayerSearch):
         self.d1_shift = self.sp_shift + max(1, len(self.stock).bit_length())
         self.d2_shift = self.d1_shift + dist_bits
         self.lay_shift = self.d2_shift + dist_bits if live else self.d1_shift
-        self.nega: Nega = self._build()
+        self.compiled: Compiled2 | None = None
+        if usable(rules, table, budget, objective is Objective.MATCH, self.far, self.off):
+            self.compiled = Compiled2(rules, table, self.stock, budget, (
+                self.lim, rules.must_play, 0, live, table.empty, self.bonus, table.max_place,
+                self.far, self.off, self.ends_on_credit), self.settler)
+            self.nega: Nega = self.compiled.nega
+            self.no_fit: Nega = self.compiled.no_fit
+        else:
+            self.nega = self._build()
 
     def cap(self, dist: int, hand: int, sp: int) -> int:
         """``dist`` when the seat holding ``hand`` could still close it in this
@@ -270,10 +279,14 @@ class Perfect2(TwoPlayerSearch):
         return nega
 
     def node_count(self) -> int:
+        if self.compiled is not None:
+            return self.compiled.node_count()
         return self._counted()
 
     def release(self) -> None:
         """Drop the table now. The search's closures refer to one another,
         so without this the table would wait for the cycle collector; a
         sampled position solves many deals, and their tables piled up."""
+        if self.compiled is not None:
+            self.compiled.release()
         self.tt.clear()

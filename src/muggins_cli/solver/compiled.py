@@ -1,0 +1,714 @@
+"""The two-player perfect search of :mod:`.perfect`, compiled by Numba.
+
+Why: nearly all of ``analyze --solver``'s time is this one search, solved
+once per sampled deal and per move (a profile of two turns of the club
+record: 99% in ``nega`` and the helpers it calls). In CPython it makes
+about 300,000 nodes a second; compiled, the same nodes cost a small
+fraction of that, which is what lets the verdicts take the deals they need.
+
+It is the same algorithm, node for node: the same move order (the layout
+table's successor lists), the same fail-soft negamax with the same table
+entries, the same budget checks. :class:`~.perfect.Perfect2` uses it when
+it can (:func:`usable`) and keeps the Python search otherwise (the
+``match`` objective, a time limit, a set of more than 62 tiles), and the
+tests hold the two to equal values on seeded deals.
+
+What differs is only where the data lives: numbers in NumPy arrays instead
+of Python lists and dicts.
+
+- ``LI`` (per layout id): its fit mask and the slice of ``MV`` holding its
+  search moves (``-1`` while the table has not built them);
+- ``MV`` (per search move): tile bit, tile index, successor id, points;
+- ``SET``: the round-end settlement by the two hands' pips and who went
+  out, filled a row at a time from the engine's own ``settle``;
+- ``TT``: the transposition table, open addressing on three key words, an
+  entry valid while its generation is the search's (so dropping a table is
+  one increment);
+- ``S``: the search's counters, parameters and status.
+
+The layout table grows lazily (a spinner game reaches a few thousand of
+its 100,000 summaries). When the compiled search meets a layout whose
+moves it does not have, a settlement row not yet filled, or a full
+transposition table, it stops with a status saying which; the caller fills
+it in (or grows the table), puts the node counters back and runs the same
+call again. The table keeps what the first attempt found, so the second is
+quicker, and it is why a search stopped by a node budget may have counted
+its nodes differently from the Python one (the values of finished searches
+are the same: both are exact).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from muggins_cli.engine.table import LayoutTable
+from muggins_cli.rules.model import Rules
+from muggins_cli.solver.common import Budget, BudgetExhausted, Settler, Stopped
+
+# S: counters and status (0-9), parameters (10-).
+NODES, BUDGET_NODES, NODE_LIMIT, EVERY, MASK, STATUS, MISS, TT_COUNT, GEN, JN = range(10)
+LIM, MUST_PLAY, WIN, LIVE, EMPTY, BONUS, MAX_PLACE, FAR, OFF, ENDS = range(10, 20)
+S_SIZE = 20
+# STATUS values.
+OK, OUT_OF_NODES, NEED_LAYOUT, NEED_SETTLE, NEED_ROOM = range(5)
+# Entry points of _search.
+NEGA, NO_FIT, DRAW_ONE, PLACE, LAY_DRAWN = range(5)
+
+BIG = 1 << 40
+#: A settlement not computed yet.
+UNSET = -(1 << 62)
+#: Key field widths (see _search): layout ids and offset distances must fit.
+LAY_LIMIT = 1 << 28
+DIST_LIMIT = 1 << 17
+#: Hands are int64 masks, the stock position above the mover's hand.
+MAX_TILES = 56
+TT_START = 1 << 16
+#: Rows of the settlement table filled either side of a missing one.
+SETTLE_ROWS = 16
+
+_H1 = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit int
+_H2 = -4417276706812531889  # 0xC2B2AE3D27D4EB4F
+_H3 = 1609587929392839161  # 0x165667B19E3779F9
+
+
+@njit(cache=True, nogil=True)
+def _pips(pc: Any, mask: int) -> int:
+    total = 0
+    for c in range(pc.shape[0]):
+        total += pc[c, mask & 0x3FFF]
+        mask >>= 14
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _settle(S: Any, SET: Any, pc: Any, a: int, b: int, a_out: int) -> int:
+    pa = _pips(pc, a)
+    v = SET[pa, _pips(pc, b), a_out]
+    if v == UNSET:
+        S[STATUS] = NEED_SETTLE
+        S[MISS] = pa
+        return 0
+    return int(v)
+
+
+@njit(cache=True, nogil=True)
+def _probe(S: Any, TT: Any, k1: int, k2: int, k3: int) -> int:
+    """The slot holding the key, or the empty slot where it would go."""
+    cap: int = TT.shape[0]
+    gen = S[GEN]
+    h = k1 * _H1 ^ k2 * _H2 ^ k3 * _H3
+    h ^= h >> 29
+    slot: int = h & (cap - 1)
+    while TT[slot, 6] == gen:
+        if TT[slot, 0] == k1 and TT[slot, 1] == k2 and TT[slot, 2] == k3:
+            return slot
+        slot = (slot + 1) & (cap - 1)
+    return slot
+
+
+@njit(cache=True, nogil=True)
+def _popcount(x: int) -> int:
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+# Frame fields (F[depth, field]) of the explicit stack.
+(F_KIND, F_ME, F_OP, F_LAY, F_SP, F_DME, F_DOP, F_ALPHA, F_BETA, F_A0, F_LO, F_HI, F_FIRST,
+ F_TOP, F_BEST, F_J, F_STAGE, F_K1, F_K3, F_TI, F_ROFF, F_RSIGN) = range(22)
+F_SIZE = 22
+# Where a NEGA frame is: trying the table's first move, the move list, a
+# draw without must_play, or waiting for its no_fit.
+ST_FIRST, ST_LOOP, ST_DRAW, ST_NOFIT = range(4)
+# What the loop of _search does next.
+DESCEND, DELIVER, ADVANCE, FINISH = range(4)
+#: Frames: one per placement, pass or draw on the path; far above any path.
+DEPTH = 4 * MAX_TILES + 16
+
+
+@njit(cache=True, nogil=True)
+def _search(S: Any, LI: Any, MV: Any, ST: Any, SET: Any, pc: Any, TT: Any, J: Any, F: Any,
+            kind: int,
+            me: int, op: int, lay: int, sp: int, dme: int, dop: int,
+            alpha: int, beta: int) -> int:
+    """Perfect2's ``nega`` (``kind`` NEGA) or ``no_fit`` (NO_FIT), with an
+    explicit stack instead of recursion: Numba's cache cannot load a
+    recursive function (it crashes), and compiling one took 30 s.
+
+    Perfect2's helpers that hold no state of their own (``place``,
+    ``pass_``, ``draw_one``'s first half) are followed in DESCEND, each
+    turning the value its child returns by ``off + sign * v``; the two that
+    loop (``nega`` over its moves, a drawn tile over the ends it fits) are
+    frames. Returns 0 with ``S[STATUS]`` set when it must stop."""
+    lim = S[LIM]
+    must_play = S[MUST_PLAY]
+    empty = S[EMPTY]
+    gen = S[GEN]
+    depth = 0
+    x = 0
+    off = 0
+    sign = 1
+    val = 0
+    mode = DESCEND
+    while True:
+        if mode == DESCEND:
+            while True:
+                if kind == PLACE:
+                    pts = x
+                    if S[ENDS] and pts >= dme:
+                        val = pts + S[WIN]
+                        mode = DELIVER
+                        break
+                    if not me:
+                        val = pts + _settle(S, SET, pc, 0, op, 1)
+                        mode = DELIVER
+                        break
+                    if sp >= lim and not (me | op) & LI[lay, 0]:
+                        val = pts + _settle(S, SET, pc, me, op, 0)
+                        mode = DELIVER
+                        break
+                    off += sign * pts
+                    sign = -sign
+                    me, op = op, me
+                    dme, dop = dop, dme - pts
+                    alpha, beta = pts - beta, pts - alpha
+                    kind = NEGA
+                    continue
+                if kind == NO_FIT:
+                    fm = LI[lay, 0]
+                    if sp < lim and lay != empty:
+                        if not must_play:
+                            kind = DRAW_ONE
+                            continue
+                        k = sp
+                        ti = -1
+                        while k < lim:
+                            t = ST[k]
+                            k += 1
+                            if fm >> t & 1:
+                                ti = t
+                                break
+                            me |= 1 << t
+                        if ti >= 0:
+                            kind = LAY_DRAWN
+                            sp = k
+                            x = ti
+                            continue
+                        sp = lim  # drew the stock dry: pass
+                    if not op & fm:
+                        val = _settle(S, SET, pc, me, op, 0)  # blocked
+                        mode = DELIVER
+                        break
+                    sign = -sign
+                    me, op = op, me
+                    dme, dop = dop, dme
+                    alpha, beta = -beta, -alpha
+                    kind = NEGA
+                    continue
+                if kind == DRAW_ONE:
+                    ti = ST[sp]
+                    sp += 1
+                    if LI[lay, 0] >> ti & 1:
+                        kind = LAY_DRAWN
+                        x = ti
+                    else:
+                        me |= 1 << ti
+                        kind = NEGA
+                    continue
+                if kind == LAY_DRAWN:
+                    if LI[lay, 1] < 0:
+                        S[STATUS] = NEED_LAYOUT
+                        S[MISS] = lay
+                        return 0
+                    d = depth
+                    depth += 1
+                    F[d, F_KIND] = LAY_DRAWN
+                    F[d, F_ME] = me
+                    F[d, F_OP] = op
+                    F[d, F_LAY] = lay
+                    F[d, F_SP] = sp
+                    F[d, F_DME] = dme
+                    F[d, F_DOP] = dop
+                    F[d, F_ALPHA] = alpha
+                    F[d, F_BETA] = beta
+                    F[d, F_TI] = x
+                    F[d, F_J] = LI[lay, 1] - 1
+                    F[d, F_BEST] = -BIG
+                    F[d, F_ROFF] = off
+                    F[d, F_RSIGN] = sign
+                    mode = ADVANCE
+                    break
+                # NEGA
+                S[NODES] += 1
+                if not S[NODES] & S[MASK]:
+                    S[BUDGET_NODES] += S[EVERY]
+                    if S[NODE_LIMIT] >= 0 and S[BUDGET_NODES] >= S[NODE_LIMIT]:
+                        S[STATUS] = OUT_OF_NODES
+                        return 0
+                k1 = me | sp << 56
+                k3 = lay
+                if S[LIVE]:
+                    room = S[BONUS] + S[MAX_PLACE] * (lim - sp if sp < lim else 0)
+                    mp = S[MAX_PLACE]
+                    d1 = dme if dme <= room + mp * _popcount(me) else S[FAR]
+                    d2 = dop if dop <= room + mp * _popcount(op) else S[FAR]
+                    k3 |= (d1 + S[OFF]) << 28 | (d2 + S[OFF]) << 45
+                slot = _probe(S, TT, k1, op, k3)
+                if TT[slot, 6] == gen:
+                    lo = TT[slot, 3]
+                    hi = TT[slot, 4]
+                    first = TT[slot, 5]
+                    if lo >= beta or lo == hi:
+                        val = lo
+                        mode = DELIVER
+                        break
+                    if hi <= alpha:
+                        val = hi
+                        mode = DELIVER
+                        break
+                    if lo > alpha:
+                        alpha = lo
+                    if hi < beta:
+                        beta = hi
+                else:
+                    lo = -BIG
+                    hi = BIG
+                    first = -1
+                fm = LI[lay, 0]
+                if me & fm and LI[lay, 1] < 0:
+                    S[STATUS] = NEED_LAYOUT
+                    S[MISS] = lay
+                    return 0
+                d = depth
+                depth += 1
+                F[d, F_KIND] = NEGA
+                F[d, F_ME] = me
+                F[d, F_OP] = op
+                F[d, F_LAY] = lay
+                F[d, F_SP] = sp
+                F[d, F_DME] = dme
+                F[d, F_DOP] = dop
+                F[d, F_ALPHA] = alpha
+                F[d, F_BETA] = beta
+                F[d, F_A0] = alpha
+                F[d, F_LO] = lo
+                F[d, F_HI] = hi
+                F[d, F_FIRST] = first
+                F[d, F_TOP] = first
+                F[d, F_BEST] = -BIG
+                F[d, F_K1] = k1
+                F[d, F_K3] = k3
+                F[d, F_ROFF] = off
+                F[d, F_RSIGN] = sign
+                off = 0
+                sign = 1
+                if not me & fm:
+                    F[d, F_STAGE] = ST_NOFIT
+                    kind = NO_FIT
+                    continue
+                if first >= 0:
+                    # The move that was best or cut off here before goes first.
+                    F[d, F_STAGE] = ST_FIRST
+                    me ^= MV[first, 0]
+                    lay = MV[first, 2]
+                    x = MV[first, 3]
+                    kind = PLACE
+                    continue
+                F[d, F_STAGE] = ST_LOOP
+                F[d, F_J] = LI[lay, 1] - 1
+                mode = ADVANCE
+                break
+            if S[STATUS]:
+                return 0
+            if mode == DELIVER:
+                val = off + sign * val
+            continue
+
+        if mode == DELIVER:
+            # ``val`` is the value of the top frame's child.
+            if depth == 0:
+                return val
+            d = depth - 1
+            v = val
+            if F[d, F_KIND] == LAY_DRAWN:
+                mode = ADVANCE
+                if v > F[d, F_BEST]:
+                    F[d, F_BEST] = v
+                    if v > F[d, F_ALPHA]:
+                        F[d, F_ALPHA] = v
+                        if v >= F[d, F_BETA]:
+                            mode = FINISH
+                continue
+            stage = F[d, F_STAGE]
+            if stage == ST_FIRST:
+                F[d, F_BEST] = v
+                if v > F[d, F_ALPHA]:
+                    F[d, F_ALPHA] = v
+                F[d, F_STAGE] = ST_LOOP
+                F[d, F_J] = LI[F[d, F_LAY], 1] - 1
+                mode = ADVANCE
+                if v >= F[d, F_BETA]:
+                    F[d, F_J] = LI[F[d, F_LAY], 2]  # no more moves; on to the draw
+            elif stage == ST_LOOP:
+                mode = ADVANCE
+                if v > F[d, F_BEST]:
+                    F[d, F_BEST] = v
+                    if v > F[d, F_ALPHA]:
+                        F[d, F_ALPHA] = v
+                        F[d, F_TOP] = F[d, F_J]
+                        if v >= F[d, F_BETA]:
+                            F[d, F_J] = LI[F[d, F_LAY], 2]
+            else:  # ST_DRAW, ST_NOFIT
+                if stage == ST_NOFIT or v > F[d, F_BEST]:
+                    F[d, F_BEST] = v
+                mode = FINISH
+            continue
+
+        d = depth - 1
+        if mode == ADVANCE:
+            me = F[d, F_ME]
+            lay = F[d, F_LAY]
+            stop = LI[lay, 2]
+            j = F[d, F_J] + 1
+            if F[d, F_KIND] == LAY_DRAWN:
+                ti = F[d, F_TI]
+                while j < stop and MV[j, 1] != ti:
+                    j += 1
+            else:
+                first = F[d, F_FIRST]
+                while j < stop and (not me & MV[j, 0] or j == first):
+                    j += 1
+            if j < stop:
+                F[d, F_J] = j
+                if F[d, F_KIND] == NEGA:
+                    me ^= MV[j, 0]
+                kind = PLACE
+                op = F[d, F_OP]
+                lay = MV[j, 2]
+                sp = F[d, F_SP]
+                dme = F[d, F_DME]
+                dop = F[d, F_DOP]
+                alpha = F[d, F_ALPHA]
+                beta = F[d, F_BETA]
+                x = MV[j, 3]
+                off = 0
+                sign = 1
+                mode = DESCEND
+                continue
+            F[d, F_J] = stop
+            sp = F[d, F_SP]
+            if (F[d, F_KIND] == NEGA and F[d, F_STAGE] == ST_LOOP and not must_play
+                    and F[d, F_BEST] < F[d, F_BETA] and sp < lim and lay != empty):
+                F[d, F_STAGE] = ST_DRAW
+                kind = DRAW_ONE
+                op = F[d, F_OP]
+                dme = F[d, F_DME]
+                dop = F[d, F_DOP]
+                alpha = F[d, F_ALPHA]
+                beta = F[d, F_BETA]
+                off = 0
+                sign = 1
+                mode = DESCEND
+                continue
+            mode = FINISH
+
+        # FINISH: the top frame is done; store a NEGA frame's bounds.
+        best = F[d, F_BEST]
+        if F[d, F_KIND] == NEGA:
+            lo = F[d, F_LO]
+            hi = F[d, F_HI]
+            if best <= F[d, F_A0]:
+                lo2, hi2 = lo, (best if best < hi else hi)
+            elif best >= F[d, F_BETA]:
+                lo2, hi2 = (best if best > lo else lo), hi
+            else:
+                lo2, hi2 = best, best
+            k1 = F[d, F_K1]
+            k2 = F[d, F_OP]
+            k3 = F[d, F_K3]
+            slot = _probe(S, TT, k1, k2, k3)
+            jn = S[JN]
+            if jn == J.shape[0] or 2 * (S[TT_COUNT] + 1) > TT.shape[0]:
+                S[STATUS] = NEED_ROOM  # the caller grows the table and starts again
+                return 0
+            # What this store replaces, so that a call started again can be
+            # undone to the table it began with.
+            J[jn, 0] = slot
+            J[jn, 1] = TT[slot, 6] != gen
+            J[jn, 2] = TT[slot, 3]
+            J[jn, 3] = TT[slot, 4]
+            J[jn, 4] = TT[slot, 5]
+            S[JN] = jn + 1
+            if TT[slot, 6] != gen:
+                S[TT_COUNT] += 1
+                TT[slot, 0] = k1
+                TT[slot, 1] = k2
+                TT[slot, 2] = k3
+                TT[slot, 6] = gen
+            TT[slot, 3] = lo2
+            TT[slot, 4] = hi2
+            TT[slot, 5] = F[d, F_TOP]
+        depth -= 1
+        val = F[d, F_ROFF] + F[d, F_RSIGN] * best
+        mode = DELIVER
+
+
+@njit(cache=True, nogil=True)
+def _undo(S: Any, TT: Any, J: Any) -> None:
+    """Put the table back as it was before the call, newest store first
+    (so an entry emptied again was never probed past by a later one)."""
+    for i in range(S[JN] - 1, -1, -1):
+        slot = J[i, 0]
+        if J[i, 1]:
+            TT[slot, 6] = 0
+            S[TT_COUNT] -= 1
+        else:
+            TT[slot, 3] = J[i, 2]
+            TT[slot, 4] = J[i, 3]
+            TT[slot, 5] = J[i, 4]
+    S[JN] = 0
+
+
+@njit(cache=True, nogil=True)
+def _rehash(old: Any, new: Any, gen: int) -> int:
+    cap = new.shape[0]
+    count = 0
+    for i in range(old.shape[0]):
+        if old[i, 6] != gen:
+            continue
+        h = old[i, 0] * _H1 ^ old[i, 1] * _H2 ^ old[i, 2] * _H3
+        h ^= h >> 29
+        slot = h & (cap - 1)
+        while new[slot, 6] == gen:
+            slot = (slot + 1) & (cap - 1)
+        new[slot, :] = old[i, :]
+        count += 1
+    return count
+
+
+def usable(rules: Rules, table: LayoutTable, budget: Budget, match: bool, far: int,
+           off: int) -> bool:
+    """Whether the compiled search can run this search: it knows no clock
+    (a time limit keeps the Python search, which checks one), plays the
+    ``points`` objective, holds hands in 56 bits, and packs layout ids and
+    distances in its key. ``MUGGINS_PURE_PYTHON=1`` turns it off (the tests
+    compare the two)."""
+    return (
+        os.environ.get("MUGGINS_PURE_PYTHON", "") in ("", "0")
+        and budget.deadline is None
+        and not match
+        and table.n_tiles <= MAX_TILES
+        and far + off < DIST_LIMIT
+    )
+
+
+class _Arrays:
+    """The layout table as the compiled search reads it, grown as the table
+    grows; one per table, shared by every search of its rules."""
+
+    def __init__(self, table: LayoutTable) -> None:
+        self.table = table
+        self.li = np.full((256, 3), -1, dtype=np.int64)
+        self.mv = np.zeros((1024, 4), dtype=np.int64)
+        self.n_ids = 0
+        self.n_moves = 0
+
+    def sync(self) -> None:
+        """Every id the table has interned, with its fit mask."""
+        t = self.table
+        n = len(t.keys)
+        if n > len(self.li):
+            li = np.full((max(n, 2 * len(self.li)), 3), -1, dtype=np.int64)
+            li[: self.n_ids] = self.li[: self.n_ids]
+            self.li = li
+        old = self.n_ids
+        for i in range(old, n):
+            self.li[i, 0] = t.fitmask[i]
+        self.n_ids = n
+        for i in range(old, n):  # what other searches built before this one came
+            moves = t.smoves[i]
+            if moves is not None:
+                self._export(i, moves)
+
+    def build(self, cid: int) -> None:
+        """The search moves of canonical id ``cid``."""
+        if self.li[cid, 1] >= 0:
+            return
+        moves = self.table.search_moves(cid)
+        self.sync()
+        if self.li[cid, 1] < 0:
+            self._export(cid, moves)
+
+    def _export(self, cid: int, moves: Sequence[tuple[int, int, int, int]]) -> None:
+        need = self.n_moves + len(moves)
+        if need > len(self.mv):
+            mv = np.zeros((max(need, 2 * len(self.mv)), 4), dtype=np.int64)
+            mv[: self.n_moves] = self.mv[: self.n_moves]
+            self.mv = mv
+        start = self.n_moves
+        for k, m in enumerate(moves):
+            self.mv[start + k] = m
+        self.n_moves = need
+        self.li[cid, 1] = start
+        self.li[cid, 2] = need
+
+    def reach(self, cid: int, tiles: int, most: int = 256) -> None:
+        """Build ``cid`` and what it leads to by the tiles in play, up to
+        ``most`` layouts: one stop of the search then brings in many."""
+        todo = [cid]
+        built = 0
+        while todo and built < most:
+            c = todo.pop()
+            if self.li[c, 1] >= 0 and c != cid:
+                continue
+            self.build(c)
+            built += 1
+            for j in range(int(self.li[c, 1]), int(self.li[c, 2])):
+                if int(self.mv[j, 0]) & tiles:
+                    nl = int(self.mv[j, 2])
+                    if nl >= self.n_ids or self.li[nl, 1] < 0:
+                        todo.append(nl)
+            self.sync()
+
+
+_ARRAYS: dict[int, _Arrays] = {}
+_SETTLE: dict[Rules, np.ndarray] = {}
+_PIPS: dict[int, np.ndarray] = {}
+_GENS = itertools.count(1)
+_FREE_TABLES: list[np.ndarray] = []
+
+
+def _pip_chunks(table: LayoutTable) -> np.ndarray:
+    found = _PIPS.get(table.n_tiles)
+    if found is None:
+        n = table.n_tiles
+        chunks = (n + 13) // 14
+        found = np.zeros((chunks, 1 << 14), dtype=np.int64)
+        for c in range(chunks):
+            width = min(14, n - 14 * c)
+            for m in range(1, 1 << width):
+                low = m & -m
+                found[c, m] = found[c, m ^ low] + table.by_index[14 * c + low.bit_length() - 1].pips
+        _PIPS[n] = found
+    return found
+
+
+class Compiled2:
+    """One two-player search over one stock order: ``nega`` and ``no_fit``
+    as :class:`~.perfect.Perfect2` has them, run compiled."""
+
+    def __init__(self, rules: Rules, table: LayoutTable, stock: Sequence[int], budget: Budget,
+                 params: Sequence[int], settler: Settler) -> None:
+        self.table = table
+        self.budget = budget
+        self.settler = settler
+        arrays = _ARRAYS.get(id(table))
+        if arrays is None or arrays.table is not table:
+            arrays = _ARRAYS[id(table)] = _Arrays(table)
+        arrays.sync()
+        self.arrays: _Arrays = arrays
+        self.stock = np.array(list(stock) or [0], dtype=np.int64)
+        self.in_play = sum(1 << t for t in stock)
+        total = sum(t.pips for t in table.tiles) + 1
+        settle = _SETTLE.get(rules)
+        if settle is None:
+            settle = _SETTLE[rules] = np.full((total, total, 2), UNSET, dtype=np.int64)
+        self.settle = settle
+        self.pc = _pip_chunks(table)
+        self.tt = _FREE_TABLES.pop() if _FREE_TABLES else np.zeros((TT_START, 7), dtype=np.int64)
+        s = np.zeros(S_SIZE, dtype=np.int64)
+        s[LIM:ENDS + 1] = params
+        s[EVERY] = budget.every
+        s[MASK] = budget.mask
+        s[NODE_LIMIT] = -1 if budget.node_limit is None else budget.node_limit
+        s[GEN] = next(_GENS)
+        self.s = s
+        self.frames = np.zeros((DEPTH, F_SIZE), dtype=np.int64)
+        self.journal = np.zeros((len(self.tt), 5), dtype=np.int64)
+        self.nega = self._entry(NEGA)
+        self.no_fit = self._entry(NO_FIT)
+
+    def _entry(self, kind: int) -> Callable[[int, int, int, int, int, int, int, int], int]:
+        def call(me: int, op: int, lay: int, sp: int, dme: int, dop: int, alpha: int,
+                 beta: int) -> int:
+            return self._run(kind, me, op, lay, sp, dme, dop, alpha, beta)
+
+        return call
+
+    def _run(self, kind: int, me: int, op: int, lay: int, sp: int, dme: int, dop: int,
+             alpha: int, beta: int) -> int:
+        s, a = self.s, self.arrays
+        # The root's layout may have been interned since this search began
+        # (the caller asks for its canonical id): the compiled search must
+        # never read past the ids it was given.
+        a.sync()
+        # The compiled search cannot be interrupted: a Ctrl-C lands when it
+        # returns, here, as it would at the Python search's next check.
+        self.budget.check()
+        self.in_play |= me | op
+        nodes = int(s[NODES])
+        s[BUDGET_NODES] = self.budget.nodes
+        while True:
+            s[JN] = 0
+            v = _search(s, a.li, a.mv, self.stock, self.settle, self.pc, self.tt, self.journal,
+                        self.frames, kind, me, op, lay, sp, dme, dop, alpha, beta)
+            status = int(s[STATUS])
+            if status == OK:
+                self.budget.nodes = int(s[BUDGET_NODES])
+                return int(v)
+            s[STATUS] = OK
+            if status == OUT_OF_NODES:
+                self.budget.nodes = int(s[BUDGET_NODES])
+                raise BudgetExhausted(Stopped.NODES)
+            # Fill in what was missing and search again, from the same counts
+            # and the same table: node for node as the Python search.
+            _undo(s, self.tt, self.journal)
+            s[NODES] = nodes
+            s[BUDGET_NODES] = self.budget.nodes
+            if status == NEED_LAYOUT:
+                a.reach(int(s[MISS]), self.in_play)
+            elif status == NEED_SETTLE:
+                self._settle_rows(int(s[MISS]))
+            else:
+                self._grow()
+
+    def _settle_rows(self, pa: int) -> None:
+        """The settlements of ``pa`` pips against every hand, and of the
+        hands a little lighter and heavier, which the same search meets
+        next (each stop costs a restart)."""
+        pair = self.settler.pair
+        table = self.settle
+        for a in range(max(0, pa - SETTLE_ROWS), min(len(table), pa + SETTLE_ROWS + 1)):
+            row = table[a]
+            if row[0, 0] != UNSET:
+                continue
+            for pb in range(len(row)):
+                row[pb, 0] = pair(a, pb, False, 0, 0)
+                row[pb, 1] = pair(a, pb, True, 0, 0)
+
+    def _grow(self) -> None:
+        old = self.tt
+        new = np.zeros((4 * len(old), 7), dtype=np.int64)
+        self.s[TT_COUNT] = _rehash(old, new, int(self.s[GEN]))
+        self.tt = new
+        self.journal = np.zeros((max(len(new), 2 * len(self.journal)), 5), dtype=np.int64)
+
+    def node_count(self) -> int:
+        return int(self.s[NODES])
+
+    def release(self) -> None:
+        """Hand the table to the next search: its entries are dead once the
+        generation moves on, and a table that had to grow is kept grown (the
+        next deal of the same position is likely to need as much)."""
+        _FREE_TABLES.append(self.tt)
+        _FREE_TABLES.sort(key=len)
+        del _FREE_TABLES[:-1]
+        self.tt = np.zeros((1, 7), dtype=np.int64)

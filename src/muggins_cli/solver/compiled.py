@@ -69,6 +69,10 @@ DIST_LIMIT = 1 << 17
 #: Hands are int64 masks, the stock position above the mover's hand.
 MAX_TILES = 56
 TT_START = 1 << 16
+#: Stores one call may make before its journal grows.
+JOURNAL_START = 1 << 13
+#: The largest table kept for the next search (56 MB); a bigger one is freed.
+TT_KEEP = 1 << 20
 #: Rows of the settlement table filled either side of a missing one.
 SETTLE_ROWS = 16
 
@@ -632,7 +636,7 @@ class Compiled2:
         s[GEN] = next(_GENS)
         self.s = s
         self.frames = np.zeros((DEPTH, F_SIZE), dtype=np.int64)
-        self.journal = np.zeros((len(self.tt), 5), dtype=np.int64)
+        self.journal = np.zeros((JOURNAL_START, 5), dtype=np.int64)
         self.nega = self._entry(NEGA)
         self.no_fit = self._entry(NO_FIT)
 
@@ -670,6 +674,7 @@ class Compiled2:
                 raise BudgetExhausted(Stopped.NODES)
             # Fill in what was missing and search again, from the same counts
             # and the same table: node for node as the Python search.
+            journal_full = int(s[JN]) >= len(self.journal)
             _undo(s, self.tt, self.journal)
             s[NODES] = nodes
             s[BUDGET_NODES] = self.budget.nodes
@@ -677,6 +682,8 @@ class Compiled2:
                 a.reach(int(s[MISS]), self.in_play)
             elif status == NEED_SETTLE:
                 self._settle_rows(int(s[MISS]))
+            elif journal_full:
+                self.journal = np.zeros((2 * len(self.journal), 5), dtype=np.int64)
             else:
                 self._grow()
 
@@ -696,10 +703,9 @@ class Compiled2:
 
     def _grow(self) -> None:
         old = self.tt
-        new = np.zeros((4 * len(old), 7), dtype=np.int64)
+        new = np.zeros((2 * len(old), 7), dtype=np.int64)
         self.s[TT_COUNT] = _rehash(old, new, int(self.s[GEN]))
         self.tt = new
-        self.journal = np.zeros((max(len(new), 2 * len(self.journal)), 5), dtype=np.int64)
 
     def node_count(self) -> int:
         return int(self.s[NODES])
@@ -708,7 +714,10 @@ class Compiled2:
         """Hand the table to the next search: its entries are dead once the
         generation moves on, and a table that had to grow is kept grown (the
         next deal of the same position is likely to need as much)."""
-        _FREE_TABLES.append(self.tt)
-        _FREE_TABLES.sort(key=len)
-        del _FREE_TABLES[:-1]
-        self.tt = np.zeros((1, 7), dtype=np.int64)
+        if len(self.tt) <= TT_KEEP:
+            _FREE_TABLES.append(self.tt)
+            _FREE_TABLES.sort(key=len)
+            del _FREE_TABLES[:-1]
+        # The search's closures make a cycle, which the collector may not
+        # visit for thousands of deals: what is big goes now.
+        self.tt = self.journal = np.zeros((1, 7), dtype=np.int64)

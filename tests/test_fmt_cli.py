@@ -218,3 +218,19 @@ def test_an_error_late_in_a_file_prints_nothing_of_it(runner: CliRunner, tmp_pat
     assert result.exit_code == 1
     assert result.stdout == OTHER
     assert result.stderr.startswith(f"{bad}:")
+
+
+def test_a_carriage_return_inside_a_comment_is_kept(runner: CliRunner, tmp_path: Path) -> None:
+    """A lone CR in a comment is a character of it, not a line end (LF or
+    CRLF end lines): fmt printed a traceback instead of the record."""
+    from muggins_cli.notation.parser import parse_text
+
+    text = ('[Players "A, B"]\n\nround 1\n#\r lot drawn for the lead\nlead A\n'
+            'deal A 5-5 3-1 1-1 2-5 3-0 6-6 0-0\ndeal B 3-4 0-4 3-3 3-2 0-6 1-2 1-4\n'
+            'A: 5-5 +10\n')
+    path = tmp_path / "cr.mgn"
+    path.write_bytes(text.encode())
+    result = runner.invoke(app, ["fmt", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "#\r lot drawn for the lead\n" in result.stdout
+    assert parse_text(result.stdout) == parse_text(text)

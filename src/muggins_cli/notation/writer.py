@@ -117,7 +117,10 @@ def _with_comments(line: str, comments: Comments) -> list[str]:
 
 
 def _comment(comment: Comment) -> str:
-    if "\n" in comment.text or "\r" in comment.text:
+    # A CR inside a comment is a character of it (lines end with LF or
+    # CRLF); only an LF, or a CR at its end, would not read back the same,
+    # and the reader never makes either.
+    if "\n" in comment.text or comment.text.endswith("\r"):
         raise ValueError(f"a comment holds a line break, which MGN cannot write: "
                          f"{comment.text!r}")
     return f"#{comment.text}"

@@ -150,3 +150,87 @@ def test_a_layout_interned_after_the_search_began(monkeypatch: pytest.MonkeyPatc
         return search.nega(me, op, late, 0, 250, 250, -1000, 1000)
 
     assert value("0") == value("1")
+
+
+PARANOID_VARIANTS = ["pagat", "spinner", "no-must-play", "reserve-2", "winner-takes",
+                     "sides-first-until-covered", "multiples-free-draw"]
+
+
+@pytest.mark.parametrize("name", PARANOID_VARIANTS)
+@pytest.mark.parametrize("players", [3, 4])
+def test_paranoid_same_values_and_nodes_as_the_python_search(
+        name: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three and four players (solver/compiled_paranoid.py): the same
+    values and node counts as the Python paranoid search, some seats near
+    the target (the distances enter the key) and some not."""
+    rules = VARIANTS[name]
+    target = rules.target_for(players)
+    for seed in range(3):
+        state = endgame(rules, players, 9000 + seed, 14 + seed)
+        scores = [target - 10, target - 25, 0, target - 5][:players] if seed % 2 else None
+        py, compiled = _both(monkeypatch, rules, state, multi="paranoid", pv=False,
+                             scores=scores, target=target)
+        assert py.exact and py.stopped is None
+        assert _summary(compiled) == _summary(py), (name, players, seed)
+
+
+def test_paranoid_under_a_node_budget_stops_at_the_same_node(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = VARIANTS["pagat"]
+    hands, stock = deal(rules, 3, random.Random(7600))
+    state = new_round(hands, stock, 0)
+    stopped = 0
+    for limit in (300, 2_000, 10_000):
+        py, compiled = _both(monkeypatch, rules, state, multi="paranoid", node_limit=limit,
+                             pv=False)
+        assert _summary(compiled) == _summary(py), limit
+        stopped += py.stopped is not None
+    assert stopped >= 2
+
+
+@pytest.mark.parametrize("name", ["pagat", "spinner", "winner-takes", "rounding-down",
+                                  "rounding-up"])
+def test_the_compiled_settlement_is_the_engines(name: str) -> None:
+    """The one piece of the engine the paranoid kernel writes again: held to
+    engine.scoring.settle on random hands, every seat count, with and
+    without a player out, weighted as the search weighs it."""
+    import numpy as np
+
+    from muggins_cli.engine.scoring import settle
+    from muggins_cli.rules.model import Rounding
+    from muggins_cli.solver import compiled_paranoid as cp
+    from muggins_cli.solver.paranoid import weights
+
+    base = {"rounding-down": "pagat", "rounding-up": "spinner"}.get(name, name)
+    rules = VARIANTS[base]
+    if name == "rounding-down":
+        rules = dataclasses.replace(rules, name=name, rounding=Rounding.DOWN)
+    if name == "rounding-up":
+        rules = dataclasses.replace(rules, name=name, rounding=Rounding.UP)
+    table = table_for(rules)
+    rng = random.Random(7700)
+    checked = 0
+    for _ in range(400):
+        players = rng.choice([3, 4])
+        tiles = list(range(table.n_tiles))
+        rng.shuffle(tiles)
+        hands = [sum(1 << t for t in tiles[5 * i: 5 * i + rng.randrange(0, 6)])
+                 for i in range(players)]
+        went_out = rng.choice([None, *[i for i in range(players) if not hands[i]]])
+        root = rng.randrange(players)
+        s = np.zeros(cp.S_SIZE, dtype=np.int64)
+        s[cp.N] = players
+        s[cp.ROUND_END] = cp._ROUND_END[rules.round_end]
+        s[cp.DIVISOR] = rules.bonus_divisor
+        w = weights(players, root)
+        s[cp.W0:cp.W0 + players] = w
+        h = np.zeros(4, dtype=np.int64)
+        h[:players] = hands
+        got = cp._settle(s, cp._rounding(rules, table), cp._pip_chunks(table), h,
+                         -1 if went_out is None else went_out)
+        pips = [sum(table.by_index[t].pips for t in range(table.n_tiles) if hand >> t & 1)
+                for hand in hands]
+        want = sum(a * b for a, b in zip(w, settle(rules, pips, went_out)))
+        assert got == want, (hands, went_out, root)
+        checked += 1
+    assert checked == 400

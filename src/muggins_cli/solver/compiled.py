@@ -590,6 +590,15 @@ _GENS = itertools.count(1)
 _FREE_TABLES: list[np.ndarray] = []
 
 
+def _arrays_of(table: LayoutTable) -> _Arrays:
+    """The arrays of ``table``, shared by every compiled search of its rules."""
+    arrays = _ARRAYS.get(id(table))
+    if arrays is None or arrays.table is not table:
+        arrays = _ARRAYS[id(table)] = _Arrays(table)
+    arrays.sync()
+    return arrays
+
+
 def _pip_chunks(table: LayoutTable) -> np.ndarray:
     found = _PIPS.get(table.n_tiles)
     if found is None:
@@ -614,11 +623,7 @@ class Compiled2:
         self.table = table
         self.budget = budget
         self.settler = settler
-        arrays = _ARRAYS.get(id(table))
-        if arrays is None or arrays.table is not table:
-            arrays = _ARRAYS[id(table)] = _Arrays(table)
-        arrays.sync()
-        self.arrays: _Arrays = arrays
+        self.arrays = _arrays_of(table)
         self.stock = np.array(list(stock) or [0], dtype=np.int64)
         self.in_play = sum(1 << t for t in stock)
         total = sum(t.pips for t in table.tiles) + 1

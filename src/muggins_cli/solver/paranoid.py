@@ -40,6 +40,7 @@ from muggins_cli.solver.common import (
     pip_counter,
     settle_bonus_max,
 )
+from muggins_cli.solver.compiled_paranoid import CompiledParanoid, usable
 
 #: Bigger than any value: the table's "no bound yet".
 BIG = 1 << 40
@@ -93,7 +94,15 @@ class Paranoid:
         #: Whether a placement reaching the target ends the match there.
         self.ends_on_credit = credit_ends_match(rules)
         self.tt: dict[int, tuple[int, int, SearchMove | None]] = {}
-        self.search: Search = self._build()
+        self.compiled: CompiledParanoid | None = None
+        if usable(table, budget, objective is Objective.MATCH, self.far, self.off):
+            self.compiled = CompiledParanoid(rules, table, players, root, self.stock, budget,
+                                             self.w, (
+                self.lim, rules.must_play, live, table.empty, self.bonus, table.max_place,
+                self.far, self.off, self.ends_on_credit))
+            self.search: Search = self.compiled.search
+        else:
+            self.search = self._build()
 
     def weigh(self, vec: Sequence[float]) -> int:
         """A result vector (points by seat) as a value."""
@@ -317,9 +326,13 @@ class Paranoid:
         return search
 
     def node_count(self) -> int:
+        if self.compiled is not None:
+            return self.compiled.node_count()
         return self._counted()
 
     def release(self) -> None:
         """Drop the table now (the closures refer to one another, so the
         table would otherwise wait for the cycle collector)."""
+        if self.compiled is not None:
+            self.compiled.release()
         self.tt.clear()

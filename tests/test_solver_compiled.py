@@ -199,6 +199,7 @@ def test_the_compiled_settlement_is_the_engines(name: str) -> None:
     from muggins_cli.engine.scoring import settle
     from muggins_cli.rules.model import Rounding
     from muggins_cli.solver import compiled_paranoid as cp
+    from muggins_cli.solver.compiled import _pip_chunks
     from muggins_cli.solver.paranoid import weights
 
     base = {"rounding-down": "pagat", "rounding-up": "spinner"}.get(name, name)
@@ -226,7 +227,7 @@ def test_the_compiled_settlement_is_the_engines(name: str) -> None:
         s[cp.W0:cp.W0 + players] = w
         h = np.zeros(4, dtype=np.int64)
         h[:players] = hands
-        got = cp._settle(s, cp._rounding(rules, table), cp._pip_chunks(table), h,
+        got = cp._settle(s, cp._rounding(rules, table), _pip_chunks(table), h,
                          -1 if went_out is None else went_out)
         pips = [sum(table.by_index[t].pips for t in range(table.n_tiles) if hand >> t & 1)
                 for hand in hands]

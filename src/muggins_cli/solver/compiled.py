@@ -79,6 +79,10 @@ SETTLE_ROWS = 16
 _H1 = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit int
 _H2 = -4417276706812531889  # 0xC2B2AE3D27D4EB4F
 _H3 = 1609587929392839161  # 0x165667B19E3779F9
+_H4 = -3372029247567499371  # 0xD1342543DE82EF95
+#: The same multipliers for the general hash of _rehash (a probe of k words
+#: XORs the first k of them, each times its key word).
+_HS = np.array([_H1, _H2, _H3, _H4], dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -466,32 +470,37 @@ def _search(S: Any, LI: Any, MV: Any, ST: Any, SET: Any, pc: Any, TT: Any, J: An
 
 
 @njit(cache=True, nogil=True)
-def _undo(S: Any, TT: Any, J: Any) -> None:
+def _undo(S: Any, TT: Any, J: Any, keys: int) -> None:
     """Put the table back as it was before the call, newest store first
-    (so an entry emptied again was never probed past by a later one)."""
+    (so an entry emptied again was never probed past by a later one). A
+    table row is ``keys`` key words, then lo, hi, first and generation."""
     for i in range(S[JN] - 1, -1, -1):
         slot = J[i, 0]
         if J[i, 1]:
-            TT[slot, 6] = 0
+            TT[slot, keys + 3] = 0
             S[TT_COUNT] -= 1
         else:
-            TT[slot, 3] = J[i, 2]
-            TT[slot, 4] = J[i, 3]
-            TT[slot, 5] = J[i, 4]
+            TT[slot, keys] = J[i, 2]
+            TT[slot, keys + 1] = J[i, 3]
+            TT[slot, keys + 2] = J[i, 4]
     S[JN] = 0
 
 
 @njit(cache=True, nogil=True)
-def _rehash(old: Any, new: Any, gen: int) -> int:
+def _rehash(old: Any, new: Any, gen: int, keys: int) -> int:
+    """The live entries of ``old`` moved into ``new``, each at the slot the
+    kernels' probe would find (the same hash of its ``keys`` words)."""
     cap = new.shape[0]
     count = 0
     for i in range(old.shape[0]):
-        if old[i, 6] != gen:
+        if old[i, keys + 3] != gen:
             continue
-        h = old[i, 0] * _H1 ^ old[i, 1] * _H2 ^ old[i, 2] * _H3
+        h = 0
+        for k in range(keys):
+            h ^= old[i, k] * _HS[k]
         h ^= h >> 29
         slot = h & (cap - 1)
-        while new[slot, 6] == gen:
+        while new[slot, keys + 3] == gen:
             slot = (slot + 1) & (cap - 1)
         new[slot, :] = old[i, :]
         count += 1
@@ -614,46 +623,50 @@ def _pip_chunks(table: LayoutTable) -> np.ndarray:
     return found
 
 
-class Compiled2:
-    """One two-player search over one stock order: ``nega`` and ``no_fit``
-    as :class:`~.perfect.Perfect2` has them, run compiled."""
+class Kernel:
+    """What the compiled searches share around their kernel: the layout
+    arrays, the stock, the transposition table (``keys`` key words a row,
+    from a pool of one), the journal, the counters in ``s`` and the restart
+    loop of :meth:`_run`. A subclass sets its parameters in ``s`` and says
+    how one attempt runs (:meth:`_attempt`)."""
 
-    def __init__(self, rules: Rules, table: LayoutTable, stock: Sequence[int], budget: Budget,
-                 params: Sequence[int], settler: Settler) -> None:
+    keys = 3
+    tt_start = TT_START
+    tt_keep = TT_KEEP
+    pool: list[np.ndarray] = _FREE_TABLES
+
+    def __init__(self, table: LayoutTable, stock: Sequence[int], budget: Budget, s_size: int,
+                 depth: int, frame: int) -> None:
         self.table = table
         self.budget = budget
-        self.settler = settler
         self.arrays = _arrays_of(table)
         self.stock = np.array(list(stock) or [0], dtype=np.int64)
         self.in_play = sum(1 << t for t in stock)
-        total = sum(t.pips for t in table.tiles) + 1
-        settle = _SETTLE.get(rules)
-        if settle is None:
-            settle = _SETTLE[rules] = np.full((total, total, 2), UNSET, dtype=np.int64)
-        self.settle = settle
         self.pc = _pip_chunks(table)
-        self.tt = _FREE_TABLES.pop() if _FREE_TABLES else np.zeros((TT_START, 7), dtype=np.int64)
-        s = np.zeros(S_SIZE, dtype=np.int64)
-        s[LIM:ENDS + 1] = params
+        width = self.keys + 4
+        self.tt = self.pool.pop() if self.pool else np.zeros((self.tt_start, width),
+                                                             dtype=np.int64)
+        self.journal = np.zeros((JOURNAL_START, 5), dtype=np.int64)
+        self.frames = np.zeros((depth, frame), dtype=np.int64)
+        s = np.zeros(s_size, dtype=np.int64)
         s[EVERY] = budget.every
         s[MASK] = budget.mask
         s[NODE_LIMIT] = -1 if budget.node_limit is None else budget.node_limit
         s[GEN] = next(_GENS)
         self.s = s
-        self.frames = np.zeros((DEPTH, F_SIZE), dtype=np.int64)
-        self.journal = np.zeros((JOURNAL_START, 5), dtype=np.int64)
-        self.nega = self._entry(NEGA)
-        self.no_fit = self._entry(NO_FIT)
 
-    def _entry(self, kind: int) -> Callable[[int, int, int, int, int, int, int, int], int]:
-        def call(me: int, op: int, lay: int, sp: int, dme: int, dop: int, alpha: int,
-                 beta: int) -> int:
-            return self._run(kind, me, op, lay, sp, dme, dop, alpha, beta)
+    def _attempt(self) -> int:
+        raise NotImplementedError
 
-        return call
+    def _fill(self, status: int) -> None:
+        """Fill in what a stop with ``status`` lacked, other than a layout or
+        room (the two-player kernel's settlement rows)."""
 
-    def _run(self, kind: int, me: int, op: int, lay: int, sp: int, dme: int, dop: int,
-             alpha: int, beta: int) -> int:
+    def _run(self, hands: int) -> int:
+        """The call :meth:`_attempt` makes, to its end: filling in what it
+        lacked and starting again, from the same counts and the same table
+        (node for node as the Python search), or raising when the budget
+        ran out."""
         s, a = self.s, self.arrays
         # The root's layout may have been interned since this search began
         # (the caller asks for its canonical id): the compiled search must
@@ -662,35 +675,84 @@ class Compiled2:
         # The compiled search cannot be interrupted: a Ctrl-C lands when it
         # returns, here, as it would at the Python search's next check.
         self.budget.check()
-        self.in_play |= me | op
+        self.in_play |= hands
         nodes = int(s[NODES])
         s[BUDGET_NODES] = self.budget.nodes
         while True:
             s[JN] = 0
-            v = _search(s, a.li, a.mv, self.stock, self.settle, self.pc, self.tt, self.journal,
-                        self.frames, kind, me, op, lay, sp, dme, dop, alpha, beta)
+            v = self._attempt()
             status = int(s[STATUS])
             if status == OK:
                 self.budget.nodes = int(s[BUDGET_NODES])
-                return int(v)
+                return v
             s[STATUS] = OK
             if status == OUT_OF_NODES:
                 self.budget.nodes = int(s[BUDGET_NODES])
                 raise BudgetExhausted(Stopped.NODES)
-            # Fill in what was missing and search again, from the same counts
-            # and the same table: node for node as the Python search.
             journal_full = int(s[JN]) >= len(self.journal)
-            _undo(s, self.tt, self.journal)
+            _undo(s, self.tt, self.journal, self.keys)
             s[NODES] = nodes
             s[BUDGET_NODES] = self.budget.nodes
             if status == NEED_LAYOUT:
                 a.reach(int(s[MISS]), self.in_play)
-            elif status == NEED_SETTLE:
-                self._settle_rows(int(s[MISS]))
+            elif status != NEED_ROOM:
+                self._fill(status)
             elif journal_full:
                 self.journal = np.zeros((2 * len(self.journal), 5), dtype=np.int64)
             else:
-                self._grow()
+                new = np.zeros((2 * len(self.tt), self.keys + 4), dtype=np.int64)
+                s[TT_COUNT] = _rehash(self.tt, new, int(s[GEN]), self.keys)
+                self.tt = new
+
+    def node_count(self) -> int:
+        return int(self.s[NODES])
+
+    def release(self) -> None:
+        """Hand the table to the next search: its entries are dead once the
+        generation moves on, and a table that had to grow is kept grown (the
+        next deal of the same position is likely to need as much)."""
+        if len(self.tt) <= self.tt_keep:
+            self.pool.append(self.tt)
+            self.pool.sort(key=len)
+            del self.pool[:-1]
+        # The search's closures make a cycle, which the collector may not
+        # visit for thousands of deals: what is big goes now.
+        self.tt = self.journal = np.zeros((1, self.keys + 4), dtype=np.int64)
+
+
+class Compiled2(Kernel):
+    """One two-player search over one stock order: ``nega`` and ``no_fit``
+    as :class:`~.perfect.Perfect2` has them, run compiled."""
+
+    def __init__(self, rules: Rules, table: LayoutTable, stock: Sequence[int], budget: Budget,
+                 params: Sequence[int], settler: Settler) -> None:
+        super().__init__(table, stock, budget, S_SIZE, DEPTH, F_SIZE)
+        self.settler = settler
+        total = sum(t.pips for t in table.tiles) + 1
+        settle = _SETTLE.get(rules)
+        if settle is None:
+            settle = _SETTLE[rules] = np.full((total, total, 2), UNSET, dtype=np.int64)
+        self.settle = settle
+        self.s[LIM:ENDS + 1] = params
+        self.args = (NEGA, 0, 0, 0, 0, 0, 0, 0, 0)
+        self.nega = self._entry(NEGA)
+        self.no_fit = self._entry(NO_FIT)
+
+    def _entry(self, kind: int) -> Callable[[int, int, int, int, int, int, int, int], int]:
+        def call(me: int, op: int, lay: int, sp: int, dme: int, dop: int, alpha: int,
+                 beta: int) -> int:
+            self.args = (kind, me, op, lay, sp, dme, dop, alpha, beta)
+            return self._run(me | op)
+
+        return call
+
+    def _attempt(self) -> int:
+        a = self.arrays
+        return int(_search(self.s, a.li, a.mv, self.stock, self.settle, self.pc, self.tt,
+                           self.journal, self.frames, *self.args))
+
+    def _fill(self, status: int) -> None:
+        self._settle_rows(int(self.s[MISS]))
 
     def _settle_rows(self, pa: int) -> None:
         """The settlements of ``pa`` pips against every hand, and of the
@@ -705,24 +767,3 @@ class Compiled2:
             for pb in range(len(row)):
                 row[pb, 0] = pair(a, pb, False, 0, 0)
                 row[pb, 1] = pair(a, pb, True, 0, 0)
-
-    def _grow(self) -> None:
-        old = self.tt
-        new = np.zeros((2 * len(old), 7), dtype=np.int64)
-        self.s[TT_COUNT] = _rehash(old, new, int(self.s[GEN]))
-        self.tt = new
-
-    def node_count(self) -> int:
-        return int(self.s[NODES])
-
-    def release(self) -> None:
-        """Hand the table to the next search: its entries are dead once the
-        generation moves on, and a table that had to grow is kept grown (the
-        next deal of the same position is likely to need as much)."""
-        if len(self.tt) <= TT_KEEP:
-            _FREE_TABLES.append(self.tt)
-            _FREE_TABLES.sort(key=len)
-            del _FREE_TABLES[:-1]
-        # The search's closures make a cycle, which the collector may not
-        # visit for thousands of deals: what is big goes now.
-        self.tt = self.journal = np.zeros((1, 7), dtype=np.int64)

@@ -25,23 +25,20 @@ from numba import njit
 
 from muggins_cli.engine.table import LayoutTable
 from muggins_cli.rules.model import RoundEnd, Rules
-from muggins_cli.solver.common import Budget, BudgetExhausted, Stopped
+from muggins_cli.solver.common import Budget
 from muggins_cli.solver.compiled import (
-    _GENS,
     _H1,
     _H2,
     _H3,
+    _H4,
     BIG,
     NEED_LAYOUT,
     NEED_ROOM,
     OUT_OF_NODES,
-    _arrays_of,
-    _pip_chunks,
+    Kernel,
     _pips,
     _popcount,
 )
-
-_H4 = -3372029247567499371  # 0xD1342543DE82EF95 as a signed 64-bit int
 
 # S: counters, status, parameters.
 (NODES, BUDGET_NODES, NODE_LIMIT, EVERY, MASK, STATUS, MISS, TT_COUNT, GEN, JN,
@@ -439,36 +436,6 @@ def _search(S: Any, LI: Any, MV: Any, ST: Any, RH: Any, pc: Any, TT: Any, J: Any
         mode = DELIVER
 
 
-@njit(cache=True, nogil=True)
-def _undo(S: Any, TT: Any, J: Any) -> None:
-    for i in range(S[JN] - 1, -1, -1):
-        slot = J[i, 0]
-        if J[i, 1]:
-            TT[slot, T_GEN] = 0
-            S[TT_COUNT] -= 1
-        else:
-            TT[slot, T_LO] = J[i, 2]
-            TT[slot, T_HI] = J[i, 3]
-            TT[slot, T_FIRST] = J[i, 4]
-    S[JN] = 0
-
-
-@njit(cache=True, nogil=True)
-def _rehash(S: Any, old: Any, new: Any) -> int:
-    gen = S[GEN]
-    count = 0
-    K = np.zeros(4, dtype=np.int64)
-    for i in range(old.shape[0]):
-        if old[i, T_GEN] != gen:
-            continue
-        for k in range(4):
-            K[k] = old[i, k]
-        slot = _probe(S, new, K)
-        new[slot, :] = old[i, :]
-        count += 1
-    return count
-
-
 _ROUND_END = {RoundEnd.DEDUCT_OWN: DEDUCT_OWN, RoundEnd.LIGHTEST_BONUS: LIGHTEST_BONUS,
               RoundEnd.WINNER_TAKES: WINNER_TAKES}
 _ROUNDING: dict[Rules, np.ndarray] = {}
@@ -496,81 +463,48 @@ def _rounding(rules: Rules, table: LayoutTable) -> np.ndarray:
     return found
 
 
-class CompiledParanoid:
+class CompiledParanoid(Kernel):
     """One paranoid search over one stock order: ``search`` as
     :class:`~.paranoid.Paranoid` has it, run compiled."""
+
+    keys = 4
+    tt_start = TT_START
+    tt_keep = TT_KEEP
+    pool = _FREE_TABLES
 
     def __init__(self, rules: Rules, table: LayoutTable, players: int, root: int,
                  stock: Sequence[int], budget: Budget, weights: Sequence[int],
                  params: Sequence[int]) -> None:
-        self.table = table
-        self.budget = budget
+        super().__init__(table, stock, budget, S_SIZE, DEPTH, F_SIZE)
         self.n = players
-        self.arrays = _arrays_of(table)
-        self.stock = np.array(list(stock) or [0], dtype=np.int64)
-        self.in_play = sum(1 << t for t in stock)
         self.rh = _rounding(rules, table)
-        self.pc = _pip_chunks(table)
-        self.tt = _FREE_TABLES.pop() if _FREE_TABLES else np.zeros((TT_START, 8), dtype=np.int64)
-        self.journal = np.zeros((JOURNAL_START, 5), dtype=np.int64)
-        self.frames = np.zeros((DEPTH, F_SIZE), dtype=np.int64)
-        s = np.zeros(S_SIZE, dtype=np.int64)
+        s = self.s
         s[LIM:ENDS + 1] = params
         s[N] = players
         s[ROOT] = root
         s[ROUND_END] = _ROUND_END[rules.round_end]
         s[DIVISOR] = rules.bonus_divisor
         s[W0:W0 + players] = weights
-        s[EVERY] = budget.every
-        s[MASK] = budget.mask
-        s[NODE_LIMIT] = -1 if budget.node_limit is None else budget.node_limit
-        s[GEN] = next(_GENS)
-        self.s = s
+        self.H = np.zeros(4, dtype=np.int64)
+        self.D = np.zeros(4, dtype=np.int64)
+        self.args = (0, 0, 0, 0, 0)
+        self.at: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
     def search(self, hands: tuple[int, ...], lay: int, sp: int, seat: int,
                dists: tuple[int, ...], alpha: int, beta: int) -> int:
-        s, a = self.s, self.arrays
-        a.sync()
-        self.budget.check()  # a Ctrl-C lands here, as in the Python search's checks
+        self.at = (hands, dists)
+        self.args = (lay, sp, seat, alpha, beta)
+        mask = 0
         for h in hands:
-            self.in_play |= h
-        nodes = int(s[NODES])
-        s[BUDGET_NODES] = self.budget.nodes
-        H = np.zeros(4, dtype=np.int64)
-        D = np.zeros(4, dtype=np.int64)
-        while True:
-            s[JN] = 0
-            H[: self.n] = hands
-            D[: self.n] = dists
-            v = _search(s, a.li, a.mv, self.stock, self.rh, self.pc, self.tt, self.journal,
-                        self.frames, H, D, lay, sp, seat, alpha, beta)
-            status = int(s[STATUS])
-            if status == 0:
-                self.budget.nodes = int(s[BUDGET_NODES])
-                return int(v)
-            s[STATUS] = 0
-            if status == OUT_OF_NODES:
-                self.budget.nodes = int(s[BUDGET_NODES])
-                raise BudgetExhausted(Stopped.NODES)
-            journal_full = int(s[JN]) >= len(self.journal)
-            _undo(s, self.tt, self.journal)
-            s[NODES] = nodes
-            s[BUDGET_NODES] = self.budget.nodes
-            if status == NEED_LAYOUT:
-                a.reach(int(s[MISS]), self.in_play)
-            elif journal_full:
-                self.journal = np.zeros((2 * len(self.journal), 5), dtype=np.int64)
-            else:
-                new = np.zeros((2 * len(self.tt), 8), dtype=np.int64)
-                s[TT_COUNT] = _rehash(s, self.tt, new)
-                self.tt = new
+            mask |= h
+        return self._run(mask)
 
-    def node_count(self) -> int:
-        return int(self.s[NODES])
-
-    def release(self) -> None:
-        if len(self.tt) <= TT_KEEP:
-            _FREE_TABLES.append(self.tt)
-            _FREE_TABLES.sort(key=len)
-            del _FREE_TABLES[:-1]
-        self.tt = self.journal = np.zeros((1, 8), dtype=np.int64)
+    def _attempt(self) -> int:
+        hands, dists = self.at
+        self.H[:] = 0
+        self.D[:] = 0
+        self.H[: self.n] = hands
+        self.D[: self.n] = dists
+        a = self.arrays
+        return int(_search(self.s, a.li, a.mv, self.stock, self.rh, self.pc, self.tt,
+                           self.journal, self.frames, self.H, self.D, *self.args))

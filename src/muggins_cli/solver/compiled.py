@@ -573,7 +573,7 @@ class _Arrays:
         self.li[cid, 1] = start
         self.li[cid, 2] = need
 
-    def reach(self, cid: int, tiles: int, most: int = 256) -> None:
+    def reach(self, cid: int, tiles: int, most: int = 1024) -> None:
         """Build ``cid`` and what it leads to by the tiles in play, up to
         ``most`` layouts: one stop of the search then brings in many."""
         todo = [cid]
@@ -593,6 +593,10 @@ class _Arrays:
 
 
 _ARRAYS: dict[int, _Arrays] = {}
+#: The table size (and, under Kernel, the journal size) the last search of
+#: each kind grew to, up to HINT_MOST rows.
+_HINTS: dict[type, int] = {}
+HINT_MOST = 1 << 21
 _SETTLE: dict[Rules, np.ndarray] = {}
 _PIPS: dict[int, np.ndarray] = {}
 _GENS = itertools.count(1)
@@ -644,9 +648,15 @@ class Kernel:
         self.in_play = sum(1 << t for t in stock)
         self.pc = _pip_chunks(table)
         width = self.keys + 4
-        self.tt = self.pool.pop() if self.pool else np.zeros((self.tt_start, width),
-                                                             dtype=np.int64)
-        self.journal = np.zeros((JOURNAL_START, 5), dtype=np.int64)
+        # As big as the last search of this kind had to grow its table to
+        # (a deal of the same position needs about as much, and each growth
+        # costs a restart); a fresh table is calloc'd, so its pages cost
+        # nothing until used.
+        hint = _HINTS.get(type(self), self.tt_start)
+        pooled = self.pool.pop() if self.pool else None
+        self.tt = pooled if pooled is not None and len(pooled) >= hint else np.zeros(
+            (hint, width), dtype=np.int64)
+        self.journal = np.zeros((_HINTS.get(Kernel, JOURNAL_START), 5), dtype=np.int64)
         self.frames = np.zeros((depth, frame), dtype=np.int64)
         s = np.zeros(s_size, dtype=np.int64)
         s[EVERY] = budget.every
@@ -699,10 +709,12 @@ class Kernel:
                 self._fill(status)
             elif journal_full:
                 self.journal = np.zeros((2 * len(self.journal), 5), dtype=np.int64)
+                _HINTS[Kernel] = min(len(self.journal), HINT_MOST)
             else:
                 new = np.zeros((2 * len(self.tt), self.keys + 4), dtype=np.int64)
                 s[TT_COUNT] = _rehash(self.tt, new, int(s[GEN]), self.keys)
                 self.tt = new
+                _HINTS[type(self)] = min(len(new), HINT_MOST)
 
     def node_count(self) -> int:
         return int(self.s[NODES])

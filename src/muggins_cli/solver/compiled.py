@@ -594,9 +594,8 @@ class _Arrays:
 
 _ARRAYS: dict[int, _Arrays] = {}
 #: The table size (and, under Kernel, the journal size) the last search of
-#: each kind grew to, up to HINT_MOST rows.
+#: each kind ended with, up to the size kept between searches.
 _HINTS: dict[type, int] = {}
-HINT_MOST = 1 << 21
 _SETTLE: dict[Rules, np.ndarray] = {}
 _PIPS: dict[int, np.ndarray] = {}
 _GENS = itertools.count(1)
@@ -648,10 +647,9 @@ class Kernel:
         self.in_play = sum(1 << t for t in stock)
         self.pc = _pip_chunks(table)
         width = self.keys + 4
-        # As big as the last search of this kind had to grow its table to
-        # (a deal of the same position needs about as much, and each growth
-        # costs a restart); a fresh table is calloc'd, so its pages cost
-        # nothing until used.
+        # As big as the last search of this kind ended with (a deal of the
+        # same position needs about as much, and each growth costs a
+        # restart), up to the size kept between searches.
         hint = _HINTS.get(type(self), self.tt_start)
         pooled = self.pool.pop() if self.pool else None
         self.tt = pooled if pooled is not None and len(pooled) >= hint else np.zeros(
@@ -709,12 +707,10 @@ class Kernel:
                 self._fill(status)
             elif journal_full:
                 self.journal = np.zeros((2 * len(self.journal), 5), dtype=np.int64)
-                _HINTS[Kernel] = min(len(self.journal), HINT_MOST)
             else:
                 new = np.zeros((2 * len(self.tt), self.keys + 4), dtype=np.int64)
                 s[TT_COUNT] = _rehash(self.tt, new, int(s[GEN]), self.keys)
                 self.tt = new
-                _HINTS[type(self)] = min(len(new), HINT_MOST)
 
     def node_count(self) -> int:
         return int(self.s[NODES])
@@ -723,6 +719,8 @@ class Kernel:
         """Hand the table to the next search: its entries are dead once the
         generation moves on, and a table that had to grow is kept grown (the
         next deal of the same position is likely to need as much)."""
+        _HINTS[type(self)] = min(len(self.tt), self.tt_keep)
+        _HINTS[Kernel] = min(len(self.journal), self.tt_keep)
         if len(self.tt) <= self.tt_keep:
             self.pool.append(self.tt)
             self.pool.sort(key=len)

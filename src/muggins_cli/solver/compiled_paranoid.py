@@ -61,7 +61,7 @@ MAX_TILES = 31
 DIST_LIMIT = 1 << 15
 LAY_LIMIT = 1 << 24
 TT_START = 1 << 15
-TT_KEEP = 1 << 19
+TT_KEEP = 1 << 21
 JOURNAL_START = 1 << 12
 DEPTH = 4 * MAX_TILES + 16
 # TT columns: four key words, lo, hi, first, generation.

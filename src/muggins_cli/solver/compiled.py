@@ -593,9 +593,11 @@ class _Arrays:
 
 
 _ARRAYS: dict[int, _Arrays] = {}
-#: The table size (and, under Kernel, the journal size) the last search of
-#: each kind ended with, up to the size kept between searches.
+#: The table size the last search of each kind ended with, up to the size
+#: kept between searches.
 _HINTS: dict[type, int] = {}
+#: The journal and frames the last search of each kind left.
+_SPARE: dict[type, tuple[np.ndarray, np.ndarray]] = {}
 _SETTLE: dict[Rules, np.ndarray] = {}
 _PIPS: dict[int, np.ndarray] = {}
 _GENS = itertools.count(1)
@@ -654,8 +656,14 @@ class Kernel:
         pooled = self.pool.pop() if self.pool else None
         self.tt = pooled if pooled is not None and len(pooled) >= hint else np.zeros(
             (hint, width), dtype=np.int64)
-        self.journal = np.zeros((_HINTS.get(Kernel, JOURNAL_START), 5), dtype=np.int64)
-        self.frames = np.zeros((depth, frame), dtype=np.int64)
+        # The journal and the frames need no clearing (the counters say what
+        # is live): the last search's are taken as they are.
+        spare = _SPARE.pop(type(self), None)
+        if spare is not None and spare[1].shape == (depth, frame):
+            self.journal, self.frames = spare
+        else:
+            self.journal = np.zeros((JOURNAL_START, 5), dtype=np.int64)
+            self.frames = np.zeros((depth, frame), dtype=np.int64)
         s = np.zeros(s_size, dtype=np.int64)
         s[EVERY] = budget.every
         s[MASK] = budget.mask
@@ -720,7 +728,8 @@ class Kernel:
         generation moves on, and a table that had to grow is kept grown (the
         next deal of the same position is likely to need as much)."""
         _HINTS[type(self)] = min(len(self.tt), self.tt_keep)
-        _HINTS[Kernel] = min(len(self.journal), self.tt_keep)
+        if len(self.journal) <= self.tt_keep:
+            _SPARE[type(self)] = (self.journal, self.frames)
         if len(self.tt) <= self.tt_keep:
             self.pool.append(self.tt)
             self.pool.sort(key=len)

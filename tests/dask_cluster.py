@@ -82,7 +82,9 @@ class Cluster:
     def wait_for_workers(self, n: int) -> None:
         """Until exactly ``n`` workers are registered with the scheduler."""
         deadline = time.monotonic() + START_TIMEOUT
-        while not self._file.exists():
+        # The scheduler creates its file before it writes it: wait for the
+        # whole JSON, not only the file (read empty once, in CI).
+        while not self._file.exists() or not self._file.read_text().rstrip().endswith("}"):
             self._check_alive()
             assert time.monotonic() < deadline, "the scheduler did not start"
             time.sleep(0.1)

@@ -103,7 +103,9 @@ def pip_counter(table: LayoutTable) -> Callable[[int], int]:
     return found
 
 
-def _pip_counter(table: LayoutTable) -> Callable[[int], int]:
+def pip_chunks(table: LayoutTable) -> list[list[int]]:
+    """The pips of every mask of 14 tiles, one table per 14 tiles of the set
+    (the last one shorter): a hand's pips are the sum of its chunks'."""
     tiles = table.by_index
     chunks: list[list[int]] = []
     for base in range(0, table.n_tiles, 14):
@@ -113,6 +115,11 @@ def _pip_counter(table: LayoutTable) -> Callable[[int], int]:
             low = m & -m
             sums[m] = sums[m ^ low] + tiles[base + low.bit_length() - 1].pips
         chunks.append(sums)
+    return chunks
+
+
+def _pip_counter(table: LayoutTable) -> Callable[[int], int]:
+    chunks = pip_chunks(table)
     if len(chunks) == 2:
         c0, c1 = chunks
 

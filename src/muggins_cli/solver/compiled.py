@@ -49,7 +49,7 @@ from numba import njit
 
 from muggins_cli.engine.table import LayoutTable
 from muggins_cli.rules.model import Rules
-from muggins_cli.solver.common import Budget, BudgetExhausted, Settler, Stopped
+from muggins_cli.solver.common import Budget, BudgetExhausted, Settler, Stopped, pip_chunks
 
 # S: counters and status (0-9), parameters (10-).
 NODES, BUDGET_NODES, NODE_LIMIT, EVERY, MASK, STATUS, MISS, TT_COUNT, GEN, JN = range(10)
@@ -614,17 +614,15 @@ def _arrays_of(table: LayoutTable) -> _Arrays:
 
 
 def _pip_chunks(table: LayoutTable) -> np.ndarray:
+    """:func:`~.common.pip_chunks` as one array, each row 2**14 long (the
+    kernel reads a row at ``mask & 0x3FFF``; a shorter last chunk is padded)."""
     found = _PIPS.get(table.n_tiles)
     if found is None:
-        n = table.n_tiles
-        chunks = (n + 13) // 14
-        found = np.zeros((chunks, 1 << 14), dtype=np.int64)
-        for c in range(chunks):
-            width = min(14, n - 14 * c)
-            for m in range(1, 1 << width):
-                low = m & -m
-                found[c, m] = found[c, m ^ low] + table.by_index[14 * c + low.bit_length() - 1].pips
-        _PIPS[n] = found
+        chunks = pip_chunks(table)
+        found = np.zeros((len(chunks), 1 << 14), dtype=np.int64)
+        for c, sums in enumerate(chunks):
+            found[c, : len(sums)] = sums
+        _PIPS[table.n_tiles] = found
     return found
 
 

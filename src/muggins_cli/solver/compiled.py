@@ -520,6 +520,9 @@ def usable(rules: Rules, table: LayoutTable, budget: Budget, match: bool, far: i
         and not match
         and table.n_tiles <= MAX_TILES
         and far + off < DIST_LIMIT
+        # Layout ids go in a key field: half of it left for what one search
+        # may intern (a spinner set interns some thousands a position).
+        and len(table.keys) < LAY_LIMIT // 2
     )
 
 

@@ -62,7 +62,6 @@ DIST_LIMIT = 1 << 15
 LAY_LIMIT = 1 << 24
 TT_START = 1 << 15
 TT_KEEP = 1 << 21
-JOURNAL_START = 1 << 12
 DEPTH = 4 * MAX_TILES + 16
 # TT columns: four key words, lo, hi, first, generation.
 T_LO, T_HI, T_FIRST, T_GEN = 4, 5, 6, 7
@@ -451,6 +450,9 @@ def usable(table: LayoutTable, budget: Budget, match: bool, far: int, off: int) 
         and not match
         and table.n_tiles <= MAX_TILES
         and far + off < DIST_LIMIT
+        # Layout ids go in a key field: half of it left for what one search
+        # may intern (a spinner set interns some thousands a position).
+        and len(table.keys) < LAY_LIMIT // 2
     )
 
 

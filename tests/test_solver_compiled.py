@@ -235,3 +235,34 @@ def test_the_compiled_settlement_is_the_engines(name: str) -> None:
         assert got == want, (hands, went_out, root)
         checked += 1
     assert checked == 400
+
+
+@pytest.mark.parametrize("name", ["pagat", "spinner", "double-nine", "double-twelve"])
+def test_runs_compiled_says_which_search_solve_builds(name: str) -> None:
+    """``runs_compiled`` (what the solver strategy budgets by) agrees with
+    the search the solver really builds, for two players and for the
+    paranoid three-player search, on every objective, timed or not."""
+    import dataclasses as dc
+
+    from muggins_cli.solver import Multi, runs_compiled
+    from muggins_cli.solver.paranoid import Paranoid
+
+    rules = VARIANTS.get(name) or dc.replace(
+        VARIANTS["pagat"], name=name, max_pip={"double-nine": 9, "double-twelve": 12}[name])
+    table = table_for(rules)
+    seen = set()
+    for objective in (Objective.POINTS, Objective.MATCH):
+        for timed in (False, True):
+            budget = Budget(5.0 if timed else None, None)
+            two = Perfect2(rules, table, [1, 2, 3], objective, budget, False)
+            three = Paranoid(rules, table, 3, 0, [1, 2, 3], objective, budget, False)
+            assert runs_compiled(rules, 2, objective, timed=timed) == (
+                two.compiled is not None), (objective, timed)
+            assert runs_compiled(rules, 3, objective, timed=timed, multi="paranoid") == (
+                three.compiled is not None), (objective, timed)
+            assert not runs_compiled(rules, 3, objective, timed=timed, multi=Multi.MAXN)
+            seen.add((two.compiled is not None, three.compiled is not None))
+            two.release()
+    # Untimed points: compiled where the hands fit its words (28 tiles in
+    # the paranoid search's 31 bits, 55 in the two-player search's 56).
+    assert (name != "double-twelve", name in ("pagat", "spinner")) in seen

@@ -289,3 +289,52 @@ def test_tight_voids_use_the_constructive_deal_and_impossible_ones_are_refused()
     impossible = dataclasses.replace(know, voids=(Void(1, frozenset(range(6)), 0),))
     with pytest.raises(InputError):
         Sampler(impossible, random.Random(0), tries=5).deal()
+
+
+def test_a_prior_weighs_the_deals_as_exact_enumeration_does() -> None:
+    """With a prior, the sampled hands follow it: each tile's share of the
+    sampled hands matches the marginal computed by enumerating every hand
+    the other player could hold, weighted by the product of its tiles'
+    weights (within four standard errors over 6,000 deals)."""
+    import itertools
+    import math
+
+    from muggins_cli.engine.layout import lead
+
+    mine = frozenset(Tile.parse(t) for t in ("0-0", "0-1", "1-1", "0-2", "1-2", "2-2", "0-4"))
+    table = Tile.parse("0-3")
+    unseen = sorted(t for t in full_set(6) if t not in mine and t != table)
+    know = SeatView(seat=0, hand=mine, layout=lead(PAGAT, table), hand_sizes=(7, 2),
+                    unseen=frozenset(unseen), stock_count=len(unseen) - 2, scores=(0, 0),
+                    target=250)
+    weights = [1.0] * 28
+    for name, w in (("5-5", 0.05), ("6-6", 0.3), ("3-4", 0.5)):
+        weights[Tile.parse(name).index()] = w
+    exact = {t: 0.0 for t in unseen}
+    total = 0.0
+    for pair in itertools.combinations(unseen, 2):
+        p = math.prod(weights[t.index()] for t in pair)
+        total += p
+        for t in pair:
+            exact[t] += p
+    sampler = Sampler(know, random.Random(5), prior={1: weights})
+    n = 6000
+    seen = dict.fromkeys(unseen, 0)
+    for _ in range(n):
+        for t in sampler.deal().hands[1]:
+            seen[t] += 1
+    for t in unseen:
+        p = exact[t] / total
+        assert abs(seen[t] / n - p) <= 4 * math.sqrt(p * (1 - p) / n), (t, seen[t] / n, p)
+    assert exact[Tile.parse("5-5")] / total < 0.01  # the prior really bites
+
+
+def test_no_prior_deals_as_before() -> None:
+    """A prior of all ones (or none for the mover's own seat) changes
+    nothing: the same seed gives the same deals as no prior at all."""
+    state = _midgame(3)
+    know = view_of(PAGAT, state, legal_moves(PAGAT, state), [0, 0], 250)
+    other = 1 - state.to_move
+    a = Sampler(know, random.Random(4))
+    b = Sampler(know, random.Random(4), prior={other: [1.0] * 28, state.to_move: [0.0] * 28})
+    assert [a.deal() for _ in range(20)] == [b.deal() for _ in range(20)]

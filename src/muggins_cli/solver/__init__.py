@@ -10,11 +10,19 @@ build an engine object.
 """
 
 from muggins_cli.engine.voids import Void
-from muggins_cli.solver.api import Enough, MoveValue, Multi, SolveResult, SolverMove, solve
+from muggins_cli.solver.api import (
+    Enough,
+    MoveValue,
+    Multi,
+    SolveResult,
+    SolverMove,
+    runs_compiled,
+    solve,
+)
 from muggins_cli.solver.common import MATCH_WIN, Mode, Objective
 from muggins_cli.solver.knowledge import Sampler
 
 __all__ = [
     "MATCH_WIN", "Enough", "Mode", "MoveValue", "Multi", "Objective", "Sampler",
-    "SolveResult", "SolverMove", "Void", "solve",
+    "SolveResult", "SolverMove", "Void", "runs_compiled", "solve",
 ]

@@ -77,7 +77,7 @@ from muggins_cli.solver.common import (
     settle_bonus_max,
 )
 from muggins_cli.solver.expect import Expect2
-from muggins_cli.solver.knowledge import Sampler
+from muggins_cli.solver.knowledge import Prior, Sampler
 from muggins_cli.solver.maxn import MaxN, Vec, preference
 from muggins_cli.solver.paranoid import Paranoid
 from muggins_cli.solver.perfect import BIG, Perfect2
@@ -476,6 +476,7 @@ def solve(
     pv: bool = True,
     multi: Multi | str = Multi.MAXN,
     enough: Enough | None = None,
+    prior: Prior | None = None,
 ) -> SolveResult:
     """Value every legal move of ``position`` for the player to move.
 
@@ -485,7 +486,9 @@ def solve(
     :class:`SeatView` (``sample`` only). ``scores`` (default zeros) and
     ``target`` (default the rules' target) place the round in its match;
     a :class:`SeatView` carries its own. ``pv=False`` skips the principal
-    variations (the benchmark's sampled modes do not need them).
+    variations (the benchmark's sampled modes do not need them). ``prior``
+    (``sample`` only) weighs the deals by what the mover believes of the
+    other hands beyond the voids (:class:`~muggins_cli.solver.knowledge.Sampler`).
     """
     mode = Mode(mode)
     objective = Objective(objective)
@@ -506,7 +509,23 @@ def solve(
             return _solve_perfect(rules, position, sc, tg, objective, budget, pv, multi)
         else:
             return _solve_expect(rules, position, sc, tg, objective, budget, seed, samples, pv)
-    return _solve_sample(rules, know, objective, budget, seed, samples, multi, enough)
+    return _solve_sample(rules, know, objective, budget, seed, samples, multi, enough, prior)
+
+
+def runs_compiled(rules: Rules, players: int, objective: Objective | str, *, timed: bool,
+                  multi: Multi | str = Multi.MAXN) -> bool:
+    """Whether :func:`solve` searches these settings' deals with the
+    compiled search (:mod:`.compiled`, :mod:`.compiled_paranoid`), about
+    ten times as many nodes a second as the Python one: a caller that caps
+    nodes to bound time needs to know which it gets."""
+    from muggins_cli.solver import compiled, compiled_paranoid
+
+    n_tiles = table_for(rules).n_tiles
+    match = Objective(objective) is Objective.MATCH
+    if players == 2:
+        return compiled.settings_compile(n_tiles, compiled.MAX_TILES, timed, match)
+    return Multi(multi) is Multi.PARANOID and compiled.settings_compile(
+        n_tiles, compiled_paranoid.MAX_TILES, timed, match)
 
 
 def _finish(
@@ -799,11 +818,11 @@ def _solve_expect(
 
 def _solve_sample(
     rules: Rules, know: SeatView, objective: Objective, budget: Budget, seed: int, samples: int,
-    multi: Multi = Multi.MAXN, enough: Enough | None = None,
+    multi: Multi = Multi.MAXN, enough: Enough | None = None, prior: Prior | None = None,
 ) -> SolveResult:
     if min(know.target - s for s in know.scores) <= 0 and credit_ends_match(rules):
         raise InputError("the match is over: a score has reached the target")
-    sampler = Sampler(know, random.Random(seed))
+    sampler = Sampler(know, random.Random(seed), prior=prior)
     return _average(rules, sampler.deal, know.scores, know.target, objective, budget, samples,
                     Mode.SAMPLE, "sampled deals", know.seat, 0, multi, enough)
 
@@ -901,5 +920,6 @@ __all__ = [
     "SolveResult",
     "SolverMove",
     "Stopped",
+    "runs_compiled",
     "solve",
 ]

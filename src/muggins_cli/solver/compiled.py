@@ -507,6 +507,14 @@ def _rehash(old: Any, new: Any, gen: int, keys: int) -> int:
     return count
 
 
+def settings_compile(n_tiles: int, max_tiles: int, timed: bool, match: bool) -> bool:
+    """The part of :func:`usable` that the settings decide before any
+    position is seen, for a caller that budgets by it: a compiled search
+    makes about ten times the nodes a second."""
+    return (os.environ.get("MUGGINS_PURE_PYTHON", "") in ("", "0")
+            and not timed and not match and n_tiles <= max_tiles)
+
+
 def usable(rules: Rules, table: LayoutTable, budget: Budget, match: bool, far: int,
            off: int) -> bool:
     """Whether the compiled search can run this search: it knows no clock
@@ -515,10 +523,7 @@ def usable(rules: Rules, table: LayoutTable, budget: Budget, match: bool, far: i
     distances in its key. ``MUGGINS_PURE_PYTHON=1`` turns it off (the tests
     compare the two)."""
     return (
-        os.environ.get("MUGGINS_PURE_PYTHON", "") in ("", "0")
-        and budget.deadline is None
-        and not match
-        and table.n_tiles <= MAX_TILES
+        settings_compile(table.n_tiles, MAX_TILES, budget.deadline is not None, match)
         and far + off < DIST_LIMIT
         # Layout ids go in a key field: half of it left for what one search
         # may intern (a spinner set interns some thousands a position).

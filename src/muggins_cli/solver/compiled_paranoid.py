@@ -16,7 +16,6 @@ every round end kind.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,6 +37,7 @@ from muggins_cli.solver.compiled import (
     Kernel,
     _pips,
     _popcount,
+    settings_compile,
 )
 
 # S: counters, status, parameters.
@@ -445,10 +445,7 @@ def usable(table: LayoutTable, budget: Budget, match: bool, far: int, off: int) 
     """As :func:`.compiled.usable`, for hands in 31 bits (double-six and
     smaller)."""
     return (
-        os.environ.get("MUGGINS_PURE_PYTHON", "") in ("", "0")
-        and budget.deadline is None
-        and not match
-        and table.n_tiles <= MAX_TILES
+        settings_compile(table.n_tiles, MAX_TILES, budget.deadline is not None, match)
         and far + off < DIST_LIMIT
         # Layout ids go in a key field: half of it left for what one search
         # may intern (a spinner set interns some thousands a position).

@@ -12,7 +12,7 @@ sampler deals the unseen tiles afresh each time, consistently with the voids.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from muggins_cli.engine.state import RoundState
 from muggins_cli.engine.view import SeatView
@@ -28,20 +28,37 @@ def _fits_voids(tiles: Sequence[Tile], voids: Sequence[Void]) -> bool:
     )
 
 
+#: A belief about other hands beyond the voids: by seat, each tile's weight
+#: by index (from 0 to 1; a seat left out holds every tile it may hold as
+#: likely as any other).
+Prior = Mapping[int, Sequence[float]]
+
+#: Deals drawn to find one the prior keeps, before it is dropped for a deal.
+PRIOR_TRIES = 64
+
+
 class Sampler:
     """Deals the unseen tiles consistently with a :class:`SeatView`.
 
     Each deal is uniform among the consistent ones while rejection sampling
     finds one within ``tries`` shuffles; past that (tight voids) a greedy
     deal with restarts is used, which is consistent but not exactly uniform.
-    Seeded, so the same knowledge and seed give the same deals.
+    With a ``prior``, a consistent deal is kept with the probability the
+    product of its hands' tile weights (rejection again: the deals kept
+    follow the prior exactly, and the prior stays out of the solver's
+    averages); when none is kept within :data:`PRIOR_TRIES` deals, the prior is
+    dropped rather than the deal. Seeded, so the same knowledge, prior and
+    seed give the same deals.
     """
 
-    def __init__(self, know: SeatView, rng: random.Random, tries: int = 200) -> None:
+    def __init__(self, know: SeatView, rng: random.Random, tries: int = 200,
+                 prior: Prior | None = None) -> None:
         know.check()
         self.know = know
         self.rng = rng
         self.tries = tries
+        self.prior = {s: w for s, w in (prior or {}).items()
+                      if s != know.seat and any(x < 1.0 for x in w)}
         self.pool = sorted(know.unseen)
         self.others = [s for s in range(know.players) if s != know.seat]
         self.by_seat: dict[int, list[Void]] = {s: [] for s in self.others}
@@ -51,6 +68,20 @@ class Sampler:
 
     def deal(self) -> RoundState:
         """A full state the mover cannot tell from the real one."""
+        for _ in range(PRIOR_TRIES if self.prior else 0):
+            state = self._uniform()
+            if self.rng.random() < self._weight(state):
+                return state
+        return self._uniform()
+
+    def _weight(self, state: RoundState) -> float:
+        out = 1.0
+        for s, w in self.prior.items():
+            for t in state.hands[s]:
+                out *= w[t.index()]
+        return out
+
+    def _uniform(self) -> RoundState:
         know = self.know
         hands: list[frozenset[Tile]] = [frozenset()] * know.players
         hands[know.seat] = know.hand

@@ -203,15 +203,16 @@ FIGURES: dict[str, Figure] = {
 }
 
 
-def run(name: str, fig: Figure, pairs: int, seed: int, jobs: int, samples: int, nodes: int,
-        hidden: str = "expectimax") -> dict[str, object]:
+def run(name: str, fig: Figure, pairs: int, seed: int, jobs: int, samples: int | None,
+        nodes: int, hidden: str = "sample") -> dict[str, object]:
     spec = ArenaSpec(fig.a, fig.b, load_preset(fig.rules), players=fig.players, seed=seed,
                      samples=samples, node_limit=nodes or None, lone=fig.lone, hidden=hidden)
     command = (f"muggins arena {fig.a} {fig.b} --rules {fig.rules} --players {fig.players}"
                + (" --lone" if fig.lone else "")
-               + f" --matches {pairs} --seed {seed} --jobs {jobs} --samples {samples}"
+               + f" --matches {pairs} --seed {seed} --jobs {jobs}"
+               + (f" --samples {samples}" if samples is not None else "")
                + (f" --nodes {nodes}" if nodes != DEFAULT_NODES else "")
-               + (f" --hidden {hidden}" if hidden != "expectimax" else "")
+               + (f" --hidden {hidden}" if hidden != "sample" else "")
                + (f" --forget {spec.forget}" if "careless" in (fig.a, fig.b) else ""))
     print(f"# {name}: {command}", flush=True)
     games: list[Game] = []
@@ -273,10 +274,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="10 deal sequences a figure")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--samples", type=int, default=8)
+    ap.add_argument("--samples", type=int, default=None,
+                    help="deals a move for the solver (default: 64 for two players, 32 else)")
     ap.add_argument("--nodes", type=int, default=DEFAULT_NODES,
                     help="cap on search nodes per move, 0 for none")
-    ap.add_argument("--hidden", choices=list(HIDDEN_SEARCHES), default="expectimax",
+    ap.add_argument("--hidden", choices=list(HIDDEN_SEARCHES), default="sample",
                     help="how the solver searches while tiles are hidden")
     ap.add_argument("--json", metavar="FILE", help="also write every figure's JSON here")
     args = ap.parse_args(argv)

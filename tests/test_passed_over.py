@@ -166,7 +166,7 @@ def test_the_settled_pip_weight_follows_the_rules() -> None:
 
 def test_the_solver_infers_and_the_ladder_expectimax_does_not(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The solver's expectimax part reads what the others passed over; the
+    """The solver's expectimax search reads what the others passed over; the
     ``expectimax`` opponent, the published bot's method, does not."""
     made: list[ExpectimaxStrategy] = []
     real = ExpectimaxStrategy.__init__
@@ -183,7 +183,7 @@ def test_the_solver_infers_and_the_ladder_expectimax_does_not(
     view = dataclasses.replace(view, moves=moves_seen(PAGAT, layout, view.hand, None,
                                                       view.stock_count, None))
     assert len(view.moves) > 1
-    solver = SolverStrategy()
+    solver = SolverStrategy(hidden="expectimax")
     solver.choose_seen(PAGAT, view, random.Random(1))
     assert made and made[-1].passed_over == PASSED_OVER < 1
     assert made[-1].loose == frozenset()
@@ -197,6 +197,46 @@ def test_the_solver_infers_and_the_ladder_expectimax_does_not(
     assert made[-1].loose == {1}
     solver.choose_seen(PAGAT, view, random.Random(1))
     assert made[-1].loose == {1}
+
+
+def test_the_sampling_solver_deals_by_what_was_passed_over(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default (sampling) solver hands the solver a prior: Budi laid
+    5-1 on the lead 5-5 and scored nothing, where 5-0 would have scored, so
+    5-0 weighs PASSED_OVER for him and a tile that fits nothing weighs 1.
+    Once he lays the 5-0 he had passed over he is loose: no prior for him,
+    for the rest of the match."""
+    import muggins_cli.solver as solver_pkg
+
+    priors: list[object] = []
+    real = solver_pkg.solve
+
+    def spy(*args: object, **kw: object) -> object:
+        priors.append(kw.get("prior"))
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solver_pkg, "solve", spy)
+    layout = lead(PAGAT, t("5-5"))
+    view = _view(((1, layout, t("5-1"), End.L),), hand="5-2")
+    view = dataclasses.replace(view, hand=view.hand | {t("1-1")}, hand_sizes=(2, 7),
+                               unseen=view.unseen - {t("1-1")}, stock_count=view.stock_count - 1)
+    view = dataclasses.replace(view, moves=moves_seen(PAGAT, layout, view.hand, None,
+                                                      view.stock_count, None))
+    solver = SolverStrategy(samples=2)
+    solver.choose_seen(PAGAT, view, random.Random(1))
+    prior = priors[-1]
+    assert isinstance(prior, dict) and set(prior) == {1}
+    # On 5-5, the 5-0 would have made 5 + 5 = 10 and 5-5 itself is down:
+    # 5-0 is passed over once; the 6-6 fits nothing and is not.
+    assert prior[1][t("5-0").index()] == PASSED_OVER
+    assert prior[1][t("6-6").index()] == 1.0
+    second = place(PAGAT, layout, t("5-1"), End.L)
+    shown = dataclasses.replace(view, placed=((1, layout, t("5-1"), End.L),
+                                              (1, second, t("5-0"), End.R)))
+    solver.choose_seen(PAGAT, shown, random.Random(1))
+    assert priors[-1] == {}
+    solver.choose_seen(PAGAT, view, random.Random(1))
+    assert priors[-1] == {}
 
 
 def test_the_replay_view_keeps_what_the_table_saw() -> None:

@@ -190,7 +190,7 @@ def test_make_strategy() -> None:
         make_strategy("best")
     with pytest.raises(InputError):
         SolverStrategy(samples=0)
-    with pytest.raises(InputError, match="expectimax or sample"):
+    with pytest.raises(InputError, match="sample or expectimax"):
         SolverStrategy(hidden="guess")
     # The command line's --hidden choices are the strategy's, spelled twice
     # so that `muggins check` need not import the strategies at start-up.

@@ -158,12 +158,12 @@ def arena(
                                "the first leg, B first in the second).")
     ] = 2,
     target: TargetOption = None,
-    samples: SamplesOption = 8,
+    samples: SamplesOption = None,
     nodes: NodesOption = DEFAULT_NODES,
     move_time: MoveTimeOption = None,
     objective: ObjectiveOption = ObjectiveOpt.match,
     search_lead: SearchLeadOption = False,
-    hidden: HiddenOption = HiddenOpt.expectimax,
+    hidden: HiddenOption = HiddenOpt.sample,
     forget: ForgetOption = DEFAULT_FORGET,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, metavar="N",
@@ -202,9 +202,10 @@ def arena(
     claim a score with probability --forget), defensive (greedy, less the reply it
     leaves the next player over the tiles they may hold, shedding heavy
     tiles late, keeping suits), expectimax (a few plies ahead, the hidden
-    tiles as chance), solver (expectimax while tiles are hidden, also
-    reading the scores the others passed over, or --hidden sample; an exact
-    search once the deal is known; on what the player sees), oracle
+    tiles as chance), solver (deals of the hidden tiles consistent with
+    what the others drew, passed and passed over, each solved exactly, the
+    best average played, or --hidden expectimax; an exact search once the
+    deal is known; on what the player sees), oracle
     (CHEATS: sees every hand and the stock; the upper bound of what knowing
     them is worth, never a fair opponent).
 

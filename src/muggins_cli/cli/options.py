@@ -246,19 +246,22 @@ class ObjectiveOpt(str, Enum):
 
 
 class HiddenOpt(str, Enum):
-    expectimax = "expectimax"
     sample = "sample"
+    expectimax = "expectimax"
 
 
 SamplesOption = Annotated[
-    int, typer.Option("--samples", min=1, metavar="K",
-                      help="With --hidden sample: deals of the unseen tiles the solver "
-                           "strategy solves and averages per move (at least 1).")]
+    int | None, typer.Option("--samples", min=1, metavar="K",
+                             help="Deals of the unseen tiles the solver strategy solves and "
+                                  "averages per move (at least 1; default 64 with two "
+                                  "players, 32 with three or four).", show_default=False)]
 NodesOption = Annotated[
     int, typer.Option("--nodes", min=0, metavar="N",
-                      help="Cap on search nodes per move of the exact searches (solver, oracle; 0: "
-                           "none); the deals solved within it are averaged. Reproducible, "
-                           "unlike --move-time. The expectimax part has its own budget.")]
+                      help="Cap on search nodes per move of the exact searches (solver, "
+                           "oracle; 0: none); the deals solved within it are averaged. A "
+                           "search the compiled code cannot run (the match objective near "
+                           "the target, a time cap) gets a quarter of it. Reproducible, "
+                           "unlike --move-time. The expectimax search has its own budget.")]
 MoveTimeOption = Annotated[
     float | None, typer.Option("--move-time", min=0.0, metavar="S",
                                help="Cap on seconds per move of the exact searches (solver, "
@@ -271,10 +274,11 @@ ObjectiveOption = Annotated[
 HiddenOption = Annotated[
     HiddenOpt, typer.Option("--hidden", metavar="SEARCH",
                             help="How the solver strategy searches while tiles are hidden: "
-                                 "expectimax (the other hands and the stock as chance, a "
-                                 "tenth of a second a move) or sample (--samples deals, each "
-                                 "solved exactly: slower and weaker, for comparison). Once "
-                                 "two players' stock is drawn down it solves the known deal "
+                                 "sample (--samples deals consistent with what the others "
+                                 "drew, passed and passed over, each solved exactly; the "
+                                 "strongest) or expectimax (the other hands and the stock "
+                                 "as chance, a few plies deep; for comparison). Once two "
+                                 "players' stock is drawn down it solves the known deal "
                                  "exactly either way.")]
 SearchLeadOption = Annotated[
     bool, typer.Option("--search-lead",

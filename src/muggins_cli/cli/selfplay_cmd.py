@@ -84,12 +84,12 @@ def selfplay(
                                  show_default=False)
     ] = None,
     force: ForceOption = False,
-    samples: SamplesOption = 8,
+    samples: SamplesOption = None,
     nodes: NodesOption = DEFAULT_NODES,
     move_time: MoveTimeOption = None,
     objective: ObjectiveOption = ObjectiveOpt.match,
     search_lead: SearchLeadOption = False,
-    hidden: HiddenOption = HiddenOpt.expectimax,
+    hidden: HiddenOption = HiddenOpt.sample,
     forget: ForgetOption = DEFAULT_FORGET,
     quiet: QuietOption = False,
 ) -> None:
@@ -102,9 +102,10 @@ def selfplay(
     score with probability --forget), defensive (greedy, less the reply it leaves
     the next player over the tiles they may hold, shedding heavy tiles late,
     keeping suits), expectimax (a few plies ahead, the hidden tiles as
-    chance), solver (expectimax while tiles are hidden, also reading the
-    scores the others passed over, or --hidden sample; an exact search once
-    the deal is known; all on what the player sees: own hand, layout, hand
+    chance), solver (deals of the hidden tiles consistent with what the
+    others drew, passed and passed over, each solved exactly, the best
+    average played, or --hidden expectimax; an exact search once the deal
+    is known; all on what the player sees: own hand, layout, hand
     sizes, stock count, draws, passes and placements), oracle
     (CHEATS: sees every hand and the stock; an upper bound, not a player).
     Match k of a run is played from the seed and k alone.

@@ -84,7 +84,7 @@ class ArenaSpec:
     seed: int = 0
     target: int | None = None
     rules_tag: str | None = None
-    samples: int = 8
+    samples: int | None = None
     node_limit: int | None = DEFAULT_NODES
     time_limit: float | None = None
     objective: str = "match"

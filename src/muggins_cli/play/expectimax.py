@@ -351,20 +351,8 @@ class ExpectimaxStrategy:
         """Each opponent's tile weights from what it passed over (None: off)."""
         if self.passed_over >= 1.0:
             return None
-        counts, loose = read_placements(table, seen)
-        self.loose |= loose
-        out: list[list[float] | None] = []
-        for k in range(1, seen.players):
-            seat = (seen.seat + k) % seen.players
-            mine = counts.get(seat)
-            if not mine or seat in self.loose:
-                out.append(None)
-                continue
-            w = [1.0] * table.n_tiles
-            for ti, c in mine.items():
-                w[ti] = self.passed_over ** c
-            out.append(w)
-        return tuple(out)
+        prior = passed_over_prior(table, seen, self.passed_over, self.loose)
+        return tuple(prior.get((seen.seat + k) % seen.players) for k in range(1, seen.players))
 
     @staticmethod
     def root(rules: Rules, table: LayoutTable, seen: SeatView) -> _Node:
@@ -442,6 +430,27 @@ def read_placements(table: LayoutTable,
     return counts, loose
 
 
+def passed_over_prior(table: LayoutTable, seen: SeatView, weight: float,
+                      loose: set[int]) -> dict[int, list[float]]:
+    """By seat, each tile's weight (by index) from what the seat passed
+    over: ``weight`` to the power of the number of its placements the tile
+    would have outscored (:func:`read_placements`). Seats with nothing
+    passed over are left out, and so are the loose ones: ``loose`` gains
+    those this view shows, so a caller that passes the same set every move
+    remembers them for the match."""
+    counts, now = read_placements(table, seen)
+    loose |= now
+    out: dict[int, list[float]] = {}
+    for seat, mine in counts.items():
+        if not mine or seat in loose:
+            continue
+        w = [1.0] * table.n_tiles
+        for ti, c in mine.items():
+            w[ti] = weight ** c
+        out[seat] = w
+    return out
+
+
 def _mask(tiles: Iterable[Tile]) -> int:
     m = 0
     for t in tiles:
@@ -453,6 +462,7 @@ __all__ = [
     "WIN",
     "ExpectimaxStrategy",
     "passed_over",
+    "passed_over_prior",
     "read_placements",
     "settled_pip_weight",
 ]

@@ -181,15 +181,34 @@ class CarelessStrategy(GreedyStrategy):
         return view.points
 
 
-#: The solver strategy's default cap on search nodes per move (a few seconds
-#: here). Over 24 two-player ``pagat`` matches it cut 15 of 1,916 searches
-#: short; without it, a rare position (an opponent who drew to 14 tiles
-#: early in a round) took 26 million nodes and a minute for one move.
-DEFAULT_NODES = 1_000_000
+#: The solver strategy's default cap on search nodes per move, for the
+#: searches that run compiled (the sampled deals under the points
+#: objective: about a second at most). A search the compiled code cannot
+#: run (the match objective, a time limit, a set past its bits) makes about
+#: a tenth of the nodes a second, so it gets :data:`PYTHON_SHARE` of the
+#: cap: 1,000,000 by default, a few seconds here (over 24 two-player
+#: ``pagat`` matches that cut 15 of 1,916 searches short; without it, a rare
+#: position, an opponent who drew to 14 tiles early in a round, took 26
+#: million nodes and a minute for one move).
+DEFAULT_NODES = 4_000_000
+#: The share of the node cap a search in Python gets (one in this many).
+PYTHON_SHARE = 4
 
+
+def python_cap(node_limit: int | None) -> int | None:
+    """The node cap of a search that runs in Python (:data:`PYTHON_SHARE`)."""
+    return None if node_limit is None else max(1, node_limit // PYTHON_SHARE)
+
+
+#: Deals the solver strategy solves a move while tiles are hidden, by the
+#: number of players. Two players: 64 (over 30 duplicate pairs against
+#: ``expectimax``, 8 deals lost 7 of 16 matches, 64 won 37 of 60 and 128 no
+#: more in twice the time); three and four: 32, each deal a search of
+#: every hand against the mover (paranoid).
+SAMPLES: dict[int, int] = {2: 64, 3: 32, 4: 32}
 
 #: How :class:`SolverStrategy` searches while tiles are hidden.
-HIDDEN_SEARCHES: tuple[str, ...] = ("expectimax", "sample")
+HIDDEN_SEARCHES: tuple[str, ...] = ("sample", "expectimax")
 #: Its expectimax budget a move, by the number of players: nodes, and the
 #: deepest iteration. With more opponents a ply reaches fewer of the mover's own
 #: turns, so three and four players get four times the nodes: with two
@@ -223,50 +242,62 @@ class SolverStrategy:
     three and four players, whose hidden tiles are split among several
     hands), ``hidden`` says how the hidden tiles are searched:
 
-    - ``expectimax`` (default): the depth-limited search of
+    - ``sample`` (default): the solver's ``sample`` mode. The unseen tiles
+      are dealt ``samples`` times (by default :data:`SAMPLES` for the
+      number of players) consistently with the draws and passes seen and
+      with what each opponent passed over (a tile that would have
+      outscored a placement it made is held with weight ``passed_over``
+      per such placement: a player who takes what it can score rarely
+      holds one; a player seen laying a tile it had passed over is not
+      read again); each deal is solved exactly (three and four players:
+      every other hand against the mover, paranoid), and the best average
+      is played. It is the strongest: over 30 duplicate pairs against
+      ``expectimax`` it won 37 of 60 two-player matches where the
+      expectimax search below won 24, and it wins where the knowledge of a
+      deal is worth most, late in a round.
+    - ``expectimax``: the depth-limited search of
       :mod:`muggins_cli.play.expectimax`, the other hands and the stock as
       chance, every opponent against the mover, on its own budget
       (``expectimax_nodes`` a move, by default :data:`EXPECTIMAX_BUDGET`
-      for the number of players). A move costs a tenth of a second or so.
-    - ``sample``: the solver's ``sample`` mode, the unseen tiles dealt
-      ``samples`` times consistently with the draws and passes seen, each
-      deal solved exactly (max-n for three and four players) and the best
-      average played. Up to 52 s a move for two players and 79 s for three,
-      and weaker: against ``greedy`` it won 259 of 300 two-player matches
-      (expectimax 47 of 50) and 3 of 12 three-player ones (expectimax 18 of
-      30), so it is kept for comparison only.
+      for the number of players). Kept for comparison.
 
     Once the view fixes the deal (two players, every unseen tile in the
     other hand because the stock is drawn down), nothing is hidden and the
-    solver's exact search decides, one deal, ``node_limit`` nodes.
+    solver's exact search decides, one deal.
+
+    ``objective`` is that of the known deal's search: ``match`` (default)
+    counts reaching the target first above any points; ``points`` counts
+    only points to the round's end. Sampled deals are always solved for
+    points, the objective the compiled search plays: solved for the match
+    (in Python) whenever a player was within a quarter of the target, one
+    pair of matches against ``greedy`` took 92 s and a move up to 9.9 s,
+    against 15 s and 1.2 s.
 
     Forced moves are played without a search, and so is the round's
     opening tile unless ``search_lead``: it is led greedily (the
     highest-scoring lead, ties to the heaviest). Searching the lead a whole
-    round deep in ``sample`` mode costs about two thirds of its time in a
-    two-player ``pagat`` match, and over 60 duplicate rounds against
-    ``greedy`` it gained nothing measurable (+10.5 points a round searched,
-    +11.3 led greedily, 8 samples each).
+    round deep costs about two thirds of a sampled match's time, and over
+    60 duplicate rounds against ``greedy`` it gained nothing measurable
+    (+10.5 points a round searched, +11.3 led greedily, 8 samples each).
 
-    The exact searches stop at ``node_limit`` search nodes (default
-    :data:`DEFAULT_NODES`; None for no cap) or ``time_limit`` seconds when
-    given (a node limit keeps the play reproducible; a time limit makes it
-    depend on the machine); the deals solved within the budget are
-    averaged. ``objective`` ``match`` (default) counts reaching the target
-    first above any points; ``points`` counts only points to the round's
-    end (the expectimax part always plays for the match). Each search is
-    seeded from the match's random stream, so a seeded match is played the
-    same way every time. When the budget runs out before one deal is
+    A move's searches stop at ``node_limit`` search nodes (default
+    :data:`DEFAULT_NODES`; None for no cap; a search in Python gets
+    :func:`python_cap` of it) or ``time_limit`` seconds when given (a node
+    limit keeps the play reproducible; a time limit makes it depend on the
+    machine); the deals solved within the budget are averaged. Each search
+    is seeded from the match's random stream, so a seeded match is played
+    the same way every time. When the budget runs out before one deal is
     solved, the greedy move is played (counted in ``fallbacks``).
     """
 
     name = "solver"
 
-    def __init__(self, *, samples: int = 8, node_limit: int | None = DEFAULT_NODES,
+    def __init__(self, *, samples: int | None = None, node_limit: int | None = DEFAULT_NODES,
                  time_limit: float | None = None, objective: str = "match",
-                 search_lead: bool = False, hidden: str = "expectimax",
-                 expectimax_nodes: int | None = None, passed_over: float = PASSED_OVER) -> None:
-        if samples < 1:
+                 search_lead: bool = False, hidden: str = "sample",
+                 expectimax_nodes: int | None = None, passed_over: float = PASSED_OVER,
+                 ) -> None:
+        if samples is not None and samples < 1:
             raise InputError("solver: samples must be at least 1")
         if objective not in ("match", "points"):
             raise InputError(f"solver: unknown objective {objective!r} (match or points)")
@@ -277,8 +308,7 @@ class SolverStrategy:
         self.expectimax_nodes = expectimax_nodes
         self.passed_over = passed_over
         #: Seats seen laying a tile they had passed over: from then on in the
-        #: match, what they pass over is not read (the expectimax part adds
-        #: to it; see ``read_placements``).
+        #: match, what they pass over is not read (see ``read_placements``).
         self.loose: set[int] = set()
         self.samples = samples
         self.node_limit = node_limit
@@ -293,7 +323,9 @@ class SolverStrategy:
             return seen.moves[0]
         if not seen.layout.started and not self.search_lead:
             return greedy_seen(rules, seen)
-        from muggins_cli.solver import solve
+        from muggins_cli.engine.table import table_for
+        from muggins_cli.play.expectimax import passed_over_prior
+        from muggins_cli.solver import runs_compiled, solve
 
         seed = rng.randrange(1 << 31)
         self.searches += 1
@@ -306,11 +338,21 @@ class SolverStrategy:
                                       pip_weight=settled_pip_weight(rules),
                                       passed_over=self.passed_over,
                                       loose=self.loose).choose_seen(rules, seen, rng)
+        objective = self.objective
+        prior = None
+        samples = 1
+        if not known:
+            samples = self.samples or SAMPLES.get(seen.players, SAMPLES[4])
+            objective = "points"
+            if self.passed_over < 1.0:
+                prior = passed_over_prior(table_for(rules), seen, self.passed_over, self.loose)
+        fast = runs_compiled(rules, seen.players, objective, timed=self.time_limit is not None,
+                             multi="paranoid")
         try:
-            result = solve(rules, seen, mode="sample",
-                           objective=self.objective, samples=1 if known else self.samples,
-                           seed=seed, node_limit=self.node_limit, time_limit=self.time_limit,
-                           pv=False)
+            result = solve(rules, seen, mode="sample", objective=objective, samples=samples,
+                           seed=seed, time_limit=self.time_limit,
+                           node_limit=self.node_limit if fast else python_cap(self.node_limit),
+                           pv=False, prior=prior, multi="paranoid")
         except InputError:  # no deal agrees with the view: never seen, but play on
             self.fallbacks += 1
             return greedy_seen(rules, seen)
@@ -355,11 +397,14 @@ class OracleStrategy:
         greedy = GreedyStrategy()
         if len(moves) == 1 or not state.layout.started:
             return greedy.choose(rules, state, moves, rng)
-        from muggins_cli.solver import solve
+        from muggins_cli.solver import runs_compiled, solve
 
         self.searches += 1
+        fast = runs_compiled(rules, state.players, self.objective,
+                             timed=self.time_limit is not None)
         result = solve(rules, state, scores=scores, target=target, mode="perfect",
-                       objective=self.objective, node_limit=self.node_limit,
+                       objective=self.objective,
+                       node_limit=self.node_limit if fast else python_cap(self.node_limit),
                        time_limit=self.time_limit, pv=False)
         if result.interrupted:
             raise KeyboardInterrupt
@@ -384,7 +429,7 @@ STRATEGY_NAMES: tuple[str, ...] = ("random", "greedy", "careless", "defensive", 
                                    "solver", "oracle")
 
 
-def make_strategy(name: str, *, samples: int = 8, node_limit: int | None = DEFAULT_NODES,
+def make_strategy(name: str, *, samples: int | None = None, node_limit: int | None = DEFAULT_NODES,
                   time_limit: float | None = None, objective: str = "match",
                   search_lead: bool = False, forget: float = DEFAULT_FORGET,
                   hidden: str = "expectimax") -> AnyStrategy:

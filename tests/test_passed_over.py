@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from muggins_cli.engine.layout import EMPTY, End, lead, place
+from muggins_cli.engine.layout import EMPTY, End, Layout, lead, place
 from muggins_cli.engine.state import (
     Draw,
     Pass,
@@ -164,6 +164,18 @@ def test_the_settled_pip_weight_follows_the_rules() -> None:
     assert settled_pip_weight(load_preset("spinner")) == 0.1  # lightest-bonus / 5
 
 
+def _budi_passed_over() -> tuple[Layout, SeatView]:
+    """Budi laid 5-1 on the lead 5-5 (passing over what would have scored);
+    the mover holds 5-2 and 1-1, with a choice to make."""
+    layout = lead(PAGAT, t("5-5"))
+    view = _view(((1, layout, t("5-1"), End.L),), hand="5-2")
+    view = dataclasses.replace(view, hand=view.hand | {t("1-1")}, hand_sizes=(2, 7),
+                               unseen=view.unseen - {t("1-1")}, stock_count=view.stock_count - 1)
+    view = dataclasses.replace(view, moves=moves_seen(PAGAT, layout, view.hand, None,
+                                                      view.stock_count, None))
+    return layout, view
+
+
 def test_the_solver_infers_and_the_ladder_expectimax_does_not(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The solver's expectimax search reads what the others passed over; the
@@ -176,12 +188,7 @@ def test_the_solver_infers_and_the_ladder_expectimax_does_not(
         made.append(self)
 
     monkeypatch.setattr(ExpectimaxStrategy, "__init__", spy)
-    layout = lead(PAGAT, t("5-5"))
-    view = _view(((1, layout, t("5-1"), End.L),), hand="5-2")
-    view = dataclasses.replace(view, hand=view.hand | {t("1-1")}, hand_sizes=(2, 7),
-                               unseen=view.unseen - {t("1-1")}, stock_count=view.stock_count - 1)
-    view = dataclasses.replace(view, moves=moves_seen(PAGAT, layout, view.hand, None,
-                                                      view.stock_count, None))
+    layout, view = _budi_passed_over()
     assert len(view.moves) > 1
     solver = SolverStrategy(hidden="expectimax")
     solver.choose_seen(PAGAT, view, random.Random(1))
@@ -216,12 +223,7 @@ def test_the_sampling_solver_deals_by_what_was_passed_over(
         return real(*args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(solver_pkg, "solve", spy)
-    layout = lead(PAGAT, t("5-5"))
-    view = _view(((1, layout, t("5-1"), End.L),), hand="5-2")
-    view = dataclasses.replace(view, hand=view.hand | {t("1-1")}, hand_sizes=(2, 7),
-                               unseen=view.unseen - {t("1-1")}, stock_count=view.stock_count - 1)
-    view = dataclasses.replace(view, moves=moves_seen(PAGAT, layout, view.hand, None,
-                                                      view.stock_count, None))
+    layout, view = _budi_passed_over()
     solver = SolverStrategy(samples=2)
     solver.choose_seen(PAGAT, view, random.Random(1))
     prior = priors[-1]

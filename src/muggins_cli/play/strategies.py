@@ -6,8 +6,8 @@ at the layout and their own hand. A :class:`SeenStrategy` is handed a
 :class:`~muggins_cli.engine.view.SeatView`, which holds nothing hidden from the
 mover, so it cannot look at a hidden tile even by mistake; the match driver
 prefers this interface when a strategy has both. ``solver`` is one
-(:class:`SolverStrategy`: the expectimax search while tiles are hidden,
-the solver's exact search once the view fixes the deal), and so are ``defensive``
+(:class:`SolverStrategy`: sampled deals of the hidden tiles, each solved
+exactly, the solver's exact search once the view fixes the deal), and so are ``defensive``
 (:mod:`muggins_cli.play.defensive`) and ``expectimax``
 (:mod:`muggins_cli.play.expectimax`). A :class:`FullStrategy` is handed
 everything and cheats: ``oracle``, the upper bound of what the hidden tiles

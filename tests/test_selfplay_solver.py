@@ -200,6 +200,22 @@ def test_make_strategy() -> None:
     assert [h.value for h in HiddenOpt] == list(HIDDEN_SEARCHES)
 
 
+def test_every_entry_point_plays_the_same_default_solver() -> None:
+    """The arena's spec, the strategy and both commands default to one
+    search of the hidden tiles (the spec once kept the old default and
+    played a different solver from `muggins arena`)."""
+    import inspect
+
+    from muggins_cli.cli import arena_cmd, selfplay_cmd
+    from muggins_cli.play.arena import ArenaSpec
+
+    default = SolverStrategy().hidden
+    assert default == "sample"
+    assert ArenaSpec("solver", "greedy", load_preset("pagat")).hidden == default
+    for command in (arena_cmd.arena, selfplay_cmd.selfplay):
+        assert inspect.signature(command).parameters["hidden"].default.value == default
+
+
 @pytest.mark.parametrize("hidden", ["expectimax", "sample"])
 def test_ctrl_c_reaches_the_match_driver(monkeypatch: pytest.MonkeyPatch, hidden: str) -> None:
     """The solver answers Ctrl-C with what it has, and the expectimax search

@@ -89,7 +89,7 @@ class ArenaSpec:
     time_limit: float | None = None
     objective: str = "match"
     search_lead: bool = False
-    hidden: str = "expectimax"
+    hidden: str = "sample"
     lone: bool = False
     forget: float = DEFAULT_FORGET
 

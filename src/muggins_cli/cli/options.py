@@ -258,10 +258,11 @@ SamplesOption = Annotated[
 NodesOption = Annotated[
     int, typer.Option("--nodes", min=0, metavar="N",
                       help="Cap on search nodes per move of the exact searches (solver, "
-                           "oracle; 0: none); the deals solved within it are averaged. A "
-                           "search the compiled code cannot run (the match objective near "
-                           "the target, a time cap) gets a quarter of it. Reproducible, "
-                           "unlike --move-time. The expectimax search has its own budget.")]
+                           "oracle; default 4,000,000; 0: none); the deals solved within it "
+                           "are averaged. A search the compiled code cannot run (the match "
+                           "objective, which solver plays once the deal is known and oracle "
+                           "always; a time cap) gets a quarter of it. Reproducible, unlike "
+                           "--move-time. The expectimax search has its own budget.")]
 MoveTimeOption = Annotated[
     float | None, typer.Option("--move-time", min=0.0, metavar="S",
                                help="Cap on seconds per move of the exact searches (solver, "

@@ -36,11 +36,12 @@ more; default all, in this order):
 
 ``--quick`` plays 10 deal sequences a figure; otherwise ``--pairs`` (150:
 300 two-player matches). The solver searches the hidden tiles as
-``--hidden`` says (expectimax, its own node budget by the number of
-players; or sample, ``--samples`` deals), and its exact searches stop at
-``--nodes`` search nodes a move (8 and 1,000,000, as in ``muggins arena``),
-with no time cap, so every figure is reproducible to the move on any
-machine; only the seconds change. Run long figures one at a time with
+``--hidden`` says (sample, ``--samples`` deals, by default 64 for two
+players and 32 for three or four; or expectimax, its own node budget by
+the number of players), and its exact searches stop at ``--nodes`` search
+nodes a move (4,000,000 for the compiled search, a quarter for the Python
+one, as in ``muggins arena``), with no time cap, so every figure is
+reproducible to the move on any machine; only the seconds change. Run long figures one at a time with
 ``--jobs 1`` on a shared machine, in the background:
 
     nohup python bench/bench_arena.py --figure defensive > bench/.data/def.txt 2>&1 &
@@ -48,8 +49,54 @@ machine; only the seconds change. Run long figures one at a time with
 Measured (seed 2026, one process, on a machine shared with other work, so
 the seconds are upper bounds; issue 16's figures are in the README).
 
+Session 11: ``solver`` plays sampled deals (``--hidden sample``, now the
+default), each solved exactly by the compiled search for points, the deals
+following what the others passed over (the prior of session 7's
+expectimax, now given to the sampler). Screened first on the first 30
+deal sequences against ``expectimax`` (exp.py-style runs over
+``play_pair``): the old default 24 of 60 (10.40 points a round against
+11.92); passed-over reading off 28; the lead searched 26; 64 deals for
+points, no prior, 37 of 60 (10.78 against 8.83), median 0.028 s a move;
+the same with the prior 38 of 60 (11.29 against 8.77). Three players, 32
+deals, paranoid, against two ``greedy``: 60 of 90 (56 before). ``spinner``
+against ``greedy``, 64 deals: 39 of the first 50 (78%; 160 of 200, 80%,
+before). With the sampled deals solved for the match whenever a player was
+within a quarter of the target (in Python), one pair against ``greedy``
+took 92 s and a move up to 9.9 s, against 15 s and 1.2 s: they are solved
+for points. The figures, ``--pairs`` as given, two figures at a time:
+
+- ``greedy``, 50 pairs: solver 91 of 100, 91.0%, 95% [83.8%, 95.2%]
+  (goal 90%: reached); 17.09 points a round against 6.69; decisions median
+  0.033 s, max 4.13 s; 799 s.
+- ``defensive``, 50 pairs: solver 80 of 100, 80.0%, 95% [71.1%, 86.7%]
+  (goal 70%: reached); 11.93 points a round against 5.80; median 0.034 s,
+  max 5.80 s; 1223 s.
+- ``expectimax``, 40 pairs: solver 48 of 80, 60.0%, 95% [49.0%, 70.0%]
+  (goal 60%: reached, at the goal; the first 30 pairs 38 of 60, the next 10
+  only 10 of 20); 11.08 points a round against 8.72; median 0.034 s, max
+  6.42 s; 1289 s.
+- ``three``, 30 pairs: solver 60 of 90, 66.7%, 95% [56.4%, 75.5%] (goal
+  66.7% with the lower end above 50%: reached, at the goal); 4.74 points a
+  round against 1.94; median 0.020 s, max 3.96 s; 695 s.
+- ``four``, 15 pairs: solver 31 of 60, 51.7%, 95% [39.3%, 63.8%] (goal 50%
+  with the lower end above 37.5%: reached); 3.09 points a round against
+  1.00; median 0.029 s, max 3.35 s; 995 s.
+- ``spinner``, 25 pairs: solver 39 of 50, 78.0%, 95% [64.8%, 87.2%] (goal
+  85%: not reached); 36.76 points a round against 27.28; median 0.065 s,
+  max 43.22 s, 2 moves over 10 s; 870 s.
+- ``spinner-calls``, 25 pairs: solver 45 of 50, 90.0%, 95% [78.6%, 95.7%]
+  (goal 85%: reached); it claimed 750 of the 750 scores it made and called
+  muggins on 66 of the 66 unclaimed scores it was shown; median 0.053 s,
+  max 37.85 s, 2 over 10 s; 676 s.
+
+The moves over 10 s are each ``spinner`` process's first sampled moves:
+cProfile of one (41 s) puts 80 of its 87 s in building 98,858 layouts of
+the spinner table in Python (``LayoutTable.search_moves``), not in the
+compiled search; later moves find them built.
+
 Session 8 tried, on the same deals, variants of the solver's expectimax
-part that are not kept (the figures of session 7 below stand):
+part that are not kept (the figures of session 7 below, for
+``--hidden expectimax``, stand):
 
 - opponents modelled as taking what they score (their replies ordered by
   the points they make, the mover's value breaking ties) instead of as

@@ -41,8 +41,9 @@ players and 32 for three or four; or expectimax, its own node budget by
 the number of players), and its exact searches stop at ``--nodes`` search
 nodes a move (4,000,000 for the compiled search, a quarter for the Python
 one, as in ``muggins arena``), with no time cap, so every figure is
-reproducible to the move on any machine; only the seconds change. Run long figures one at a time with
-``--jobs 1`` on a shared machine, in the background:
+reproducible to the move on any machine; only the seconds change. Run
+long figures one at a time with ``--jobs 1`` on a shared machine, in the
+background:
 
     nohup python bench/bench_arena.py --figure defensive > bench/.data/def.txt 2>&1 &
 

@@ -212,6 +212,8 @@ def test_every_entry_point_plays_the_same_default_solver() -> None:
     default = SolverStrategy().hidden
     assert default == "sample"
     assert ArenaSpec("solver", "greedy", load_preset("pagat")).hidden == default
+    made = make_strategy("solver")
+    assert isinstance(made, SolverStrategy) and made.hidden == default
     for command in (arena_cmd.arena, selfplay_cmd.selfplay):
         assert inspect.signature(command).parameters["hidden"].default.value == default
 

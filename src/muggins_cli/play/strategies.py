@@ -432,7 +432,7 @@ STRATEGY_NAMES: tuple[str, ...] = ("random", "greedy", "careless", "defensive", 
 def make_strategy(name: str, *, samples: int | None = None, node_limit: int | None = DEFAULT_NODES,
                   time_limit: float | None = None, objective: str = "match",
                   search_lead: bool = False, forget: float = DEFAULT_FORGET,
-                  hidden: str = "expectimax") -> AnyStrategy:
+                  hidden: str = "sample") -> AnyStrategy:
     """A fresh strategy by name; the options are the solver's, and
     ``forget`` is careless's (each ignored by the others). Raises
     :class:`InputError` for an unknown name or a bad option."""

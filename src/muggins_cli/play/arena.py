@@ -31,7 +31,12 @@ from dataclasses import dataclass, field, replace
 from muggins_cli.engine.state import deal, deal_with_double, leads_by_deal
 from muggins_cli.notation import model as m
 from muggins_cli.play.selfplay import Claims, RoundDeal, play_match
-from muggins_cli.play.strategies import DEFAULT_FORGET, DEFAULT_NODES, SAMPLES, make_strategy
+from muggins_cli.play.strategies import (
+    DEFAULT_FORGET,
+    DEFAULT_NODES,
+    make_strategy,
+    samples_for,
+)
 from muggins_cli.rules.model import Rules
 
 #: The normal quantile for a two-sided 95% interval.
@@ -286,7 +291,7 @@ def as_json(result: ArenaResult) -> dict[str, object]:
         "seed": spec.seed,
         "pairs": result.pairs,
         "matches": result.matches,
-        "solver": {"samples": spec.samples or SAMPLES.get(spec.players, SAMPLES[4]),
+        "solver": {"samples": spec.samples or samples_for(spec.players),
                    "nodes": spec.node_limit,
                    "time": spec.time_limit, "objective": spec.objective,
                    "search_lead": spec.search_lead, "hidden": spec.hidden},

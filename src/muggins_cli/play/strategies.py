@@ -200,12 +200,27 @@ def python_cap(node_limit: int | None) -> int | None:
     return None if node_limit is None else max(1, node_limit // PYTHON_SHARE)
 
 
+def search_cap(node_limit: int | None, rules: Rules, players: int, objective: str,
+               time_limit: float | None, multi: str = "max-n") -> int | None:
+    """The node cap of one move's searches: ``node_limit`` for the compiled
+    search, :func:`python_cap` of it for the Python one."""
+    from muggins_cli.solver import runs_compiled
+
+    fast = runs_compiled(rules, players, objective, timed=time_limit is not None, multi=multi)
+    return node_limit if fast else python_cap(node_limit)
+
+
 #: Deals the solver strategy solves a move while tiles are hidden, by the
 #: number of players. Two players: 64 (over 30 duplicate pairs against
 #: ``expectimax``, 8 deals lost 7 of 16 matches, 64 won 37 of 60 and 128 no
 #: more in twice the time); three and four: 32, each deal a search of
 #: every hand against the mover (paranoid).
 SAMPLES: dict[int, int] = {2: 64, 3: 32, 4: 32}
+
+
+def samples_for(players: int) -> int:
+    """The solver strategy's deals a move for a table of ``players``."""
+    return SAMPLES.get(players, SAMPLES[4])
 
 #: How :class:`SolverStrategy` searches while tiles are hidden.
 HIDDEN_SEARCHES: tuple[str, ...] = ("sample", "expectimax")
@@ -325,7 +340,7 @@ class SolverStrategy:
             return greedy_seen(rules, seen)
         from muggins_cli.engine.table import table_for
         from muggins_cli.play.expectimax import passed_over_prior
-        from muggins_cli.solver import runs_compiled, solve
+        from muggins_cli.solver import solve
 
         seed = rng.randrange(1 << 31)
         self.searches += 1
@@ -342,16 +357,15 @@ class SolverStrategy:
         prior = None
         samples = 1
         if not known:
-            samples = self.samples or SAMPLES.get(seen.players, SAMPLES[4])
+            samples = self.samples or samples_for(seen.players)
             objective = "points"
             if self.passed_over < 1.0:
                 prior = passed_over_prior(table_for(rules), seen, self.passed_over, self.loose)
-        fast = runs_compiled(rules, seen.players, objective, timed=self.time_limit is not None,
-                             multi="paranoid")
+        cap = search_cap(self.node_limit, rules, seen.players, objective, self.time_limit,
+                         multi="paranoid")
         try:
             result = solve(rules, seen, mode="sample", objective=objective, samples=samples,
-                           seed=seed, time_limit=self.time_limit,
-                           node_limit=self.node_limit if fast else python_cap(self.node_limit),
+                           seed=seed, time_limit=self.time_limit, node_limit=cap,
                            pv=False, prior=prior, multi="paranoid")
         except InputError:  # no deal agrees with the view: never seen, but play on
             self.fallbacks += 1
@@ -397,14 +411,13 @@ class OracleStrategy:
         greedy = GreedyStrategy()
         if len(moves) == 1 or not state.layout.started:
             return greedy.choose(rules, state, moves, rng)
-        from muggins_cli.solver import runs_compiled, solve
+        from muggins_cli.solver import solve
 
         self.searches += 1
-        fast = runs_compiled(rules, state.players, self.objective,
-                             timed=self.time_limit is not None)
+        cap = search_cap(self.node_limit, rules, state.players, self.objective,
+                         self.time_limit)
         result = solve(rules, state, scores=scores, target=target, mode="perfect",
-                       objective=self.objective,
-                       node_limit=self.node_limit if fast else python_cap(self.node_limit),
+                       objective=self.objective, node_limit=cap,
                        time_limit=self.time_limit, pv=False)
         if result.interrupted:
             raise KeyboardInterrupt

@@ -21,7 +21,13 @@ from pathlib import Path
 import pytest
 
 from muggins_cli.check import check_file
-from muggins_cli.engine.scoring import EndReason, settle, winner_at_settlement, winner_on_credit
+from muggins_cli.engine.scoring import (
+    EndReason,
+    round_hand,
+    settle,
+    winner_at_settlement,
+    winner_on_credit,
+)
 from muggins_cli.engine.state import (
     Place,
     apply,
@@ -102,7 +108,7 @@ def test_round_end_a_lower_total_at_the_target_does_not_win() -> None:
 ])
 def test_rounding(rounding: Rounding, pips: int, counted: int) -> None:
     rules = dataclasses.replace(PAGAT, rounding=rounding)
-    assert rules.round_hand(pips) == counted
+    assert round_hand(rules, pips) == counted
     # deduct-own loses the rounded hand
     assert settle(rules, [pips, 0], 1) == [-counted, 0]
 

@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 from muggins_cli.check import check_file
 from muggins_cli.cli import app
 from muggins_cli.engine.layout import EMPTY, Layout, count, lead, place
-from muggins_cli.engine.scoring import EndReason
+from muggins_cli.engine.scoring import EndReason, score_of
 from muggins_cli.engine.state import Place
 from muggins_cli.engine.view import SeatView, SeenMove
 from muggins_cli.errors import IllegalMoveError, InputError
@@ -74,7 +74,7 @@ def walk(match: m.Match, rules: Rules) -> list[Scored]:
         tile = p.tile.tile
         layout = (lead(rules, tile, p.tile.a) if p.end is None
                   else place(rules, layout, tile, p.end))
-        points = rules.score_of(count(rules, layout))
+        points = score_of(rules, count(rules, layout))
         after = body[k + 1] if k + 1 < len(body) else None
         call = ((seat[after.player], after.points) if isinstance(after, m.MugginsCall)
                 else None)
@@ -311,7 +311,7 @@ class Watcher(GreedyStrategy):
 
     def call(self, rules: Rules, view: CallView, rng: random.Random) -> int:
         self.views.append(view)
-        return rules.score_of(count(rules, view.layout)) - view.claimed if self.calls else 0
+        return score_of(rules, count(rules, view.layout)) - view.claimed if self.calls else 0
 
 
 def test_the_call_view_holds_only_what_the_table_shows() -> None:
@@ -353,7 +353,7 @@ def test_opponents_are_asked_clockwise_and_one_call_at_most(tmp_path: Path) -> N
 
 
 def rules_points(view: CallView) -> int:
-    return SPINNER.score_of(count(SPINNER, view.layout))
+    return score_of(SPINNER, count(SPINNER, view.layout))
 
 
 class OverClaim(GreedyStrategy):

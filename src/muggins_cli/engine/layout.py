@@ -6,15 +6,13 @@ double played becomes the root (the spinner) with four arms L, R, U, D; when
 that double is not the opening tile, the line laid so far is re-hung as one
 arm of it, so every later question (open ends, counting) has one shape.
 
-Everything here is a pure function of ``(rules, layout)``; nothing knows text.
 What a layout offers the next tile (its open ends, their total, which tiles
-fit) depends only on its summary, which :mod:`muggins_cli.engine.table`
-interns per rules as a small int with those answers precomputed: the
-replay, the strategies and the solver all ask that one table. A layout
-remembers its id there. Layouts and arms are values, never changed once
-built (a placement makes a new one), but not frozen dataclasses: a replay
-builds one per placement, and a frozen dataclass costs three times as much
-to build (issue 13).
+fit) depends only on its summary, its *key* (:mod:`muggins_cli.engine.keys`),
+which every layout carries, made as the tiles are laid. This module keeps the
+tiles themselves, for displays and conservation checks, and asks the key
+everything else. Layouts and arms are values, never changed once built (a
+placement makes a new one), but not frozen dataclasses: a replay builds one
+per placement, and a frozen dataclass costs three times as much to build.
 """
 
 from __future__ import annotations
@@ -22,7 +20,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from muggins_cli.engine.table import LayoutTable, layout_key, table_for
+from muggins_cli.engine.keys import (
+    EMPTY as EMPTY_KEY,
+)
+from muggins_cli.engine.keys import (
+    LINE,
+    LINE_AT,
+    NONE,
+    SPIN_AT,
+    SPINNER,
+    end_code,
+    tile_fits,
+)
+from muggins_cli.engine.table import LayoutTable, table_for
+from muggins_cli.engine.turn import blocked
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import End as End
 from muggins_cli.tiles import Pip, Tile, bits_of, tiles_of
@@ -64,7 +75,8 @@ class Layout:
 
     ``left``/``right`` are the root's halves facing L and R (equal for a
     double). ``spinner`` says whether the root is a spinner, in which case
-    arms U and D exist too.
+    arms U and D exist too. ``key`` is the summary every rule reads
+    (:mod:`muggins_cli.engine.keys`); it follows from the rest.
     """
 
     root: Tile | None = None
@@ -72,9 +84,7 @@ class Layout:
     right: Pip = 0
     spinner: bool = False
     arms: tuple[Arm, Arm, Arm, Arm] = _EMPTY_ARMS
-    # Its id in the table of the rules last asked about it (``layout_id``).
-    at: tuple[LayoutTable, int] | None = field(
-        default=None, compare=False, repr=False, hash=False)
+    key: int = field(default=EMPTY_KEY, compare=False, repr=False, hash=False)
 
     @property
     def started(self) -> bool:
@@ -101,18 +111,26 @@ class Layout:
 EMPTY = Layout()
 
 
-def layout_id(rules: Rules, layout: Layout) -> tuple[LayoutTable, int]:
-    """The table of ``rules`` and the layout's (oriented) id in it,
-    remembered on the layout for the next question under the same rules."""
-    at = layout.at
-    if at is not None and at[0].rules is rules:
-        return at
-    key = layout_key(layout)
-    table = table_for(rules)
-    if not table.holds(key):
-        table = LayoutTable(rules)
-    at = layout.at = (table, table.intern(key))
-    return at
+def key_of(layout: Layout) -> int:
+    """The key of a layout worked out from its tiles (a layout made by
+    :func:`lead` and :func:`place` carries it already: this is the second
+    way the tests hold it to)."""
+    root = layout.root
+    if root is None:
+        return EMPTY_KEY
+    arms = layout.arms
+    if not layout.spinner:
+        dbl = int(root.is_double)
+        left = (end_code(arms[0].open, arms[0].double_end) if arms[0].tiles
+                else end_code(layout.left, dbl))
+        right = (end_code(arms[1].open, arms[1].double_end) if arms[1].tiles
+                 else end_code(layout.right, dbl))
+        lone = int(bool(dbl) and not arms[0].tiles and not arms[1].tiles)
+        return LINE | lone << 2 | left << LINE_AT | right << (LINE_AT + 8)
+    key = SPINNER | layout.left << 2
+    for i, a in enumerate(arms):
+        key |= (end_code(a.open, a.double_end) if a.tiles else NONE) << (SPIN_AT + 8 * i)
+    return key
 
 
 def open_ends(rules: Rules, layout: Layout) -> dict[End, Pip]:
@@ -122,74 +140,63 @@ def open_ends(rules: Rules, layout: Layout) -> dict[End, Pip]:
     ``spinner_sides_first``, only once L and R both hold a tile. The dict
     is shared: do not change it.
     """
-    table, lid = layout_id(rules, layout)
-    return table.end_pips(lid)
+    return table_for(rules).ends(layout.key)
 
 
 def ends_for(rules: Rules, layout: Layout, tile: Tile) -> list[End]:
     """The open ends that accept ``tile`` (several ends may show the same pip)."""
-    table, lid = layout_id(rules, layout)
-    return table.ends_for(lid, tile)
+    return table_for(rules).ends_for(layout.key, tile)
 
 
 def fits(rules: Rules, layout: Layout, tile: Tile) -> bool:
-    if layout.root is None:
-        return True
-    return any(tile.has(pip) for pip in open_ends(rules, layout).values())
+    return tile_fits(table_for(rules).r, layout.key, tile.lo, tile.hi)
 
 
 def playable(rules: Rules, layout: Layout, hand: Iterable[Tile]) -> list[Tile]:
     """The tiles of ``hand`` that fit somewhere, sorted."""
-    table, lid = layout_id(rules, layout)
-    return fitting(table, lid, bits_of(hand))
+    return fitting(table_for(rules), layout.key, bits_of(hand))
 
 
-def fitting(table: LayoutTable, lid: int, bits: int) -> list[Tile]:
+def fitting(table: LayoutTable, key: int, bits: int) -> list[Tile]:
     """:func:`playable` for a hand held as a bit mask (``tiles.bits_of``)
-    on the layout of id ``lid``: the table's fit mask, and a tile off the
-    set (a record's typo, above the mask) by its pips."""
-    if lid == table.empty:
+    on the layout ``key``: the fit mask, and a tile off the set (a record's
+    typo, above the mask) by its pips."""
+    if key == EMPTY_KEY:
         return sorted(tiles_of(bits))
-    tiles = tiles_of(bits & table.fitmask[lid])
+    tiles = tiles_of(bits & table.fit(key))
     off = bits >> table.n_tiles
     if off:
-        pips = table.pips[lid].values()
-        tiles += [t for t in tiles_of(off << table.n_tiles) if t.lo in pips or t.hi in pips]
+        tiles += [t for t in tiles_of(off << table.n_tiles)
+                  if tile_fits(table.r, key, t.lo, t.hi)]
     return sorted(tiles)
 
 
-def blocked_at(table: LayoutTable, lid: int, hands: Iterable[int], drawable: int) -> bool:
-    """Nothing left to draw (the stock down to its reserve), the round
-    begun, and no tile of any hand (bit masks) fits an open end: the one
-    test of a blocked round, for the engine's states and the replay."""
-    if drawable > 0 or lid == table.empty:
-        return False
-    fit, size = table.fitmask[lid], table.n_tiles
-    return not any(h & fit or (h >> size and fitting(table, lid, h)) for h in hands)
+def blocked_at(table: LayoutTable, key: int, hands: Iterable[int], drawable: int) -> bool:
+    """:func:`~muggins_cli.engine.turn.blocked` for hands that may hold a
+    tile off the set (a record's typo, above the set's bits)."""
+    fit = table.fit(key)
+    masks = [h if not h >> table.n_tiles else fit if fitting(table, key, h) else 0
+             for h in hands]
+    return blocked(key, fit, masks, drawable)
 
 
 def count(rules: Rules, layout: Layout) -> int:
     """The open-end total that a placement is scored on (docs/rules.md "Play")."""
-    table, lid = layout_id(rules, layout)
-    return table.total[lid]
+    return table_for(rules).total(layout.key)
 
 
 def lead(rules: Rules, tile: Tile, left: Pip | None = None) -> Layout:
     """Lay the opening tile; ``left`` is the half facing L (as written)."""
     a = tile.lo if left is None else left
     b = tile.other(a)
-    out = Layout(root=tile, left=a, right=b, spinner=rules.has_spinner and tile.is_double)
-    if tile.hi <= rules.max_pip and tile.has(a):
-        table = table_for(rules)
-        out.at = (table, table.lead_id(tile, a))
-    return out
+    return Layout(root=tile, left=a, right=b, spinner=rules.has_spinner and tile.is_double,
+                  key=table_for(rules).lead(tile, a))
 
 
 def layout_score(rules: Rules, layout: Layout) -> int:
     """Points the placement that made ``layout`` scores: the count of its
-    open ends, scored by the rules. The one definition of a placement's
-    score (the table's successors are scored the same way)."""
-    return rules.score_of(count(rules, layout))
+    open ends, scored by the rules."""
+    return table_for(rules).score_of(layout.key)
 
 
 def place(rules: Rules, layout: Layout, tile: Tile, end: End) -> Layout:
@@ -198,31 +205,26 @@ def place(rules: Rules, layout: Layout, tile: Tile, end: End) -> Layout:
 
 
 def place_scored(rules: Rules, layout: Layout, tile: Tile, end: End) -> tuple[Layout, int]:
-    """:func:`place`, and what the placement scores: the table's one
-    look-up gives both, where asking for the new layout's count after it
-    would be a second (the replay scores every placement it lays)."""
-    table, lid = layout_id(rules, layout)
-    pip = table.end_pips(lid)[end]
+    """:func:`place`, and what the placement scores, from one look-up of
+    the table (the replay scores every placement it lays)."""
+    table = table_for(rules)
+    pip = table.ends(layout.key)[end]
+    key, points = -1, 0
+    for e, nkey, pts in table.moves(layout.key, tile.index()):
+        if e is end:
+            key, points = nkey, pts
+            break
     if tile.lo == tile.hi and not layout.spinner and rules.has_spinner:
-        out = _become_spinner(layout, tile, end)
-    else:
-        outer = tile.hi if tile.lo == pip else tile.lo
-        arms = list(layout.arms)
-        i = _INDEX[end]
-        arms[i] = arms[i].extended(pip, outer)
-        out = Layout(layout.root, layout.left, layout.right, layout.spinner,
-                     (arms[0], arms[1], arms[2], arms[3]))
-    # The table knows where the placement leads and what it scores: no
-    # summary to build (a tile off the set, a record's typo, has none there).
-    if tile.hi <= rules.max_pip:
-        for e, nid, pts in table.real_moves(lid, tile.index()):
-            if e is end:
-                out.at = (table, nid)
-                return out, pts
-    return out, layout_score(rules, out)
+        return _become_spinner(layout, tile, end, key), points
+    outer = tile.hi if tile.lo == pip else tile.lo
+    arms = list(layout.arms)
+    i = _INDEX[end]
+    arms[i] = arms[i].extended(pip, outer)
+    return Layout(layout.root, layout.left, layout.right, layout.spinner,
+                  (arms[0], arms[1], arms[2], arms[3]), key), points
 
 
-def _become_spinner(layout: Layout, double: Tile, end: End) -> Layout:
+def _become_spinner(layout: Layout, double: Tile, end: End, key: int) -> Layout:
     """Re-hang the line as one arm of the first double, now the spinner.
 
     The double joined ``end`` (L or R) of the line, so the whole line lies on
@@ -240,4 +242,4 @@ def _become_spinner(layout: Layout, double: Tile, end: End) -> Layout:
     line = Arm(tuple(walk))
     d = double.lo
     arms = (line, Arm(), Arm(), Arm()) if end is End.R else (Arm(), line, Arm(), Arm())
-    return Layout(root=double, left=d, right=d, spinner=True, arms=arms)
+    return Layout(root=double, left=d, right=d, spinner=True, arms=arms, key=key)

@@ -13,18 +13,18 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from muggins_cli.engine import turn
 from muggins_cli.engine.layout import (
     EMPTY,
     End,
     Layout,
     blocked_at,
-    ends_for,
-    layout_id,
     layout_score,
     lead,
-    open_ends,
     place_scored,
 )
+from muggins_cli.engine.table import table_for
+from muggins_cli.engine.turn import may_draw
 from muggins_cli.errors import IllegalMoveError
 from muggins_cli.rules.model import LeadTile, Rules
 from muggins_cli.tiles import Pip, Tile, bits_of, full_set
@@ -150,15 +150,15 @@ def deal_with_double(rules: Rules, players: int,
 
 def drawable(rules: Rules, state: RoundState) -> int:
     """Tiles that may still be drawn (the reserve at the bottom never is)."""
-    return max(0, len(state.stock) - rules.stock_reserve)
+    return turn.drawable(table_for(rules).r, len(state.stock))
 
 
 def placements(rules: Rules, layout: Layout, tiles: Iterable[Tile]) -> list[Place]:
     """Every legal placement of the given tiles: one per tile and open end."""
     if not layout.started:
         return [Place(t) for t in sorted(tiles)]
-    ends = open_ends(rules, layout).items()  # asked once, not once per tile
-    return [Place(t, e) for t in sorted(tiles) for e, pip in ends if t.lo == pip or t.hi == pip]
+    table = table_for(rules)
+    return [Place(t, e) for t in sorted(tiles) for e in table.ends_for(layout.key, t)]
 
 
 def own_moves(rules: Rules, layout: Layout, hand: Iterable[Tile], drawn: Tile | None,
@@ -172,8 +172,11 @@ def own_moves(rules: Rules, layout: Layout, hand: Iterable[Tile], drawn: Tile | 
         return [Place(lead_tile)], False
     if drawn is not None:
         return placements(rules, layout, (drawn,)), False
-    places = placements(rules, layout, hand)
-    return places, can_draw and layout.started and (not places or not rules.must_play)
+    tiles = list(hand)
+    places = placements(rules, layout, tiles)
+    table = table_for(rules)
+    return places, may_draw(table.r, layout.key, bits_of(tiles), table.fit(layout.key),
+                            int(can_draw))
 
 
 def legal_moves(rules: Rules, state: RoundState) -> list[Move]:
@@ -191,10 +194,7 @@ def legal_moves(rules: Rules, state: RoundState) -> list[Move]:
 
 def blocked(rules: Rules, layout: Layout, hands: Iterable[Iterable[Tile]], drawable: int) -> bool:
     """:func:`~muggins_cli.engine.layout.blocked_at` for a layout and hands of tiles."""
-    if drawable > 0 or not layout.started:
-        return False
-    table, lid = layout_id(rules, layout)
-    return blocked_at(table, lid, [bits_of(h) for h in hands], drawable)
+    return blocked_at(table_for(rules), layout.key, [bits_of(h) for h in hands], drawable)
 
 
 def is_blocked(rules: Rules, state: RoundState) -> bool:
@@ -234,7 +234,7 @@ def apply(rules: Rules, state: RoundState, move: Move) -> tuple[RoundState, int]
         raise IllegalMoveError(f"{move} is not legal here")
     seat = state.to_move
     if isinstance(move, Draw):
-        fits_now = bool(ends_for(rules, state.layout, move.tile))
+        fits_now = bool(table_for(rules).ends_for(state.layout.key, move.tile))
         hands = _with_hand(state.hands, seat, state.hands[seat] | {move.tile})
         return replace(state, hands=hands, stock=state.stock[1:],
                        drawn=move.tile if fits_now else None), 0

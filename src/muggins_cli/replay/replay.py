@@ -760,7 +760,7 @@ class Replayer:
         letter, anything to report) goes to :meth:`_line`, before anything
         is changed."""
         table = self.table
-        pips, rmoves, n_tiles = table.pips, table.rmoves, table.n_tiles
+        ends_of, moves_of, n_tiles = table.ends, table.moves, table.n_tiles
         seat_of = self.seat
         rules = self.rules
         muggins, reserve = rules.muggins, rules.stock_reserve
@@ -788,15 +788,13 @@ class Replayer:
                 general(item)
                 continue
             lid = rnd.lid
-            pip = pips[lid].get(end)
+            pip = ends_of(lid).get(end)
             tile = spelling.tile
             assert tile is not None
             if pip is None or (tile.lo != pip and tile.hi != pip):
                 general(item)
                 continue
-            found = rmoves[lid]
-            moves = found.get(index) if found is not None else None
-            for e, next_lid, score in moves or table.real_moves(lid, index):
+            for e, next_lid, score in moves_of(lid, index):
                 if e is end:
                     nid, points = next_lid, score
                     break
@@ -988,13 +986,13 @@ class Replayer:
             else:
                 hand.bits |= 1 << tile.index()
                 if drawn_fit is None and lid != table.empty:
-                    pips = table.pips[lid].values()
+                    pips = table.ends(lid).values()
                     if tile.lo in pips or tile.hi in pips:
                         drawn_fit = tile
         return drawn_fit
 
     def _where(self, rnd: RoundProgress, tile: Tile) -> str:
-        ends = self.table.pips[rnd.lid]
+        ends = self.table.ends(rnd.lid)
         return ", ".join(f"{e.value} ({ends[e]})" for e in self.table.ends_for(rnd.lid, tile))
 
     def _take_from_stock(self, rnd: RoundProgress, t: Turn, i: int,
@@ -1148,11 +1146,11 @@ class Replayer:
                 self.error(p.line, p.column, "bad-end",
                            f"the opening tile takes no end letter ({p.tile}{end.value})")
                 end = None
-            lid = table.lead_id(tile, spelling.a)
-            points = rules.score_of(table.total[lid])
+            lid = table.lead(tile, spelling.a)
+            points = table.score_of(lid)
             rnd.laid.append((tile, None, spelling.a))
         else:
-            pip = table.pips[lid].get(end) if end is not None else None
+            pip = table.ends(lid).get(end) if end is not None else None
             if pip is None or not (tile.lo == pip or tile.hi == pip):
                 p = t.action
                 assert isinstance(p, Placement)
@@ -1161,7 +1159,7 @@ class Replayer:
                     rnd.skipping = True
                     return
                 end = chosen
-            for e, nid, score in table.real_moves(lid, spelling.index):
+            for e, nid, score in table.moves(lid, spelling.index):
                 if e is end:
                     lid, points = nid, score
                     break
@@ -1203,7 +1201,7 @@ class Replayer:
         assert claim is not None and isinstance(p, Placement)
         self.error(claim.line, claim.column, "score-mismatch",
                    f"{t.player} claims {claimed}; {p.tile} scores {points}"
-                   f" (the open ends add up to {self.table.total[rnd.lid]})")
+                   f" (the open ends add up to {self.table.total(rnd.lid)})")
 
     def _whereabouts(self, rnd: RoundProgress, tile: Tile) -> str:
         if tile in rnd.layout.tiles():
@@ -1219,7 +1217,7 @@ class Replayer:
     def _choose_end(self, rnd: RoundProgress, p: Placement, tile: Tile) -> End | None:
         """The end of a placement whose end letter is missing or wrong,
         with the finding that says so."""
-        ends = self.table.pips[rnd.lid]
+        ends = self.table.ends(rnd.lid)
         if p.end is not None:
             pip = ends.get(p.end)
             if pip is not None and (tile.lo == pip or tile.hi == pip):

@@ -83,22 +83,3 @@ class Rules:
 
     def hand_size_for(self, players: int) -> int:
         return self.hand_size[players]
-
-    def score_of(self, total: int) -> int:
-        """Points a placement earns when the open ends add up to ``total``."""
-        if total <= 0 or total % self.modulus:
-            return 0
-        return total if self.score_value is ScoreValue.RAW else total // self.modulus
-
-    def round_hand(self, pips: int) -> int:
-        """Round to a multiple of ``round_to`` the way ``rounding`` says
-        (``nearest``: a half goes up), so that every settlement, the
-        solver's included, rounds hands alike."""
-        q, r = divmod(pips, self.round_to)
-        if self.rounding is Rounding.DOWN:
-            up = False
-        elif self.rounding is Rounding.UP:
-            up = r > 0
-        else:
-            up = 2 * r >= self.round_to
-        return (q + up) * self.round_to

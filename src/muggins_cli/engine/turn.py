@@ -1,0 +1,248 @@
+"""The rules of a turn on bit masks: when a player may draw or pass, when a
+round ends, what its settlement credits and when a credit ends the match.
+
+A hand is a bit mask of tile indices. Where a record hides tiles, a hand is
+what it shows plus a count of tiles not shown, and a question about it may
+have no answer: :func:`holding` says ``YES``, ``NO`` or ``MAYBE``, and the
+rules below take that answer, so the replay of a record kept without deals
+asks the same functions as the solver, which knows every tile.
+
+Like :mod:`.keys`, everything here is plain Python over ints and tuples
+that Numba compiles as it stands (the solver's searches do), standard
+library only. Where a rule yields several findings at once (a draw can be
+both a draw while holding a fitting tile and a draw from an empty stock),
+the answer is a set of flags.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence, Sequence
+
+from muggins_cli.engine.keys import (
+    DEDUCT_OWN,
+    DOWN,
+    EMPTY,
+    LIGHTEST_BONUS,
+    R_AT_TARGET,
+    R_BONUS_DIV,
+    R_MUST_PLAY,
+    R_RESERVE,
+    R_ROUND_END,
+    R_ROUND_TO,
+    R_ROUNDING,
+    UP,
+    WINNER_TAKES,
+    RuleInts,
+)
+
+#: Answers of :func:`holding`.
+NO, YES, MAYBE = range(3)
+
+#: Flags of :func:`draw_faults`.
+DRAW_ON_EMPTY_TABLE = 1  # nothing is on the table: any tile opens
+DRAW_AFTER_FIT = 2  # a drawn tile that fits must go down before anything else
+DRAW_HOLDING_FIT = 4  # under must_play, a held tile fits
+DRAW_MAYBE_FIT = 8  # under must_play, a tile not shown might fit (not checkable)
+DRAW_EMPTY_STOCK = 16  # nothing left to draw above the reserve
+
+#: Answers of :func:`pass_fault` (one at most).
+PASS_OK = 0
+PASS_DRAWN_FITS = 1  # the tile just drawn fits and must be placed
+PASS_ON_EMPTY_TABLE = 2
+PASS_STOCK_LEFT = 3  # the stock still has tiles to draw
+PASS_HOLDING_FIT = 4
+PASS_MAYBE_FIT = 5  # a tile not shown might fit (not checkable)
+
+#: A seat index meaning "nobody".
+NOBODY = -1
+
+
+def holding(known: int, unknown: int, fit: int) -> int:
+    """Whether a hand holds a tile of ``fit``: ``YES`` when a shown tile
+    does, ``MAYBE`` when only tiles not shown could, else ``NO``."""
+    if known & fit:
+        return YES
+    if unknown > 0:
+        return MAYBE
+    return NO
+
+
+def drawable(r: RuleInts, stock: int) -> int:
+    """Tiles that may still be drawn from a stock of ``stock`` tiles: the
+    reserve at the bottom never is."""
+    d = stock - r[R_RESERVE]
+    return d if d > 0 else 0
+
+
+def draw_faults(r: RuleInts, key: int, held: int, can_draw: int, drawn_fits: bool) -> int:
+    """What is wrong with drawing now (0: nothing). A player draws only
+    once the round is open, only after no fitting tile was drawn this turn,
+    under ``must_play`` only when nothing in hand fits (``held``, from
+    :func:`holding`), and only while the stock has a tile above its
+    reserve (``can_draw``, from :func:`drawable`)."""
+    faults = 0
+    if key == EMPTY:
+        faults = DRAW_ON_EMPTY_TABLE
+    elif drawn_fits:
+        faults = DRAW_AFTER_FIT
+    elif r[R_MUST_PLAY]:
+        if held == YES:
+            faults = DRAW_HOLDING_FIT
+        elif held == MAYBE:
+            faults = DRAW_MAYBE_FIT
+    if can_draw <= 0:
+        faults |= DRAW_EMPTY_STOCK
+    return faults
+
+
+def pass_fault(key: int, held: int, can_draw: int, drawn_fits: bool) -> int:
+    """Why a pass is not allowed now (``PASS_OK`` when it is): a player
+    passes only with the round open, nothing drawn that fits, nothing left
+    to draw and nothing in hand that fits, whatever ``must_play`` says."""
+    if drawn_fits:
+        return PASS_DRAWN_FITS
+    if key == EMPTY:
+        return PASS_ON_EMPTY_TABLE
+    if can_draw > 0:
+        return PASS_STOCK_LEFT
+    if held == YES:
+        return PASS_HOLDING_FIT
+    if held == MAYBE:
+        return PASS_MAYBE_FIT
+    return PASS_OK
+
+
+def may_draw(r: RuleInts, key: int, hand: int, fit: int, can_draw: int) -> bool:
+    """With every tile known: whether the mover may draw (no tile drawn
+    this turn yet fits; the engine lays one that does at once)."""
+    return draw_faults(r, key, YES if hand & fit else NO, can_draw, False) == 0
+
+
+def must_pass(key: int, hand: int, fit: int, can_draw: int) -> bool:
+    """With every tile known: whether the mover's only move is a pass."""
+    return pass_fault(key, YES if hand & fit else NO, can_draw, False) == PASS_OK
+
+
+def blocked(key: int, fit: int, hands: Sequence[int], can_draw: int) -> bool:
+    """The round is blocked: begun, nothing left to draw, and no hand holds
+    a tile that fits (``hands`` as masks, every tile known)."""
+    if can_draw > 0 or key == EMPTY:
+        return False
+    for h in hands:
+        if h & fit:
+            return False
+    return True
+
+
+# ----------------------------------------------------------------------
+# Round end and match end
+
+
+def round_hand(r: RuleInts, pips: int) -> int:
+    """A hand's pips rounded to a multiple of ``round_to`` the way
+    ``rounding`` says (``nearest``: a half goes up), as every settlement
+    rounds them."""
+    step = r[R_ROUND_TO]
+    q = pips // step
+    rest = pips - q * step
+    mode = r[R_ROUNDING]
+    if mode == DOWN:
+        up = 0
+    elif mode == UP:
+        up = 1 if rest > 0 else 0
+    else:
+        up = 1 if 2 * rest >= step else 0
+    return (q + up) * step
+
+
+def settle(r: RuleInts, pips: Sequence[int], went_out: int, out: MutableSequence[int]) -> None:
+    """Write into ``out`` what the round end credits each seat, from the
+    pips each still holds; ``went_out`` is the seat that placed its last
+    tile, or ``NOBODY`` after a block (docs/rules.md ``round_end``).
+    ``deduct-own``: each loses their own hand, rounded; otherwise the
+    winner (who went out under ``winner-takes``, else the lightest hand,
+    alone; a shared lightest hand gains nothing) gains the others' pips
+    rounded, less their own and divided under ``lightest-bonus``."""
+    n = len(pips)
+    mode = r[R_ROUND_END]
+    for i in range(n):
+        out[i] = 0
+    if mode == DEDUCT_OWN:
+        for i in range(n):
+            out[i] = -round_hand(r, pips[i])
+        return
+    winner = NOBODY
+    if mode == WINNER_TAKES and went_out != NOBODY:
+        winner = went_out
+    else:
+        lightest = pips[0]
+        for i in range(1, n):
+            if pips[i] < lightest:
+                lightest = pips[i]
+        shared = 0
+        for i in range(n):
+            if pips[i] == lightest:
+                shared += 1
+                winner = i
+        if shared != 1:
+            return
+    others = 0
+    for i in range(n):
+        if i != winner:
+            others += pips[i]
+    if mode == LIGHTEST_BONUS:
+        out[winner] = round_hand(r, others - pips[winner]) // r[R_BONUS_DIV]
+    else:
+        out[winner] = round_hand(r, others)
+
+
+def credit_ends_match(r: RuleInts) -> bool:
+    """Whether a credit during play (not only a settlement) can end the
+    match: under ``at-target`` it does the moment it reaches the target."""
+    return r[R_AT_TARGET] != 0
+
+
+def reached(scores: Sequence[int], deltas: Sequence[int], target: int) -> int:
+    """The seat that a credit of ``deltas`` takes to the target, or
+    ``NOBODY``. A credit ends the match the moment it reaches the target,
+    and a round end gives a gain to one player at most, so there is at most
+    one such seat."""
+    for i in range(len(scores)):
+        if deltas[i] > 0 and scores[i] + deltas[i] >= target:
+            return i
+    return NOBODY
+
+
+def winner_on_credit(r: RuleInts, scores: Sequence[int], deltas: Sequence[int],
+                     target: int) -> int:
+    """The seat a credit during play (a placement, a muggins call) makes the
+    winner: the one it takes to the target under ``at-target``; nobody under
+    ``round-end``, where play always finishes the round."""
+    if not r[R_AT_TARGET]:
+        return NOBODY
+    return reached(scores, deltas, target)
+
+
+def winner_at_settlement(r: RuleInts, scores: Sequence[int], deltas: Sequence[int],
+                         target: int) -> int:
+    """The seat that wins when the settlement ``deltas`` is applied to
+    ``scores``, or ``NOBODY`` when another round is played. ``at-target``:
+    the seat the settlement's credit takes to the target. ``round-end``:
+    the highest total after it, when it is at or above the target and
+    nobody shares it (a tie for the highest plays on)."""
+    if r[R_AT_TARGET]:
+        return reached(scores, deltas, target)
+    n = len(scores)
+    top = scores[0] + deltas[0]
+    for i in range(1, n):
+        if scores[i] + deltas[i] > top:
+            top = scores[i] + deltas[i]
+    if top < target:
+        return NOBODY
+    best = NOBODY
+    for i in range(n):
+        if scores[i] + deltas[i] == top:
+            if best != NOBODY:
+                return NOBODY
+            best = i
+    return best

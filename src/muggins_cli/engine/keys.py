@@ -31,7 +31,7 @@ once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 
 from muggins_cli.rules.model import (
     LeadTile,
@@ -313,3 +313,53 @@ def canonical(key: int) -> int:
             a2, a3 = a3, a2
         return _spinner(key >> 2 & 127, a0, a1, a2, a3)
     return key
+
+
+# ----------------------------------------------------------------------
+# Every placement a search considers
+
+
+def search_moves_into(r: RuleInts, masks: Sequence[int], tile_lo: Sequence[int],
+                      tile_hi: Sequence[int], order: Sequence[int], key: int,
+                      out: MutableSequence[int]) -> int:
+    """Write every distinct placement from ``key`` of any tile of the set
+    into ``out`` as triples (tile index, canonical successor, points), best
+    immediate score first and otherwise in ``order`` (the engine's order of
+    tiles); return how many. Two ends that lead to mirror images are one
+    move, since a search stores them under one key. A search filters them
+    by hand, so the order doubles as "scoring moves first"."""
+    fit = fit_mask(r, key, masks)
+    m = 0
+    for k in range(len(order)):
+        ti = order[k]
+        if not fit >> ti & 1:
+            continue
+        lo = tile_lo[ti]
+        hi = tile_hi[ti]
+        for e in range(max(ends_of(key), 1)):
+            if key == EMPTY:
+                nkey = lead_key(r, lo, hi)
+            else:
+                nkey = place_tile(r, key, e, lo, hi)
+                if nkey < 0:
+                    continue
+            c = canonical(nkey)
+            seen = False
+            for j in range(m):
+                if out[3 * j] == ti and out[3 * j + 1] == c:
+                    seen = True
+            if seen:
+                continue
+            pts = score(r, count(r, nkey))
+            # Insert after every move scoring as much or more (a stable sort).
+            at = m
+            while at > 0 and out[3 * (at - 1) + 2] < pts:
+                out[3 * at] = out[3 * (at - 1)]
+                out[3 * at + 1] = out[3 * (at - 1) + 1]
+                out[3 * at + 2] = out[3 * (at - 1) + 2]
+                at -= 1
+            out[3 * at] = ti
+            out[3 * at + 1] = c
+            out[3 * at + 2] = pts
+            m += 1
+    return m

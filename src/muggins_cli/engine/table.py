@@ -30,6 +30,7 @@ from muggins_cli.engine.keys import (
     place_tile,
     rule_ints,
     score,
+    search_moves_into,
 )
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import End, Tile, full_set, tile_from_index
@@ -60,6 +61,8 @@ class LayoutTable:
         #: Tile indices in the engine's placement order (by ``(lo, hi)``).
         self.legal_order: list[int] = sorted(range(self.n_tiles), key=lambda i: self.by_index[i])
         self.pip_mask: tuple[int, ...] = pip_masks(rules.max_pip)
+        self.tile_lo: tuple[int, ...] = tuple(t.lo for t in self.tiles)
+        self.tile_hi: tuple[int, ...] = tuple(t.hi for t in self.tiles)
         self.empty = EMPTY
         #: The largest score one placement can make: bounds future points.
         self.max_place = max_place(self.r)
@@ -138,24 +141,17 @@ class LayoutTable:
 
     def search_moves(self, ckey: int) -> list[SearchMove]:
         """Every distinct placement from ``ckey`` of any tile that fits,
-        best immediate score first (a search filters them by hand, so the
-        order doubles as "scoring moves first"); two ends that lead to
-        mirror images are one move."""
+        best immediate score first (:func:`~.keys.search_moves_into`, which
+        the compiled searches run too), as (tile bit, tile index, canonical
+        successor, points)."""
         found = self._search.get(ckey)
         if found is None:
             self._room(self._search)  # type: ignore[arg-type]
-            found = []
-            fit = self.fit(ckey)
-            for ti in self.legal_order:
-                if not fit >> ti & 1:
-                    continue
-                seen: list[int] = []
-                for _, nkey, pts in self.moves(ckey, ti):
-                    c = canonical(nkey)
-                    if c not in seen:
-                        seen.append(c)
-                        found.append((1 << ti, ti, c, pts))
-            found.sort(key=lambda m: -m[3])
+            out = [0] * (3 * 4 * self.n_tiles)
+            m = search_moves_into(self.r, self.pip_mask, self.tile_lo, self.tile_hi,
+                                  self.legal_order, ckey, out)
+            found = [(1 << out[3 * j], out[3 * j], out[3 * j + 1], out[3 * j + 2])
+                     for j in range(m)]
             self._search[ckey] = found
         return found
 

@@ -56,6 +56,12 @@ PASS_MAYBE_FIT = 5  # a tile not shown might fit (not checkable)
 #: A seat index meaning "nobody".
 NOBODY = -1
 
+#: Answers of :func:`after_placement` and :func:`after_pass`.
+GOES_ON = 0  # the next seat moves
+REACHED = 1  # the credit took the placer to the target: the match is over
+WENT_OUT = 2  # the placer's hand is empty: the round ends
+BLOCKED = 3  # nothing to draw and no hand fits: the round ends
+
 
 def holding(known: int, unknown: int, fit: int) -> int:
     """Whether a hand holds a tile of ``fit``: ``YES`` when a shown tile
@@ -132,6 +138,30 @@ def blocked(key: int, fit: int, hands: Sequence[int], can_draw: int) -> bool:
         if h & fit:
             return False
     return True
+
+
+def after_placement(r: RuleInts, key: int, fit: int, hands: Sequence[int], seat: int,
+                    points: int, dist: int, can_draw: int) -> int:
+    """What follows a placement by ``seat`` that scored ``points`` and made
+    the layout ``key`` (``fit`` its fit mask; ``hands`` as they are after
+    it; ``dist`` what the placer lacked of the target before it): under
+    ``at-target`` a credit that reaches the target ends the match at once,
+    before anything else; then the placer going out, or a block, ends the
+    round; else play goes on."""
+    if r[R_AT_TARGET] and points > 0 and points >= dist:
+        return REACHED
+    if hands[seat] == 0:
+        return WENT_OUT
+    if blocked(key, fit, hands, can_draw):
+        return BLOCKED
+    return GOES_ON
+
+
+def after_pass(key: int, fit: int, hands: Sequence[int], can_draw: int) -> int:
+    """What follows a pass: a block ends the round, else play goes on."""
+    if blocked(key, fit, hands, can_draw):
+        return BLOCKED
+    return GOES_ON
 
 
 # ----------------------------------------------------------------------

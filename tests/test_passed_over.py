@@ -146,7 +146,7 @@ def test_unit_weights_play_as_no_weights(seed: int) -> None:
         if state.layout.started and len(moves) > 1:
             seen = view_of(PAGAT, state, moves, (0, 0), 250)
             root = ExpectimaxStrategy.root(PAGAT, table, seen)
-            lid = table.from_layout(seen.layout)
+            lid = seen.layout.key
             plain = _Search(PAGAT, table, 0.5, None)
             unit = _Search(PAGAT, table, 0.5, None, ([1.0] * table.n_tiles,))
             for m in seen.moves:

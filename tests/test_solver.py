@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from muggins_cli.engine.layout import Arm, Layout, count, lead, open_ends, place
+from muggins_cli.engine.layout import Arm, Layout, count, key_of, lead, open_ends, place
 from muggins_cli.engine.scoring import settle
 from muggins_cli.engine.state import Draw, Place, RoundState, apply, deal, legal_moves, new_round
 from muggins_cli.engine.table import LayoutTable
@@ -24,7 +24,9 @@ from muggins_cli.errors import InputError
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import RoundEnd, Rules, ScoreValue, SpinnerCount
 from muggins_cli.solver import MATCH_WIN, solve
-from muggins_cli.solver.api import _Ctx, _root
+from muggins_cli.solver.api import _root
+from muggins_cli.solver.game import End as Ended
+from muggins_cli.solver.game import Game
 from muggins_cli.tiles import End, Tile, full_set
 from tests.conftest import quick_then_thorough
 from tests.test_solver_reference import endgame, move_value2, move_vec
@@ -174,73 +176,70 @@ def _naive_count(rules: Rules, layout: Layout) -> int:
 
 
 def test_layout_summary_matches_engine_layouts() -> None:
-    """Placements of the interned layouts equal the engine's along random
+    """The placements the layout keys give equal the engine's along random
     rounds of every variant, and their counts and open ends equal a naive
-    reading of the layout's tiles."""
+    reading of the layout's tiles (``key_of``: the key worked out from the
+    tiles, not carried along)."""
     for name, rules in VARIANTS.items():
         table = LayoutTable(rules)
         rng = random.Random(name)
         for _ in range(25):
             hands, stock = deal(rules, 2, rng)
             state = new_round(hands, stock, 0)
-            lid = table.empty
+            key = table.empty
             while not state.over:
                 moves = legal_moves(rules, state)
                 move = rng.choice(moves)
                 nxt, pts = apply(rules, state, move)
                 if isinstance(move, Place):
-                    ends = [e for e, _, _ in table.real_moves(lid, move.tile.index())]
+                    ends = [e for e, _, _ in table.moves(key, move.tile.index())]
                     assert ends == [m.end for m in moves
                                     if isinstance(m, Place) and m.tile == move.tile]
-                    lid, got = next((i, p) for e, i, p in table.real_moves(lid, move.tile.index())
+                    key, got = next((k, p) for e, k, p in table.moves(key, move.tile.index())
                                     if e == move.end)
                     assert got == pts
-                    assert lid == table.from_layout(nxt.layout)
-                    assert table.total[lid] == count(rules, nxt.layout) == _naive_count(
+                    assert key == key_of(nxt.layout) == nxt.layout.key
+                    assert table.total(key) == count(rules, nxt.layout) == _naive_count(
                         rules, nxt.layout)
-                    assert table.open_ends(table.keys[lid]) == list(
+                    assert list(table.ends(key).items()) == list(
                         open_ends(rules, nxt.layout).items()) == _naive_open_ends(
                             rules, nxt.layout)
                 state = nxt
 
 
-def test_mirror_images_share_a_canonical_id_found_only_when_asked() -> None:
+def test_mirror_images_share_a_canonical_key() -> None:
     """2-4 led with its 4 facing L and 4-4 laid on that 4, and 2-4 led with
-    its 2 facing L and 4-4 on the R, are mirror images: two real ids, one
-    canonical id (the one whose L end is the lower). Interning the first,
-    as a replay does, adds it alone to the table, not its mirror image;
-    asking for its canonical id adds the mirror image, once."""
+    its 2 facing L and 4-4 on the R, are mirror images: two real keys, one
+    canonical key (the one whose L end is the lower), the same count."""
     table = LayoutTable(PAGAT)
-    before = len(table.keys)
-    flipped = table.from_layout(place(PAGAT, lead(PAGAT, Tile(2, 4), 4), Tile(4, 4), End.L))
-    assert len(table.keys) == before + 1
+    flipped = place(PAGAT, lead(PAGAT, Tile(2, 4), 4), Tile(4, 4), End.L).key
     canonical = table.canonical(flipped)
     assert canonical != flipped
-    assert len(table.keys) == before + 2
-    assert table.canonical(flipped) == canonical  # found once, then kept
-    assert len(table.keys) == before + 2
-    laid = table.from_layout(place(PAGAT, lead(PAGAT, Tile(2, 4), 2), Tile(4, 4), End.R))
+    assert table.canonical(canonical) == canonical
+    laid = place(PAGAT, lead(PAGAT, Tile(2, 4), 2), Tile(4, 4), End.R).key
     assert laid == canonical
-    assert table.canonical(laid) == laid
-    assert table.total[flipped] == table.total[laid] == 2 + 8
+    assert table.ends(flipped) == {End.L: 4, End.R: 2}
+    assert table.ends(laid) == {End.L: 2, End.R: 4}
+    assert table.total(flipped) == table.total(laid) == 2 + 8
 
 
 def test_every_lead_reads_as_its_tiles_say() -> None:
-    """A lead remembers its table id from the start (``lead_id``); what it
-    answers, for every tile with either half facing L, is what the naive
-    reading of the opening tile gives."""
+    """A lead carries its key from the start; what it answers, for every
+    tile with either half facing L, is what the naive reading of the
+    opening tile gives."""
     for rules in VARIANTS.values():
         for tile in full_set(rules.max_pip):
             for left in {tile.lo, tile.hi}:
                 layout = lead(rules, tile, left)
-                assert layout.at is not None
+                assert layout.key == key_of(layout)
                 assert count(rules, layout) == _naive_count(rules, layout)
                 assert list(open_ends(rules, layout).items()) == _naive_open_ends(rules, layout)
 
 
 def test_internal_moves_match_engine_legal_moves() -> None:
-    """The solver's own move generator (root and principal variations)
-    agrees with ``legal_moves`` along random rounds, draws included."""
+    """The solver's positions (root and principal variations) step as the
+    engine's states do, and list the same legal moves, along random
+    rounds, draws included."""
     for name, rules in VARIANTS.items():
         rng = random.Random(name + "ctx")
         table = LayoutTable(rules)
@@ -248,18 +247,15 @@ def test_internal_moves_match_engine_legal_moves() -> None:
             hands, stock = deal(rules, players, rng)
             state = new_round(hands, stock, 0)
             scores = [0] * players
-            node, order = _root(rules, table, state, scores, 10_000, chance=False)
-            ctx = _Ctx(rules, table, players, order, _objective_points())
             while not state.over:
                 node, order = _root(rules, table, state, scores, 10_000, chance=False)
-                ctx = _Ctx(rules, table, players, order, _objective_points())
-                assert ctx.legal(node) == legal_moves(rules, state)
+                game = Game(rules, table, players, order, _objective_points())
+                assert game.legal(node) == legal_moves(rules, state)
                 move = rng.choice(legal_moves(rules, state))
-                pts, nxt = ctx.step(node, move)
+                pts, nxt = game.step(node, move)
                 state, epts = apply(rules, state, move)
                 assert pts == epts
-                if not state.over:
-                    assert not hasattr(nxt, "winner")
+                assert isinstance(nxt, Ended) == state.over
 
 
 def _objective_points():  # type: ignore[no-untyped-def]

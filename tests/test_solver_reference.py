@@ -65,9 +65,10 @@ def _diff(vec: Sequence[int], winner: int | None, seat: int, match: bool) -> int
     return v
 
 
-def _with_win(vec: Sequence[int], winner: int | None, match: bool) -> list[float]:
+def _with_win(vec: Sequence[int], winner: int | None, match: bool,
+              win: int = WIN) -> list[float]:
     if match and winner is not None:
-        return [float(x + (WIN if i == winner else -WIN)) for i, x in enumerate(vec)]
+        return [float(x + (win if i == winner else -win)) for i, x in enumerate(vec)]
     return [float(x) for x in vec]
 
 
@@ -125,7 +126,10 @@ def paranoid_move(rules: Rules, state: RoundState, move: Move, dists: Sequence[i
                   match: bool, root: int) -> float:
     n = state.players
     child, vec, winner, new_d = outcomes(rules, state, move, dists)
-    full = _with_win(vec, winner, match) if child is None else [float(x) for x in vec]
+    # Half the bonus to each side, so that a win moves "the mover's points
+    # less the others' average" by WIN, as it moves two players' margin.
+    full = _with_win(vec, winner, match, WIN // 2) if child is None else [
+        float(x) for x in vec]
     here = full[root] - sum(x for i, x in enumerate(full) if i != root) / (n - 1)
     if child is None:
         return here

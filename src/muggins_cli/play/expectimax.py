@@ -172,7 +172,7 @@ class _Search:
 
     def mover(self, n: _Node, depth: int) -> float:
         t = self.t
-        fm = t.fitmask[n.lay]
+        fm = t.fit(n.lay)
         if n.me & fm:
             best = -WIN * 2
             for bit, _, c, pts in t.search_moves(n.lay):
@@ -198,7 +198,7 @@ class _Search:
             ti = bit.bit_length() - 1
             base = _Node(n.me | bit, n.lay, pool ^ bit, n.sizes, n.excl, n.stock - 1, 0, 0,
                          n.dists)
-            if t.fitmask[n.lay] & bit:
+            if t.fit(n.lay) & bit:
                 total += max(self.after_mover_places(base, bit, c, pts, depth)
                              for c, pts in t.tile_moves(n.lay, ti))
             else:
@@ -245,7 +245,7 @@ class _Search:
         size = n.sizes[i]
         share = size / total if total else 0.0
         w = self.weights[i] if self.weights is not None else None
-        fits = poss & t.fitmask[n.lay]
+        fits = poss & t.fit(n.lay)
         replies = []
         m = fits
         while m:
@@ -273,8 +273,8 @@ class _Search:
         t = self.t
         if n.stock <= self.rules.stock_reserve:
             return self.passed(n, depth)
-        excl = n.excl[i] | t.fitmask[n.lay]
-        fits = n.pool & t.fitmask[n.lay]
+        excl = n.excl[i] | t.fit(n.lay)
+        fits = n.pool & t.fit(n.lay)
         count = n.pool.bit_count()
         total = 0.0
         m = fits
@@ -330,7 +330,7 @@ class ExpectimaxStrategy:
             return seen.moves[0]
         table = table_for(rules)
         root = self.root(rules, table, seen)
-        lid = table.from_layout(seen.layout)
+        lid = seen.layout.key
         best: SeenMove = seen.moves[0]
         search = _Search(rules, table, self.pip_weight, self.node_limit,
                          self.weights(table, seen))
@@ -364,7 +364,7 @@ class ExpectimaxStrategy:
         excl = tuple(_mask(t for t in table.by_index
                            if {t.lo, t.hi} & seen.excluded(s)) for s in order)
         dists = tuple(seen.target - seen.scores[(seen.seat + k) % n] for k in range(n))
-        lay = table.canonical(table.from_layout(seen.layout))
+        lay = table.canonical(seen.layout.key)
         return _Node(me, lay, pool, sizes, excl, seen.stock_count, 0, 0, dists)
 
     @staticmethod
@@ -372,7 +372,7 @@ class ExpectimaxStrategy:
                    depth: int) -> float:
         if isinstance(move, Place):
             ti = move.tile.index()
-            nid, pts = next((i, p) for e, i, p in table.real_moves(lid, ti) if e == move.end)
+            nid, pts = next((i, p) for e, i, p in table.moves(lid, ti) if e == move.end)
             bit = 1 << ti
             if not root.me & bit:  # a tile just drawn, to be laid at once
                 root = _Node(root.me | bit, root.lay, root.pool, root.sizes, root.excl,
@@ -390,9 +390,9 @@ def passed_over(table: LayoutTable, placed: Placed) -> set[int]:
     the record left out is taken as the tile's best; an illegal placement
     (a record's) shows nothing."""
     _, layout, tile, end = placed
-    lid = table.from_layout(layout)
+    lid = layout.key
     ti = tile.index()
-    scored = [p for e, _, p in table.real_moves(lid, ti) if end is None or e == end]
+    scored = [p for e, _, p in table.moves(lid, ti) if end is None or e == end]
     if not scored:
         return set()
     laid = max(scored)

@@ -181,33 +181,12 @@ class CarelessStrategy(GreedyStrategy):
         return view.points
 
 
-#: The solver strategy's default cap on search nodes per move, for the
-#: searches that run compiled (the sampled deals under the points
-#: objective: about a second at most). A search the compiled code cannot
-#: run (the match objective, a time limit, a set past its bits) makes about
-#: a tenth of the nodes a second, so it gets :data:`PYTHON_SHARE` of the
-#: cap: 1,000,000 by default, a few seconds here (over 24 two-player
-#: ``pagat`` matches that cut 15 of 1,916 searches short; without it, a rare
-#: position, an opponent who drew to 14 tiles early in a round, took 26
-#: million nodes and a minute for one move).
+#: The solver strategy's default cap on search nodes per move: about a
+#: second at most (over 24 two-player ``pagat`` matches a cap of a quarter
+#: of this cut 15 of 1,916 searches short; without one, a rare position, an
+#: opponent who drew to 14 tiles early in a round, took 26 million nodes
+#: and a minute for one move).
 DEFAULT_NODES = 4_000_000
-#: The share of the node cap a search in Python gets (one in this many).
-PYTHON_SHARE = 4
-
-
-def python_cap(node_limit: int | None) -> int | None:
-    """The node cap of a search that runs in Python (:data:`PYTHON_SHARE`)."""
-    return None if node_limit is None else max(1, node_limit // PYTHON_SHARE)
-
-
-def search_cap(node_limit: int | None, rules: Rules, players: int, objective: str,
-               time_limit: float | None, multi: str = "max-n") -> int | None:
-    """The node cap of one move's searches: ``node_limit`` for the compiled
-    search, :func:`python_cap` of it for the Python one."""
-    from muggins_cli.solver import runs_compiled
-
-    fast = runs_compiled(rules, players, objective, timed=time_limit is not None, multi=multi)
-    return node_limit if fast else python_cap(node_limit)
 
 
 #: Deals the solver strategy solves a move while tiles are hidden, by the
@@ -296,8 +275,8 @@ class SolverStrategy:
     (+10.5 points a round searched, +11.3 led greedily, 8 samples each).
 
     A move's searches stop at ``node_limit`` search nodes (default
-    :data:`DEFAULT_NODES`; None for no cap; a search in Python gets
-    :func:`python_cap` of it) or ``time_limit`` seconds when given (a node
+    :data:`DEFAULT_NODES`; None for no cap) or ``time_limit`` seconds when
+    given (a node
     limit keeps the play reproducible; a time limit makes it depend on the
     machine); the deals solved within the budget are averaged. Each search
     is seeded from the match's random stream, so a seeded match is played
@@ -361,8 +340,7 @@ class SolverStrategy:
             objective = "points"
             if self.passed_over < 1.0:
                 prior = passed_over_prior(table_for(rules), seen, self.passed_over, self.loose)
-        cap = search_cap(self.node_limit, rules, seen.players, objective, self.time_limit,
-                         multi="paranoid")
+        cap = self.node_limit
         try:
             result = solve(rules, seen, mode="sample", objective=objective, samples=samples,
                            seed=seed, time_limit=self.time_limit, node_limit=cap,
@@ -414,8 +392,7 @@ class OracleStrategy:
         from muggins_cli.solver import solve
 
         self.searches += 1
-        cap = search_cap(self.node_limit, rules, state.players, self.objective,
-                         self.time_limit)
+        cap = self.node_limit
         result = solve(rules, state, scores=scores, target=target, mode="perfect",
                        objective=self.objective, node_limit=cap,
                        time_limit=self.time_limit, pv=False)

@@ -1,12 +1,12 @@
 """The solver: play positions out exactly, with the stock unknown, or from
-the mover's view alone (issue 6). The two-player perfect search, where
-nearly all of ``analyze --solver``'s time goes, runs compiled by Numba
-(:mod:`.compiled`); everything else is plain Python.
+the mover's view alone.
 
-The public surface is :func:`solve` and its result types; the searches
-(:mod:`.perfect`, :mod:`.expect`, :mod:`.maxn`, :mod:`.paranoid`) work on bit masks and
-the engine's interned layouts (:mod:`muggins_cli.engine.table`) and never
-build an engine object.
+The public surface is :func:`solve` and its result types. Every search is
+the one compiled kernel of :mod:`.kernel` (alpha-beta for two players and
+the paranoid view, max-n, each with a known stock order or chance nodes),
+which compiles the engine's rules as they stand; :mod:`.roots` values the
+root's moves and writes the principal variations, :mod:`.game` steps
+through them, :mod:`.knowledge` deals the hidden tiles.
 """
 
 from muggins_cli.engine.voids import Void
@@ -16,7 +16,6 @@ from muggins_cli.solver.api import (
     Multi,
     SolveResult,
     SolverMove,
-    runs_compiled,
     solve,
 )
 from muggins_cli.solver.common import MATCH_WIN, Mode, Objective
@@ -24,5 +23,5 @@ from muggins_cli.solver.knowledge import Sampler
 
 __all__ = [
     "MATCH_WIN", "Enough", "Mode", "MoveValue", "Multi", "Objective", "Sampler",
-    "SolveResult", "SolverMove", "Void", "runs_compiled", "solve",
+    "SolveResult", "SolverMove", "Void", "solve",
 ]

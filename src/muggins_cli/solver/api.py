@@ -49,15 +49,11 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from muggins_cli.engine.scoring import credit_ends_match
 from muggins_cli.engine.state import (
-    Draw,
-    Pass,
-    Place,
     RoundState,
-    UnseenDraw,
     as_seen,
     legal_moves,
 )
@@ -66,24 +62,17 @@ from muggins_cli.engine.view import SeatView, view_of
 from muggins_cli.errors import InputError
 from muggins_cli.rules.model import Rules
 from muggins_cli.solver.common import (
-    MATCH_WIN,
     Budget,
     BudgetExhausted,
     Mode,
     Objective,
-    Settler,
     Stopped,
-    pip_counter,
-    settle_bonus_max,
 )
-from muggins_cli.solver.expect import Expect2
+from muggins_cli.solver.game import Game, Node, SolverMove
+from muggins_cli.solver.kernel import preference
 from muggins_cli.solver.knowledge import Prior, Sampler
-from muggins_cli.solver.maxn import MaxN, Vec, preference
-from muggins_cli.solver.paranoid import Paranoid
-from muggins_cli.solver.perfect import BIG, Perfect2
+from muggins_cli.solver.roots import Root, Vec
 from muggins_cli.tiles import Tile
-
-SolverMove = Place | Draw | Pass | UnseenDraw
 
 
 class Multi(str, Enum):
@@ -168,137 +157,6 @@ class SolveResult:
     replaced: int = 0
 
 
-class _Node(NamedTuple):
-    """A position inside the solver: hand masks by seat, the real (oriented)
-    layout id, the stock (a position in ``order`` or a mask of tiles), the
-    seat to move, distances to the target by seat, and a drawn tile that
-    must be placed at once (-1 for none)."""
-
-    hands: tuple[int, ...]
-    lid: int
-    stock: int
-    seat: int
-    dists: tuple[int, ...]
-    drawn: int
-
-
-class _End(NamedTuple):
-    """A move that ends the round or the match: points by seat (the move's
-    own score included) and the seat that reached the target, if any."""
-
-    points: tuple[int, ...]
-    winner: int | None
-
-
-class _Ctx:
-    """Legal moves and their effects on :class:`_Node`, exactly as the
-    engine's ``legal_moves``/``apply`` (tests check the two against each
-    other), but on masks and interned layouts so the root and the principal
-    variations cost microseconds per step."""
-
-    def __init__(
-        self, rules: Rules, table: LayoutTable, players: int, order: Sequence[int] | None,
-        objective: Objective,
-    ) -> None:
-        self.rules = rules
-        self.table = table
-        self.n = players
-        self.order = tuple(order) if order is not None else None
-        self.lim = max(0, len(self.order) - rules.stock_reserve) if self.order is not None else 0
-        self.settler = Settler(rules, objective)
-        self.match = objective is Objective.MATCH
-        self.pips = pip_counter(table)
-        self.ends_on_credit = credit_ends_match(rules)
-        self.lead_tile: Tile | None = None  # the double the round must open with
-
-    def drawable(self, stock: int) -> int:
-        if self.order is None:
-            return max(0, stock.bit_count() - self.rules.stock_reserve)
-        return max(0, self.lim - stock)
-
-    def legal(self, node: _Node) -> list[SolverMove]:
-        t = self.table
-        if node.drawn >= 0:
-            tile = t.by_index[node.drawn]
-            return [Place(tile, end) for end, _, _ in t.real_moves(node.lid, node.drawn)]
-        if node.lid == t.empty and self.lead_tile is not None:
-            return [Place(self.lead_tile)]
-        me = node.hands[node.seat]
-        fit = me & t.fitmask[node.lid]
-        moves: list[SolverMove] = []
-        for ti in t.legal_order:
-            if fit >> ti & 1:
-                tile = t.by_index[ti]
-                moves.extend(Place(tile, end) for end, _, _ in t.real_moves(node.lid, ti))
-        if self.drawable(node.stock) and node.lid != t.empty and (
-            not moves or not self.rules.must_play
-        ):
-            if self.order is None:
-                moves.append(UnseenDraw())
-            else:
-                moves.append(Draw(t.by_index[self.order[node.stock]]))
-        elif not moves:
-            moves.append(Pass())
-        return moves
-
-    def _settle(self, hands: Sequence[int], went_out: int | None, dists: Sequence[int],
-                pts: int, seat: int) -> _End:
-        d = self.settler.deltas([self.pips(h) for h in hands], went_out)
-        points = tuple(x + (pts if i == seat else 0) for i, x in enumerate(d))
-        return _End(points, self.settler.winner(d, dists))
-
-    def step(self, node: _Node, move: SolverMove) -> tuple[int, _Node | _End]:
-        """Apply a known move: its points and the next node, or how it ends."""
-        t = self.table
-        hands, seat, n = node.hands, node.seat, self.n
-        me = hands[seat]
-        if isinstance(move, Place):
-            ti = move.tile.index()
-            nid, pts = next((i, p) for e, i, p in t.real_moves(node.lid, ti) if e == move.end)
-            rest = me & ~(1 << ti)
-            if self.ends_on_credit and pts >= node.dists[seat]:
-                return pts, _End(tuple(pts if i == seat else 0 for i in range(n)), seat)
-            new_hands = (*hands[:seat], rest, *hands[seat + 1:])
-            dists = (*node.dists[:seat], node.dists[seat] - pts, *node.dists[seat + 1:])
-            if not rest:
-                return pts, self._settle(new_hands, seat, dists, pts, seat)
-            if not self.drawable(node.stock) and not any(
-                h & t.fitmask[nid] for h in new_hands
-            ):
-                return pts, self._settle(new_hands, None, dists, pts, seat)
-            return pts, _Node(new_hands, nid, node.stock, (seat + 1) % n, dists, -1)
-        if isinstance(move, Draw):
-            assert self.order is not None
-            ti = self.order[node.stock]
-            new_hands = (*hands[:seat], me | 1 << ti, *hands[seat + 1:])
-            fits = t.fitmask[node.lid] >> ti & 1
-            return 0, _Node(new_hands, node.lid, node.stock + 1, seat, node.dists,
-                            ti if fits else -1)
-        if isinstance(move, Pass):
-            fm = t.fitmask[node.lid]
-            if not self.drawable(node.stock) and not any(h & fm for h in hands):
-                return 0, self._settle(hands, None, node.dists, 0, seat)
-            return 0, node._replace(seat=(seat + 1) % n)
-        raise ValueError(f"{move} has no known outcome")
-
-    def end_value2(self, end: _End, seat: int) -> int:
-        """A round end from ``seat``'s side in a two-player game."""
-        v = end.points[seat] - end.points[1 - seat]
-        if self.match and end.winner is not None:
-            v += MATCH_WIN if end.winner == seat else -MATCH_WIN
-        return v
-
-    def end_vec(self, end: _End) -> Vec:
-        if self.match and end.winner is not None:
-            return tuple(float(p + (MATCH_WIN if i == end.winner else -MATCH_WIN))
-                         for i, p in enumerate(end.points))
-        return tuple(float(p) for p in end.points)
-
-
-# ----------------------------------------------------------------------
-# Conversion
-
-
 def _mask(tiles: frozenset[Tile] | Sequence[Tile]) -> int:
     m = 0
     for t in tiles:
@@ -306,20 +164,10 @@ def _mask(tiles: frozenset[Tile] | Sequence[Tile]) -> int:
     return m
 
 
-def _live(table: LayoutTable, rules: Rules, node: _Node, drawable: int) -> bool:
-    """Whether some seat could reach the target before this round ends; if
-    not, the table keys leave the scores out (more positions share)."""
-    bonus = settle_bonus_max(rules, table)
-    return any(
-        d <= table.max_place * (h.bit_count() + drawable) + bonus
-        for d, h in zip(node.dists, node.hands)
-    )
-
-
 def _root(
     rules: Rules, table: LayoutTable, state: RoundState, scores: Sequence[int], target: int,
     chance: bool,
-) -> tuple[_Node, tuple[int, ...] | None]:
+) -> tuple[Node, tuple[int, ...] | None]:
     if state.over:
         raise InputError("the round is over: there is nothing to solve")
     n = state.players
@@ -332,129 +180,9 @@ def _root(
     order = None if chance else tuple(t.index() for t in state.stock)
     stock = _mask(state.stock) if chance else 0
     drawn = state.drawn.index() if state.drawn is not None else -1
-    node = _Node(tuple(_mask(h) for h in state.hands), table.from_layout(state.layout), stock,
-                 state.to_move, dists, drawn)
+    node = Node(tuple(_mask(h) for h in state.hands), state.layout.key, stock,
+                state.to_move, dists, drawn)
     return node, order
-
-
-# ----------------------------------------------------------------------
-# Two players, perfect information
-
-
-def _mtd(f: Callable[[int, int], int], guess: int) -> int:
-    """MTD(f): the exact value by null-window tests, which with a table
-    costs about half of one full-window search (measured on pagat rounds)."""
-    lo, hi = -BIG, BIG
-    g = guess
-    while lo < hi:
-        beta = g if g > lo else lo + 1
-        v = f(beta - 1, beta)
-        if v < beta:
-            hi = v
-        else:
-            lo = v
-        g = v
-    return lo
-
-
-class _Root(Protocol):
-    def move_value(self, node: _Node, move: SolverMove, alpha: int, beta: int) -> int: ...
-
-
-def _root_values(
-    root: _Root, node: _Node, moves: Sequence[SolverMove],
-    only: Collection[SolverMove] | None,
-    values: list[_Row],
-    scale: int = 1,
-) -> None:
-    """Each root move's exact value by MTD(f), the previous move's value as
-    the first guess, written into ``values`` as it is found (so what
-    finished survives a budget running out); moves not in ``only`` (as the
-    mover sees them) are left without one. ``scale`` divides the search's
-    int values (the paranoid search's ``n - 1``)."""
-    guess = 0
-    for i, m in enumerate(moves):
-        if only is not None and as_seen(m) not in only:
-            continue
-
-        def probe(alpha: int, beta: int, m: SolverMove = m) -> int:
-            return root.move_value(node, m, alpha, beta)
-
-        v = _mtd(probe, guess)
-        guess = v
-        values[i] = _Row(m, v if scale == 1 else v / scale, [m])
-
-
-#: Picks the principal variation's next move: given the node before the
-#: last move, that move's points, the node after it and the legal moves there.
-_Choose = Callable[[_Node, int, _Node, list[SolverMove]], SolverMove]
-
-
-def _line(ctx: _Ctx, node: _Node, move: SolverMove, choose: _Choose,
-          limit: int = 200) -> list[SolverMove]:
-    """A principal variation: ``move``, then at each step the move ``choose``
-    picks, until the round ends or a draw whose tile nobody knows yet (an
-    ``expect`` line stops there). The one loop of the three searches."""
-    line: list[SolverMove] = [move]
-    while len(line) < limit and not isinstance(move, UnseenDraw):
-        pts, nxt = ctx.step(node, move)
-        if isinstance(nxt, _End):
-            break
-        move = choose(node, pts, nxt, ctx.legal(nxt))
-        node = nxt
-        line.append(move)
-    return line
-
-
-class _Perfect2Root:
-    def __init__(self, ctx: _Ctx, search: Perfect2) -> None:
-        self.ctx = ctx
-        self.s = search
-
-    def node_value(self, node: _Node, alpha: int, beta: int) -> int:
-        if node.drawn >= 0:
-            best = -BIG
-            for m in self.ctx.legal(node):
-                v = self.move_value(node, m, alpha, beta)
-                if v > best:
-                    best = v
-                    alpha = max(alpha, v)
-                    if v >= beta:
-                        break
-            return best
-        me, op = node.hands[node.seat], node.hands[1 - node.seat]
-        dme, dop = node.dists[node.seat], node.dists[1 - node.seat]
-        return self.s.nega(me, op, self.ctx.table.canonical(node.lid), node.stock, dme, dop,
-                           alpha, beta)
-
-    def move_value(self, node: _Node, move: SolverMove, alpha: int, beta: int) -> int:
-        if isinstance(move, Draw) and self.ctx.rules.must_play:
-            # The whole run of draws is one step of the search.
-            me, op = node.hands[node.seat], node.hands[1 - node.seat]
-            return self.s.no_fit(me, op, self.ctx.table.canonical(node.lid), node.stock,
-                                 node.dists[node.seat], node.dists[1 - node.seat], alpha, beta)
-        pts, nxt = self.ctx.step(node, move)
-        if isinstance(nxt, _End):
-            return self.ctx.end_value2(nxt, node.seat)
-        if nxt.seat == node.seat:
-            return pts + self.node_value(nxt, alpha - pts, beta - pts)
-        return pts - self.node_value(nxt, pts - beta, pts - alpha)
-
-    def pv(self, node: _Node, move: SolverMove, value: int) -> list[SolverMove]:
-        """At each step the first legal move that keeps the value (found by
-        null-window tests, which the table mostly answers)."""
-
-        def keeps_value(before: _Node, pts: int, after: _Node, moves: list[SolverMove]
-                        ) -> SolverMove:
-            nonlocal value
-            value = value - pts if after.seat == before.seat else pts - value
-            if len(moves) > 1:
-                for m in moves:
-                    if self.move_value(after, m, value - 1, value) >= value:
-                        return m
-            return moves[0]
-
-        return _line(self.ctx, node, move, keeps_value)
 
 
 # ----------------------------------------------------------------------
@@ -512,22 +240,6 @@ def solve(
     return _solve_sample(rules, know, objective, budget, seed, samples, multi, enough, prior)
 
 
-def runs_compiled(rules: Rules, players: int, objective: Objective | str, *, timed: bool,
-                  multi: Multi | str = Multi.MAXN) -> bool:
-    """Whether :func:`solve` searches these settings' deals with the
-    compiled search (:mod:`.compiled`, :mod:`.compiled_paranoid`), about
-    ten times as many nodes a second as the Python one: a caller that caps
-    nodes to bound time needs to know which it gets."""
-    from muggins_cli.solver import compiled, compiled_paranoid
-
-    n_tiles = table_for(rules).n_tiles
-    match = Objective(objective) is Objective.MATCH
-    if players == 2:
-        return compiled.settings_compile(n_tiles, compiled.MAX_TILES, timed, match)
-    return Multi(multi) is Multi.PARANOID and compiled.settings_compile(
-        n_tiles, compiled_paranoid.MAX_TILES, timed, match)
-
-
 def _finish(
     mode: Mode, objective: Objective, seat: int, values: list[_Row], exact: bool, nodes: int,
     budget: Budget, method: str, *, samples: int = 0, stopped: Stopped | None = None,
@@ -564,239 +276,81 @@ def _solve_perfect(
     only: Collection[SolverMove] | None = None,
 ) -> SolveResult:
     """Every legal move valued exactly; with ``only`` (moves as the mover
-    sees them: a draw as ``d??``), the others are left without a value."""
+    sees them: a draw as ``d??``), the others are left without a value.
+    Two players: alpha-beta on the margin; three or four: max-n, or the
+    paranoid alpha-beta (``multi``), whose values are reported divided by
+    ``n - 1`` (the mover's points minus the opponents' average)."""
     table = table_for(rules)
     node, order = _root(rules, table, state, scores, target, chance=False)
     assert order is not None
-    ctx = _Ctx(rules, table, state.players, order, objective)
-    ctx.lead_tile = state.lead_tile
-    live = _live(table, rules, node, ctx.drawable(0))
+    game = Game(rules, table, state.players, order, objective, state.lead_tile)
+    maxn = state.players > 2 and multi is Multi.MAXN
     moves: list[SolverMove] = list(legal_moves(rules, state))
-    values = _rows(moves)
-    stop = _Stop()
-    if state.players == 2:
-        search = Perfect2(rules, table, order, objective, budget, live, min(node.dists))
-        root = _Perfect2Root(ctx, search)
-        with _stopping(stop):
-            try:
-                _root_values(root, node, moves, only, values)
-                if want_pv:
-                    for i, row in enumerate(values):
-                        if row.value is not None:
-                            values[i] = row._replace(pv=root.pv(node, row.move, int(row.value)))
-            finally:
-                search.release()
-        return _finish(Mode.PERFECT, objective, node.seat, values, True, search.node_count(),
-                       budget, "alpha-beta", stopped=stop.reason)
-    if multi is Multi.PARANOID:
-        return _solve_paranoid(ctx, node, order, moves, objective, budget, live, only)
-    msearch = MaxN(rules, table, state.players, objective, budget, live, order,
-                   min(node.dists))
-    mroot = _MaxNRoot(ctx, msearch)
-    with _stopping(stop):
-        for i, m in enumerate(moves):
-            vec = mroot.move_vec(node, m)
-            values[i] = _Row(m, vec[node.seat], [m], vec)
-        if want_pv:
-            for i, row in enumerate(values):
-                values[i] = row._replace(pv=mroot.pv(node, row.move))
-    return _finish(Mode.PERFECT, objective, node.seat, values, True, msearch.nodes, budget,
-                   "max-n", stopped=stop.reason)
+    method = "max-n" if maxn else "alpha-beta" if state.players == 2 else "paranoid alpha-beta"
+    return _value_moves(Root(rules, table, game, node, objective, budget, maxn=maxn), moves,
+                        Mode.PERFECT, objective, budget, method, want_pv, only)
 
 
-class _ParanoidRoot:
-    """The root of a paranoid search: the moves from a real (oriented)
-    layout, and a drawn tile that must be laid, before the search takes over
-    on canonical ids."""
-
-    def __init__(self, ctx: _Ctx, search: Paranoid) -> None:
-        self.ctx = ctx
-        self.s = search
-
-    def node_value(self, node: _Node, alpha: int, beta: int) -> int:
-        if node.drawn >= 0:
-            mine = node.seat == self.s.root
-            best = -BIG if mine else BIG
-            for m in self.ctx.legal(node):
-                v = self.move_value(node, m, alpha, beta)
-                if mine and v > best:
-                    best = v
-                    alpha = max(alpha, v)
-                elif not mine and v < best:
-                    best = v
-                    beta = min(beta, v)
-                if alpha >= beta:
-                    break
-            return best
-        return self.s.search(node.hands, self.ctx.table.canonical(node.lid), node.stock, node.seat,
-                             node.dists, alpha, beta)
-
-    def move_value(self, node: _Node, move: SolverMove, alpha: int, beta: int) -> int:
-        pts, nxt = self.ctx.step(node, move)
-        if isinstance(nxt, _End):
-            vec = self.ctx.end_vec(nxt)
-            return self.s.weigh(vec)
-        here = self.s.w[node.seat] * pts
-        return here + self.node_value(nxt, alpha - here, beta - here)
-
-
-def _solve_paranoid(
-    ctx: _Ctx, node: _Node, order: Sequence[int], moves: list[SolverMove],
-    objective: Objective, budget: Budget, live: bool, only: Collection[SolverMove] | None,
-) -> SolveResult:
-    """Three or four players, the others taken as one side (see
-    :mod:`.paranoid`): each root move's value by MTD(f) on one table. The
-    values are reported divided by ``n - 1``, so they read as the mover's
-    points minus the opponents' average. No principal variation: the
-    analysis that asks for this view does not need one."""
-    n = ctx.n
-    search = Paranoid(ctx.rules, ctx.table, n, node.seat, order, objective, budget, live,
-                      min(node.dists))
-    root = _ParanoidRoot(ctx, search)
+def _value_moves(root: Root, moves: list[SolverMove], mode: Mode, objective: Objective,
+                 budget: Budget, method: str, want_pv: bool,
+                 only: Collection[SolverMove] | None = None) -> SolveResult:
+    """Each root move's exact value (written as it is found, so what
+    finished survives a budget running out), then the principal variations."""
+    scale = root.game.n - 1
     values = _rows(moves)
     stop = _Stop()
     with _stopping(stop):
         try:
-            _root_values(root, node, moves, only, values, scale=n - 1)
+            guess = 0.0
+            for i, m in enumerate(moves):
+                if only is not None and as_seen(m) not in only:
+                    continue
+                if root.maxn:
+                    vec = root.move_vec(root.node, m)
+                    values[i] = _Row(m, vec[root.node.seat], [m], vec)
+                else:
+                    v = guess = root.exact_value(m, guess)
+                    values[i] = _Row(m, v / scale, [m])
+            if want_pv:
+                for i, row in enumerate(values):
+                    if row.value is not None:
+                        goal = row.results if row.results is not None else row.value * scale
+                        values[i] = row._replace(pv=root.pv(row.move, goal))
         finally:
-            search.release()
-    return _finish(Mode.PERFECT, objective, node.seat, values, True, search.node_count(), budget,
-                   "paranoid alpha-beta", stopped=stop.reason)
-
-
-class _MaxNRoot:
-    def __init__(self, ctx: _Ctx, search: MaxN) -> None:
-        self.ctx = ctx
-        self.s = search
-
-    def node_vec(self, node: _Node) -> Vec:
-        if node.drawn >= 0:
-            return max((self.move_vec(node, m) for m in self.ctx.legal(node)),
-                       key=lambda v: preference(v, node.seat))
-        return self.s.value(node.hands, self.ctx.table.canonical(node.lid), node.stock, node.seat,
-                            node.dists)
-
-    def move_vec(self, node: _Node, move: SolverMove) -> Vec:
-        if isinstance(move, UnseenDraw) or (isinstance(move, Draw) and self.ctx.rules.must_play):
-            return self.s.draw(node.hands, self.ctx.table.canonical(node.lid), node.stock,
-                               node.seat, node.dists, one=not self.ctx.rules.must_play)
-        pts, nxt = self.ctx.step(node, move)
-        if isinstance(nxt, _End):
-            return self.ctx.end_vec(nxt)
-        vec = self.node_vec(nxt)
-        seat = node.seat
-        return (*vec[:seat], vec[seat] + pts, *vec[seat + 1:])
-
-    def pv(self, node: _Node, move: SolverMove) -> list[SolverMove]:
-        """At each step the mover's preferred move (the first of equals)."""
-
-        def preferred(before: _Node, pts: int, after: _Node, moves: list[SolverMove]
-                      ) -> SolverMove:
-            return max(moves, key=lambda m: preference(self.move_vec(after, m), after.seat))
-
-        return _line(self.ctx, node, move, preferred)
+            root.release()
+    return _finish(mode, objective, root.node.seat, values, True, root.nodes(), budget, method,
+                   stopped=stop.reason)
 
 
 # ----------------------------------------------------------------------
 # Expect
 
 
-class _Expect2Root:
-    def __init__(self, ctx: _Ctx, search: Expect2) -> None:
-        self.ctx = ctx
-        self.s = search
-
-    def move_value(self, node: _Node, move: SolverMove) -> float:
-        t = self.ctx.table
-        me, op = node.hands[node.seat], node.hands[1 - node.seat]
-        dme, dop = node.dists[node.seat], node.dists[1 - node.seat]
-        if isinstance(move, UnseenDraw):
-            return self.s.chance(me, op, t.canonical(node.lid), node.stock, dme, dop)
-        pts, nxt = self.ctx.step(node, move)
-        if isinstance(nxt, _End):
-            return self.ctx.end_value2(nxt, node.seat)
-        nme, nop = nxt.hands[nxt.seat], nxt.hands[1 - nxt.seat]
-        v = self.s.nega(nme, nop, t.canonical(nxt.lid), nxt.stock, nxt.dists[nxt.seat],
-                        nxt.dists[1 - nxt.seat], -BIG, BIG)
-        return pts + v if nxt.seat == node.seat else pts - v
-
-    def pv(self, node: _Node, move: SolverMove) -> list[SolverMove]:
-        """Decisions up to the first draw, whose tile nobody knows yet: at
-        each step the move of the highest expected value (the first of equals)."""
-
-        def highest(before: _Node, pts: int, after: _Node, moves: list[SolverMove]
-                    ) -> SolverMove:
-            if len(moves) == 1:
-                return moves[0]
-            return max(moves, key=lambda m: self.move_value(after, m))
-
-        return _line(self.ctx, node, move, highest)
-
-
 def _solve_expect(
     rules: Rules, state: RoundState, scores: Sequence[int], target: int, objective: Objective,
     budget: Budget, seed: int, samples: int, want_pv: bool,
 ) -> SolveResult:
+    """Hands known, the stock's order not: each draw a chance node over
+    the tiles still in the stock (expectimax: alpha-beta on the margin for
+    two players, max-n for more). Exact while it fits in half the budget;
+    otherwise the average over sampled stock orders."""
     table = table_for(rules)
     node, _ = _root(rules, table, state, scores, target, chance=True)
-    ctx = _Ctx(rules, table, state.players, None, objective)
-    ctx.lead_tile = state.lead_tile
-    live = _live(table, rules, node, ctx.drawable(node.stock))
-    moves: list[SolverMove] = [
-        as_seen(m) for m in legal_moves(rules, state)]
-    values = _rows(moves)
+    game = Game(rules, table, state.players, None, objective, state.lead_tile)
+    moves: list[SolverMove] = [as_seen(m) for m in legal_moves(rules, state)]
     # The exact search gets half of each budget; sampling has the rest.
     half = Budget(
         None if budget.deadline is None else (budget.deadline - budget.start) / 2,
         None if budget.node_limit is None else budget.node_limit // 2,
     )
-    method = "expectimax" if state.players == 2 else "expecti-max-n"
-    value_of: Callable[[SolverMove], tuple[float, Vec | None]]
-    pv_of: Callable[[SolverMove], list[SolverMove]]
-    if state.players == 2:
-        search = Expect2(rules, table, objective, half, live, min(node.dists))
-        root = _Expect2Root(ctx, search)
-        count: Callable[[], int] = search.node_count
-
-        def value_of(m: SolverMove) -> tuple[float, Vec | None]:
-            return root.move_value(node, m), None
-
-        def pv_of(m: SolverMove) -> list[SolverMove]:
-            return root.pv(node, m)
-    else:
-        msearch = MaxN(rules, table, state.players, objective, half, live, None,
-                       min(node.dists))
-        mroot = _MaxNRoot(ctx, msearch)
-
-        def count() -> int:
-            return msearch.nodes
-
-        def value_of(m: SolverMove) -> tuple[float, Vec | None]:
-            vec = mroot.move_vec(node, m)
-            return vec[node.seat], vec
-
-        def pv_of(m: SolverMove) -> list[SolverMove]:
-            return mroot.pv(node, m)
-
-    stop = _Stop()
-    with _stopping(stop):
-        for i, m in enumerate(moves):
-            v, vec = value_of(m)
-            values[i] = _Row(m, v, [m], vec)
-    if stop.reason is Stopped.INTERRUPT:
-        return _finish(Mode.EXPECT, objective, node.seat, values, False, count(), budget,
-                       method, stopped=stop.reason)
-    if stop.reason is None:
-        with _stopping(stop):
-            if want_pv:
-                for i, row in enumerate(values):
-                    values[i] = row._replace(pv=pv_of(row.move))
-        return _finish(Mode.EXPECT, objective, node.seat, values, True, count(), budget,
-                       method, stopped=stop.reason)
-    # The exact search ran out of its half of the budget: sample stock orders.
-    nodes = count()
+    maxn = state.players > 2
+    method = "expecti-max-n" if maxn else "expectimax"
+    res = _value_moves(Root(rules, table, game, node, objective, half, maxn=maxn), moves,
+                       Mode.EXPECT, objective, half, method, want_pv)
+    if res.stopped is None or res.stopped is Stopped.INTERRUPT:
+        return res
     # Too big to do exactly in the budget: average over sampled stock orders.
-    budget.nodes += nodes
+    budget.nodes += res.nodes
     rng = random.Random(seed)
     pool = sorted(state.stock)
 
@@ -806,10 +360,10 @@ def _solve_expect(
         return RoundState(state.hands, tuple(order), state.layout, state.to_move, state.drawn,
                           lead_tile=state.lead_tile)
 
-    res = _average(rules, deal, scores, target, objective, budget, samples, Mode.EXPECT,
-                   "sampled stock orders", node.seat, nodes)
-    res.notes.append("exact expectimax did not fit in half the budget")
-    return res
+    out = _average(rules, deal, scores, target, objective, budget, samples, Mode.EXPECT,
+                   "sampled stock orders", node.seat, res.nodes)
+    out.notes.append("exact expectimax did not fit in half the budget")
+    return out
 
 
 # ----------------------------------------------------------------------
@@ -920,6 +474,5 @@ __all__ = [
     "SolveResult",
     "SolverMove",
     "Stopped",
-    "runs_compiled",
     "solve",
 ]

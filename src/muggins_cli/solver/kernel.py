@@ -1,0 +1,883 @@
+"""The one search of the solver, compiled by Numba: every objective, two to
+four seats, a known stock order or a stock of unknown order.
+
+Why compiled: nearly all of ``analyze --solver``'s time is this search,
+solved once per sampled deal and per move. In CPython it made about 300,000
+nodes a second; compiled, about ten times as many.
+
+Why one: the game's rules are the engine's (:mod:`muggins_cli.engine.keys`
+and :mod:`muggins_cli.engine.turn`), which this module compiles as they
+stand (:func:`_compile`) and calls; what is here is only the search around
+them. One kernel serves every view of the game the solver knows:
+
+- **alpha-beta** on a weighted sum of the points each seat makes from here
+  to the round's end, settlement included: with two seats the mover's
+  points minus the other's (negamax's value), with three or four the
+  paranoid reduction (the root seat's points times ``n - 1`` minus the
+  others'; the others play as one side against it). The root seat
+  maximises, every other seat minimises.
+- **max-n** (``maxn``): each seat maximises its own result; the value is the
+  vector of results, ties broken as :func:`preference` says.
+- the stock as a known order (``perfect``) or as a set of tiles drawn in an
+  unknown order (``chance``): a draw is then a chance node whose value is
+  the average over the tiles it may bring, each searched with a full window
+  (expectimax).
+
+Under the ``match`` objective a seat reaching the target gets ``MATCH_WIN``
+and every other seat loses it.
+
+How it runs: an explicit stack of frames (Numba's cache cannot load a
+recursive function), a transposition table of fixed size with replacement
+(memory stays bounded; an entry holds valid bounds whatever replaced what),
+and a memo of each canonical layout's placements built inside the kernel on
+first visit (the spinner's hundred thousand layouts are never built ahead).
+The kernel stops after a slice of nodes with its stack intact; the Python
+side checks the clock, the node budget and Ctrl-C between slices and calls
+it again, so a deadline lands within a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import types
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+
+from muggins_cli.engine import keys as _keys
+from muggins_cli.engine import turn as _turn
+from muggins_cli.engine.keys import (
+    R_MUST_PLAY,
+    R_N_TILES,
+)
+from muggins_cli.engine.turn import BLOCKED, GOES_ON, NOBODY, REACHED, WENT_OUT
+
+
+def _cache_dir() -> str:
+    """Numba keeps compiled code per machine; the kernels call the engine's
+    functions, whose changes Numba's cache would not notice, so the folder
+    is named by the sources it depends on and Numba's version."""
+    digest = hashlib.sha256(numba.__version__.encode())
+    here = Path(__file__)
+    for path in (here, Path(_keys.__file__), Path(_turn.__file__)):
+        digest.update(path.read_bytes())
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return str(Path(base) / "muggins-cli" / f"numba-{digest.hexdigest()[:16]}")
+
+
+_SAVED_CACHE_DIR = numba.config.CACHE_DIR  # type: ignore[attr-defined]
+numba.config.CACHE_DIR = _cache_dir()  # type: ignore[attr-defined]
+
+
+def _compile(*modules: types.ModuleType) -> types.SimpleNamespace:
+    """Every function of ``modules`` compiled, calling one another compiled:
+    each is rebuilt over one shared namespace in which the names of the
+    others are their compiled forms, so the engine's source stays plain
+    Python (it knows nothing of Numba) and is the code that runs here."""
+    ns: dict[str, Any] = {}
+    funcs: list[tuple[str, types.FunctionType]] = []
+    for mod in modules:
+        for name, value in vars(mod).items():
+            if isinstance(value, types.FunctionType) and value.__module__ == mod.__name__:
+                funcs.append((name, value))
+            elif isinstance(value, int) and not name.startswith("__"):
+                ns[name] = value
+    out = types.SimpleNamespace()
+    for name, f in funcs:
+        g = types.FunctionType(f.__code__, ns, name, f.__defaults__)
+        g.__module__ = f.__module__
+        g.__qualname__ = f.__qualname__
+        compiled = numba.njit(cache=True, nogil=True, inline="always")(g)
+        ns[name] = compiled
+        setattr(out, name, compiled)
+    return out
+
+
+_E = _compile(_keys, _turn)
+fit_mask = _E.fit_mask
+search_moves_into = _E.search_moves_into
+drawable = _E.drawable
+may_draw = _E.may_draw
+after_placement = _E.after_placement
+after_pass = _E.after_pass
+settle = _E.settle
+winner_at_settlement = _E.winner_at_settlement
+_keys_canonical = _E.canonical
+
+#: The most seats the kernel holds (frames and keys are sized for it).
+MAX_SEATS = 4
+#: Hands are int64 masks: the largest set the kernel takes (double-nine).
+MAX_TILES = 62
+#: A value beyond any the game can make.
+BIG = 1e18
+
+# S: parameters (set once), registers kept between slices, counters.
+(S_N, S_ROOT, S_MAXN, S_CHANCE, S_NST, S_MATCH, S_FAR, S_OFF, S_BONUS, S_MAXPLACE,
+ S_KW, S_GEN, S_NODES, S_SLICE_END, S_STATUS, S_DEPTH, S_MODE, S_MV_N, S_LC_N,
+ S_WIN, S_LIVE) = range(21)
+S_SIZE = 21
+# S_STATUS values.
+OK, SLICE, NEED_ROOM = range(3)
+# S_MODE: what the loop does next.
+M_ENTER, M_NEXT, M_DELIVER, M_FINISH = range(4)
+
+# Frames: FI[depth, I_*] (ints), FF[depth, F_*] (floats).
+(I_KIND, I_SEAT, I_KEY, I_STOCK, I_DRAWN, I_STAGE, I_J, I_START, I_END, I_SLOT, I_HINT,
+ I_TOP, I_CUR, I_COUNT, I_ADDSEAT, I_ADDPTS, I_STORE, I_N0, I_FIT) = range(19)
+I_H = 19  # hands, MAX_SEATS columns
+I_D = I_H + MAX_SEATS  # distances to the target
+I_K = I_D + MAX_SEATS  # table key words
+KW_MAX = MAX_SEATS + 4
+NI = I_K + KW_MAX
+(F_ALPHA, F_BETA, F_A0, F_B0, F_LO, F_HI, F_BEST, F_SUM) = range(8)
+F_V = 8  # max-n: the best vector so far
+F_S = F_V + MAX_SEATS  # max-n: chance sums
+NF = F_S + MAX_SEATS
+# Frame kinds: a seat chooses, or a tile comes out of the stock.
+DECIDE, CHANCE = range(2)
+# Where a frame is in its children.
+ST_DRAWN, ST_HINT, ST_MOVES, ST_DRAWONE, ST_FORCED, ST_PASS, ST_CHANCE, ST_DONE = range(8)
+
+# The transposition table: TK[slot] = key words, hint, generation, size;
+# TV[slot] = lo, hi (alpha-beta) or the vector (max-n).
+T_HINT = KW_MAX
+T_GEN = KW_MAX + 1
+T_SIZE = KW_MAX + 2
+TK_W = KW_MAX + 3
+#: Slots probed from a key's home slot before one is replaced.
+CLUSTER = 4
+
+_H = (-7046029254386353131, -4417276706812531889, 1609587929392839161,
+      -3372029247567499371, 7109453100751455733, -2848908526405428903,
+      5573154213466862731, -6214308151155768049)
+_HASH = np.array(_H, dtype=np.int64)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _pips(pc: Any, mask: int) -> int:
+    total = 0
+    for c in range(pc.shape[0]):
+        total += pc[c, mask & 0x3FFF]
+        mask >>= 14
+    return total
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _popcount(x: int) -> int:
+    """Set bits of a non-negative int64, without a loop per bit."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101 & 0x7FFFFFFFFFFFFFFF) >> 56
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _home(TK: Any, FI: Any, d: int, kw: int) -> int:
+    h = 0
+    for k in range(kw):
+        h ^= FI[d, I_K + k] * _HASH[k]
+    h ^= h >> 29
+    return int(h & (TK.shape[0] - 1))
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _find(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
+    """The slot holding frame ``d``'s key, or -1."""
+    cap = TK.shape[0]
+    slot = _home(TK, FI, d, kw)
+    for _ in range(CLUSTER):
+        if TK[slot, T_GEN] == gen:
+            same = True
+            for k in range(kw):
+                if TK[slot, k] != FI[d, I_K + k]:
+                    same = False
+                    break
+            if same:
+                return slot
+        slot = (slot + 1) & (cap - 1)
+    return -1
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _room(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
+    """The slot to store frame ``d``'s key in: its own, an empty one, or
+    the one whose entry cost the fewest nodes to find."""
+    found = _find(TK, FI, d, kw, gen)
+    if found >= 0:
+        return found
+    cap = TK.shape[0]
+    slot = _home(TK, FI, d, kw)
+    best = slot
+    for _ in range(CLUSTER):
+        if TK[slot, T_GEN] != gen:
+            return slot
+        if TK[slot, T_SIZE] < TK[best, T_SIZE]:
+            best = slot
+        slot = (slot + 1) & (cap - 1)
+    return best
+
+
+@numba.njit(cache=True, nogil=True)
+def _moves_of(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, LC: Any, MV: Any,
+              BUF: Any, key: int) -> int:
+    """The memo's row of ``key``: its placements MV[start:end] (tile,
+    canonical successor, points, the successor's fit mask) and its own fit
+    mask, built on first visit; -1 when the memo is full."""
+    cap = LC.shape[0]
+    h = key * _H[0]
+    h ^= h >> 29
+    slot = h & (cap - 1)
+    while LC[slot, 0] != -1:
+        if LC[slot, 0] == key:
+            return int(slot)
+        slot = (slot + 1) & (cap - 1)
+    start = S[S_MV_N]
+    if 2 * (S[S_LC_N] + 1) > cap or start + 4 * R[R_N_TILES] > MV.shape[0]:
+        return -1
+    m = search_moves_into(R, PM, TLO, THI, ORDER, key, BUF)
+    for j in range(m):
+        MV[start + j, 0] = BUF[3 * j]
+        MV[start + j, 1] = BUF[3 * j + 1]
+        MV[start + j, 2] = BUF[3 * j + 2]
+        MV[start + j, 3] = fit_mask(R, BUF[3 * j + 1], PM)
+    LC[slot, 0] = key
+    LC[slot, 1] = start
+    LC[slot, 2] = start + m
+    LC[slot, 3] = fit_mask(R, key, PM)
+    S[S_MV_N] = start + m
+    S[S_LC_N] += 1
+    return int(slot)
+
+
+@numba.njit(cache=True, nogil=True)
+def _settle_vec(S: Any, R: Any, PC: Any, hands: Any, dists: Any, went_out: int, seat: int,
+                pts: int, out: Any, scratch: Any) -> None:
+    """The round's end as a vector of results by seat: the settlement,
+    ``pts`` to ``seat`` (the placement that ended it), and under the match
+    objective the winner's bonus (``dists``: what each lacks of the target
+    after the placement)."""
+    n = S[S_N]
+    pips = scratch[0:n]
+    deltas = scratch[n:2 * n]
+    neg = scratch[2 * n:3 * n]
+    for i in range(n):
+        pips[i] = _pips(PC, hands[i])
+    settle(R, pips, went_out, deltas)
+    for i in range(n):
+        out[i] = deltas[i]
+    out[seat] += pts
+    if S[S_MATCH]:
+        for i in range(n):
+            neg[i] = -dists[i]
+        w = winner_at_settlement(R, neg, deltas, 0)
+        if w != NOBODY:
+            for i in range(n):
+                out[i] += S[S_WIN] if i == w else -S[S_WIN]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _reach_vec(S: Any, seat: int, pts: int, out: Any) -> None:
+    """A placement took ``seat`` to the target: the match ends there."""
+    n = S[S_N]
+    for i in range(n):
+        out[i] = 0
+    out[seat] = pts
+    if S[S_MATCH]:
+        for i in range(n):
+            out[i] += S[S_WIN] if i == seat else -S[S_WIN]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _can_draw(S: Any, R: Any, stock: int) -> int:
+    if S[S_CHANCE]:
+        return int(drawable(R, _popcount(stock)))
+    return int(drawable(R, S[S_NST] - stock))
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _push(S: Any, FI: Any, FF: Any, d: int, kind: int, seat: int, key: int, stock: int,
+          drawn: int, addseat: int, addpts: int, alpha: float, beta: float, W: Any) -> int:
+    """Frame ``d + 1`` for a position reached from frame ``d`` by a move
+    that gave ``addpts`` to ``addseat``, holding frame ``d``'s hands and
+    distances (the caller changes what the move changed); the window is
+    the parent's less what that move adds."""
+    n = S[S_N]
+    nd = d + 1
+    FI[nd, I_KIND] = kind
+    FI[nd, I_SEAT] = seat
+    FI[nd, I_KEY] = key
+    FI[nd, I_STOCK] = stock
+    FI[nd, I_DRAWN] = drawn
+    FI[nd, I_ADDSEAT] = addseat
+    FI[nd, I_ADDPTS] = addpts
+    for i in range(n):
+        FI[nd, I_H + i] = FI[d, I_H + i]
+        FI[nd, I_D + i] = FI[d, I_D + i]
+    add = W[addseat] * addpts if addseat >= 0 else 0.0
+    FF[nd, F_ALPHA] = alpha - add
+    FF[nd, F_BETA] = beta - add
+    return nd
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _key_words(S: Any, R: Any, FI: Any, d: int) -> None:
+    """The table key of frame ``d``: the hands, the stock, the canonical
+    layout with the seat to move and the frame's kind, and each distance to
+    the target while it can still be closed in this round (else one value
+    for all, so that positions reached with different scores share)."""
+    n = S[S_N]
+    for i in range(n):
+        FI[d, I_K + i] = FI[d, I_H + i]
+    stock = FI[d, I_STOCK]
+    FI[d, I_K + n] = stock
+    FI[d, I_K + n + 1] = FI[d, I_KEY] << 4 | FI[d, I_SEAT] << 1 | FI[d, I_KIND]
+    if not S[S_LIVE]:
+        FI[d, I_K + n + 2] = 0
+        FI[d, I_K + n + 3] = 0
+        return
+    room = S[S_BONUS] + S[S_MAXPLACE] * _can_draw(S, R, stock)
+    w0 = 0
+    w1 = 0
+    for i in range(n):
+        dist = FI[d, I_D + i]
+        if dist > room + S[S_MAXPLACE] * _popcount(FI[d, I_H + i]):
+            dist = S[S_FAR]
+        v = dist + S[S_OFF]
+        if i < 2:
+            w0 |= v << (32 * i)
+        else:
+            w1 |= v << (32 * (i - 2))
+    FI[d, I_K + n + 2] = w0
+    FI[d, I_K + n + 3] = w1
+
+
+@numba.njit(cache=True, nogil=True)
+def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any, ST: Any,
+        LC: Any, MV: Any, BUF: Any, TK: Any, TV: Any, FI: Any, FF: Any, OUT: Any,
+        SCR: Any) -> None:
+    """Search from the frames on the stack until the root's value is in
+    ``OUT`` (status ``OK``), a slice of nodes is spent (``SLICE``: call
+    again to go on) or the layout memo is full (``NEED_ROOM``)."""
+    n = S[S_N]
+    maxn = S[S_MAXN]
+    chance = S[S_CHANCE]
+    must_play = R[R_MUST_PLAY]
+    kw = S[S_KW]
+    gen = S[S_GEN]
+    root = S[S_ROOT]
+    depth = S[S_DEPTH]
+    mode = S[S_MODE]
+    vec = OUT[MAX_SEATS:2 * MAX_SEATS]  # the value being handed up (max-n)
+    res = OUT[2 * MAX_SEATS:3 * MAX_SEATS]  # a round end's results
+    val = 0.0
+    while True:
+        d = depth - 1
+        if mode == M_ENTER:
+            if S[S_NODES] >= S[S_SLICE_END]:
+                S[S_STATUS] = SLICE
+                S[S_DEPTH] = depth
+                S[S_MODE] = mode
+                return
+            S[S_NODES] += 1
+            FI[d, I_N0] = S[S_NODES]
+            key = FI[d, I_KEY]
+            row = _moves_of(S, R, PM, TLO, THI, ORDER, LC, MV, BUF, key)
+            if row < 0:
+                S[S_STATUS] = NEED_ROOM
+                return
+            FI[d, I_START] = LC[row, 1]
+            FI[d, I_END] = LC[row, 2]
+            FI[d, I_FIT] = LC[row, 3]
+            FI[d, I_TOP] = -1
+            FI[d, I_HINT] = -1
+            FI[d, I_COUNT] = 0
+            seat = FI[d, I_SEAT]
+            FF[d, F_SUM] = 0.0
+            FF[d, F_BEST] = -BIG if seat == root else BIG
+            FF[d, F_V] = -BIG
+            for i in range(n):
+                FF[d, F_S + i] = 0.0
+            store = FI[d, I_DRAWN] < 0
+            FI[d, I_SLOT] = -1
+            FF[d, F_LO] = -BIG
+            FF[d, F_HI] = BIG
+            if store:
+                _key_words(S, R, FI, d)
+                slot = _find(TK, FI, d, kw, gen)
+                if slot >= 0:
+                    FI[d, I_HINT] = TK[slot, T_HINT]
+                    lo = TV[slot, 0]
+                    hi = TV[slot, 1]
+                    if maxn:
+                        for i in range(n):
+                            vec[i] = TV[slot, i]
+                    if maxn or lo >= FF[d, F_BETA] or lo == hi or hi <= FF[d, F_ALPHA]:
+                        val = lo if lo >= FF[d, F_BETA] or lo == hi else hi
+                        FI[d, I_SLOT] = -2  # answered by the table
+                        FI[d, I_STORE] = 0
+                        mode = M_FINISH
+                        continue
+                    if lo > FF[d, F_ALPHA]:
+                        FF[d, F_ALPHA] = lo
+                    if hi < FF[d, F_BETA]:
+                        FF[d, F_BETA] = hi
+                    FF[d, F_LO] = lo
+                    FF[d, F_HI] = hi
+            FI[d, I_STORE] = store
+            FF[d, F_A0] = FF[d, F_ALPHA]
+            FF[d, F_B0] = FF[d, F_BETA]
+            if FI[d, I_KIND] == CHANCE:
+                FI[d, I_STAGE] = ST_CHANCE
+                FI[d, I_J] = FI[d, I_STOCK]
+            elif not store:
+                FI[d, I_STAGE] = ST_DRAWN
+                FI[d, I_J] = FI[d, I_START]
+            else:
+                hand = FI[d, I_H + seat]
+                if hand & FI[d, I_FIT]:
+                    FI[d, I_STAGE] = ST_HINT if FI[d, I_HINT] >= 0 else ST_MOVES
+                    FI[d, I_J] = FI[d, I_START]
+                elif may_draw(R, key, hand, FI[d, I_FIT], _can_draw(S, R, FI[d, I_STOCK])):
+                    FI[d, I_STAGE] = ST_FORCED if must_play else ST_DRAWONE
+                else:
+                    FI[d, I_STAGE] = ST_PASS
+            mode = M_NEXT
+            continue
+
+        if mode == M_NEXT:
+            stage = FI[d, I_STAGE]
+            seat = FI[d, I_SEAT]
+            key = FI[d, I_KEY]
+            stock = FI[d, I_STOCK]
+            hand = FI[d, I_H + seat]
+            alpha = FF[d, F_ALPHA]
+            beta = FF[d, F_BETA]
+            # The next child: a placement (j >= 0), or what the stage says.
+            j = -1
+            if stage == ST_MOVES:
+                j = FI[d, I_J]
+                end = FI[d, I_END]
+                skip = FI[d, I_START] + FI[d, I_HINT] if FI[d, I_HINT] >= 0 else -1
+                while j < end and (not hand >> MV[j, 0] & 1 or j == skip):
+                    j += 1
+                if j < end:
+                    FI[d, I_J] = j + 1
+                elif may_draw(R, key, hand, FI[d, I_FIT], _can_draw(S, R, stock)):
+                    FI[d, I_STAGE] = ST_DRAWONE
+                    continue
+                else:
+                    mode = M_FINISH
+                    continue
+            elif stage == ST_HINT:
+                FI[d, I_STAGE] = ST_MOVES
+                j = FI[d, I_START] + FI[d, I_HINT]
+                if j >= FI[d, I_END] or not hand >> MV[j, 0] & 1:
+                    FI[d, I_HINT] = -1
+                    continue
+            elif stage == ST_DRAWN:
+                j = FI[d, I_J]
+                end = FI[d, I_END]
+                while j < end and MV[j, 0] != FI[d, I_DRAWN]:
+                    j += 1
+                if j >= end:
+                    mode = M_FINISH
+                    continue
+                FI[d, I_J] = j + 1
+            elif stage == ST_DONE:
+                mode = M_FINISH
+                continue
+            if j >= 0:
+                FI[d, I_CUR] = j - FI[d, I_START]
+                ti = MV[j, 0]
+                nkey = MV[j, 1]
+                pts = MV[j, 2]
+                nd = _push(S, FI, FF, d, DECIDE, (seat + 1) % n, nkey, stock, -1, seat, pts,
+                           alpha, beta, W)
+                if FI[d, I_DRAWN] < 0:
+                    FI[nd, I_H + seat] = hand ^ (1 << ti)
+                out = after_placement(R, nkey, MV[j, 3], FI[nd, I_H:I_H + n], seat, pts,
+                                      FI[d, I_D + seat], _can_draw(S, R, stock))
+                FI[nd, I_D + seat] -= pts
+                if out == GOES_ON:
+                    depth += 1
+                    mode = M_ENTER
+                    continue
+                if out == REACHED:
+                    _reach_vec(S, seat, pts, res)
+                else:
+                    _settle_vec(S, R, PC, FI[nd, I_H:I_H + n], FI[nd, I_D:I_D + n],
+                                seat if out == WENT_OUT else NOBODY, seat, pts, res, SCR)
+            elif stage == ST_CHANCE:
+                rest = FI[d, I_J]
+                if rest == 0:
+                    mode = M_FINISH
+                    continue
+                bit = rest & -rest
+                FI[d, I_J] = rest ^ bit
+                t = _popcount(bit - 1)
+                if FI[d, I_FIT] & bit:
+                    _push(S, FI, FF, d, DECIDE, seat, key, stock ^ bit, t, -1, 0, -BIG, BIG, W)
+                else:
+                    nd = _push(S, FI, FF, d, DECIDE, seat, key, stock ^ bit, -1, -1, 0, -BIG,
+                               BIG, W)
+                    FI[nd, I_H + seat] = hand | bit
+                depth += 1
+                mode = M_ENTER
+                continue
+            else:
+                FI[d, I_STAGE] = ST_DONE
+                FI[d, I_CUR] = -1
+                if chance and stage != ST_PASS:
+                    # A draw from a stock of unknown order: a chance node.
+                    _push(S, FI, FF, d, CHANCE, seat, key, stock, -1, -1, 0, alpha, beta, W)
+                    depth += 1
+                    mode = M_ENTER
+                    continue
+                k = stock
+                drawn = -1
+                if stage == ST_DRAWONE:
+                    t = ST[k]
+                    k += 1
+                    if FI[d, I_FIT] >> t & 1:
+                        drawn = t
+                    else:
+                        hand |= 1 << t
+                elif stage == ST_FORCED:
+                    # Under must_play a player who cannot place draws until
+                    # a tile fits and lays it: no choice in between.
+                    while _can_draw(S, R, k) > 0:
+                        t = ST[k]
+                        k += 1
+                        if FI[d, I_FIT] >> t & 1:
+                            drawn = t
+                            break
+                        hand |= 1 << t
+                nd = _push(S, FI, FF, d, DECIDE, seat, key, k, drawn, -1, 0, alpha, beta, W)
+                FI[nd, I_H + seat] = hand
+                if drawn < 0 and stage != ST_DRAWONE:
+                    # A pass (the stock may have run dry on the way).
+                    if after_pass(key, FI[d, I_FIT], FI[nd, I_H:I_H + n],
+                                  _can_draw(S, R, k)) == BLOCKED:
+                        _settle_vec(S, R, PC, FI[nd, I_H:I_H + n], FI[nd, I_D:I_D + n],
+                                    NOBODY, seat, 0, res, SCR)
+                        stage = ST_DONE
+                    else:
+                        FI[nd, I_SEAT] = (seat + 1) % n
+                if stage != ST_DONE:
+                    depth += 1
+                    mode = M_ENTER
+                    continue
+            # A round end reached directly from frame d: its value.
+            if maxn:
+                for i in range(n):
+                    vec[i] = res[i]
+            else:
+                val = 0.0
+                for i in range(n):
+                    val += W[i] * res[i]
+            mode = M_DELIVER
+            continue
+
+        if mode == M_DELIVER:
+            # ``val`` / ``vec``: the value of frame d's child, what the move
+            # to it added included.
+            seat = FI[d, I_SEAT]
+            mode = M_NEXT
+            if FI[d, I_KIND] == CHANCE:
+                FI[d, I_COUNT] += 1
+                if maxn:
+                    for i in range(n):
+                        FF[d, F_S + i] += vec[i]
+                else:
+                    FF[d, F_SUM] += val
+            elif maxn:
+                if FF[d, F_V] == -BIG or _prefer(vec, FF, d, seat, n):
+                    for i in range(n):
+                        FF[d, F_V + i] = vec[i]
+                    FI[d, I_TOP] = FI[d, I_CUR]
+            elif seat == root:
+                if val > FF[d, F_BEST]:
+                    FF[d, F_BEST] = val
+                    if val > FF[d, F_ALPHA]:
+                        FF[d, F_ALPHA] = val
+                        FI[d, I_TOP] = FI[d, I_CUR]
+                        if val >= FF[d, F_BETA]:
+                            mode = M_FINISH
+            elif val < FF[d, F_BEST]:
+                FF[d, F_BEST] = val
+                if val < FF[d, F_BETA]:
+                    FF[d, F_BETA] = val
+                    FI[d, I_TOP] = FI[d, I_CUR]
+                    if val <= FF[d, F_ALPHA]:
+                        mode = M_FINISH
+            continue
+
+        # M_FINISH: frame d is done (or answered by the table); store, pop.
+        if FI[d, I_SLOT] != -2:
+            if FI[d, I_KIND] == CHANCE:
+                count = FI[d, I_COUNT]
+                if maxn:
+                    for i in range(n):
+                        vec[i] = FF[d, F_S + i] / count
+                else:
+                    val = FF[d, F_SUM] / count
+            elif maxn:
+                for i in range(n):
+                    vec[i] = FF[d, F_V + i]
+            else:
+                val = FF[d, F_BEST]
+            if FI[d, I_STORE]:
+                _store(S, TK, TV, FI, FF, d, kw, gen, maxn, val, vec)
+        addseat = FI[d, I_ADDSEAT]
+        if addseat >= 0:
+            pts = FI[d, I_ADDPTS]
+            if maxn:
+                vec[addseat] += pts
+            else:
+                val += W[addseat] * pts
+        depth -= 1
+        if depth == 0:
+            if not maxn:
+                OUT[0] = val
+            else:
+                for i in range(n):
+                    OUT[i] = vec[i]
+            S[S_STATUS] = OK
+            S[S_DEPTH] = 0
+            return
+        mode = M_DELIVER
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _store(S: Any, TK: Any, TV: Any, FI: Any, FF: Any, d: int, kw: int, gen: int, maxn: int,
+           val: float, vec: Any) -> None:
+    """Keep what frame ``d`` found: a max-n vector or a chance node's value
+    (exact), or alpha-beta's bounds (the value is exact only inside the
+    window the frame was searched with)."""
+    slot = _room(TK, FI, d, kw, gen)
+    for k in range(kw):
+        TK[slot, k] = FI[d, I_K + k]
+    TK[slot, T_GEN] = gen
+    TK[slot, T_HINT] = FI[d, I_TOP]
+    TK[slot, T_SIZE] = S[S_NODES] - FI[d, I_N0]
+    if maxn:
+        for i in range(S[S_N]):
+            TV[slot, i] = vec[i]
+        return
+    if FI[d, I_KIND] == CHANCE:
+        TV[slot, 0] = val
+        TV[slot, 1] = val
+        return
+    lo = FF[d, F_LO]
+    hi = FF[d, F_HI]
+    if val <= FF[d, F_A0]:
+        TV[slot, 0] = lo
+        TV[slot, 1] = val if val < hi else hi
+    elif val >= FF[d, F_B0]:
+        TV[slot, 0] = val if val > lo else lo
+        TV[slot, 1] = hi
+    else:
+        TV[slot, 0] = val
+        TV[slot, 1] = val
+
+
+@numba.njit(cache=True, nogil=True)
+def _prefer(vec: Any, FF: Any, d: int, seat: int, n: int) -> bool:
+    """Whether result vector ``vec`` beats frame ``d``'s best for ``seat``
+    (:func:`preference`): more for the seat; then the best-placed opponent
+    doing worse; then the opponents, read clockwise, doing worse."""
+    if vec[seat] != FF[d, F_V + seat]:
+        return bool(vec[seat] > FF[d, F_V + seat])
+    top_new = -BIG
+    top_old = -BIG
+    for k in range(1, n):
+        i = (seat + k) % n
+        if vec[i] > top_new:
+            top_new = vec[i]
+        if FF[d, F_V + i] > top_old:
+            top_old = FF[d, F_V + i]
+    if top_new != top_old:
+        return top_new < top_old
+    for k in range(1, n):
+        i = (seat + k) % n
+        if vec[i] != FF[d, F_V + i]:
+            return bool(vec[i] < FF[d, F_V + i])
+    return False
+
+
+def preference(vec: Sequence[float], seat: int) -> tuple[float, float, tuple[float, ...]]:
+    """Max-n's order of result vectors for ``seat``, as a key to maximise:
+    its own result; then the best-placed opponent doing worse; then the
+    opponents' results, read clockwise from the next seat, smallest first.
+    It depends only on the vectors, never on the order moves are tried, so
+    neither move ordering nor the mirror images that share a table entry
+    can change the answer (:func:`_prefer` is the kernel's reading of it)."""
+    n = len(vec)
+    opps = tuple(vec[(seat + k) % n] for k in range(1, n))
+    return (vec[seat], -max(opps), tuple(-x for x in opps))
+
+
+numba.config.CACHE_DIR = _SAVED_CACHE_DIR  # type: ignore[attr-defined]
+
+
+# ----------------------------------------------------------------------
+# The Python side: arrays, slices, budgets
+
+
+#: Nodes between two looks at the clock, the node budget and Ctrl-C (a few
+#: milliseconds of search).
+SLICE = 1 << 15
+#: Rows of the transposition table (about 120 MB, kept for the process).
+TT_ROWS = 1 << 20
+_POOL: list[tuple[np.ndarray, np.ndarray]] = []
+_GEN = [0]
+_MEMO: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, list[int]]] = {}
+
+
+class SearchError(Exception):
+    """A position the kernel cannot hold (too many tiles or seats, scores
+    too far apart); the message names the limit."""
+
+
+class Kernel:
+    """One search's state: the rules' arrays, the layout memo (shared by
+    every search of the same rules), a transposition table from a pool of
+    one per process, the stack. ``maxn`` picks max-n, else alpha-beta on
+    the weights ``weights``; ``order`` is the stock's known order, or None
+    for a stock of unknown order (chance nodes)."""
+
+    def __init__(self, r: tuple[int, ...], players: int, root: int, weights: Sequence[float],
+                 *, maxn: bool, order: Sequence[int] | None, match: bool, far: int, off: int,
+                 bonus: int, max_place: int, win: int, live: bool, pip_chunks: np.ndarray,
+                 budget: Any) -> None:
+        n_tiles = r[R_N_TILES]
+        if n_tiles > MAX_TILES:
+            raise SearchError(f"the solver holds sets of up to {MAX_TILES} tiles "
+                              f"(double-nine); this set has {n_tiles}")
+        if not 2 <= players <= MAX_SEATS:
+            raise SearchError(f"the solver plays 2 to {MAX_SEATS} seats, not {players}")
+        if far + off >= 1 << 31 or off < 0:
+            raise SearchError("the scores are too far apart for the solver's keys")
+        self.r = r
+        self.n = players
+        self.budget = budget
+        self.pm = np.array(_keys.pip_masks(r[_keys.R_MAX_PIP]), dtype=np.int64)
+        tiles = [(lo, hi) for hi in range(r[_keys.R_MAX_PIP] + 1) for lo in range(hi + 1)]
+        self.tlo = np.array([t[0] for t in tiles], dtype=np.int64)
+        self.thi = np.array([t[1] for t in tiles], dtype=np.int64)
+        self.order = np.array(sorted(range(n_tiles), key=lambda i: tiles[i]), dtype=np.int64)
+        self.pc = pip_chunks
+        self.w = np.zeros(MAX_SEATS, dtype=np.float64)
+        self.w[:players] = weights
+        self.st = np.array(list(order) if order else [0], dtype=np.int64)
+        memo = _MEMO.get(r)
+        if memo is None:
+            lc = np.full((1 << 14, 4), -1, dtype=np.int64)
+            mv = np.zeros((1 << 17, 4), dtype=np.int64)
+            memo = _MEMO[r] = (lc, mv, [0, 0])
+        self.memo = memo
+        if _POOL:
+            self.tk, self.tv = _POOL.pop()
+        else:
+            self.tk = np.zeros((TT_ROWS, TK_W), dtype=np.int64)
+            self.tv = np.zeros((TT_ROWS, MAX_SEATS), dtype=np.float64)
+        depth = 4 * n_tiles + 64
+        self.fi = np.zeros((depth, NI), dtype=np.int64)
+        self.ff = np.zeros((depth, NF), dtype=np.float64)
+        self.out = np.zeros(3 * MAX_SEATS, dtype=np.float64)
+        self.scr = np.zeros(3 * MAX_SEATS, dtype=np.int64)
+        self.buf = np.zeros(3 * 4 * n_tiles, dtype=np.int64)
+        s = np.zeros(S_SIZE, dtype=np.int64)
+        s[S_N] = players
+        s[S_ROOT] = root
+        s[S_MAXN] = int(maxn)
+        s[S_CHANCE] = int(order is None)
+        s[S_NST] = len(order) if order is not None else 0
+        s[S_MATCH] = int(match)
+        s[S_FAR] = far
+        s[S_OFF] = off
+        s[S_BONUS] = bonus
+        s[S_MAXPLACE] = max_place
+        s[S_KW] = players + 4
+        _GEN[0] += 1
+        s[S_GEN] = _GEN[0]
+        s[S_WIN] = win
+        s[S_LIVE] = int(live)
+        self.s = s
+
+    def node_count(self) -> int:
+        return int(self.s[S_NODES])
+
+    def release(self) -> None:
+        """Hand the transposition table to the next search (its entries die
+        with this search's generation)."""
+        if self.tk.shape[0] == TT_ROWS and not _POOL:
+            _POOL.append((self.tk, self.tv))
+        self.tk = self.tv = np.zeros((1, 1))
+
+    def _root(self, kind: int, seat: int, key: int, stock: int, drawn: int,
+              hands: Sequence[int], dists: Sequence[int], alpha: float, beta: float) -> None:
+        fi, ff = self.fi, self.ff
+        fi[0, :] = 0
+        fi[0, I_KIND] = kind
+        fi[0, I_SEAT] = seat
+        fi[0, I_KEY] = _keys.canonical(key)
+        fi[0, I_STOCK] = stock
+        fi[0, I_DRAWN] = drawn
+        fi[0, I_ADDSEAT] = -1
+        for i in range(self.n):
+            fi[0, I_H + i] = hands[i]
+            fi[0, I_D + i] = dists[i]
+        ff[0, F_ALPHA] = alpha
+        ff[0, F_BETA] = beta
+        self.s[S_DEPTH] = 1
+        self.s[S_MODE] = M_ENTER
+
+    def search(self, kind: int, seat: int, key: int, stock: int, drawn: int,
+               hands: Sequence[int], dists: Sequence[int], alpha: float = -BIG,
+               beta: float = BIG) -> np.ndarray:
+        """The value of a position (``OUT[0]`` under alpha-beta, the vector
+        ``OUT[:n]`` under max-n), searched in slices; raises
+        ``BudgetExhausted`` when the budget runs out between two slices."""
+        from muggins_cli.solver.common import BudgetExhausted, Stopped
+
+        s, budget = self.s, self.budget
+        budget.check()  # a Ctrl-C or a deadline also lands between searches
+        self._root(kind, seat, key, stock, drawn, hands, dists, alpha, beta)
+        while True:
+            before = int(s[S_NODES])
+            step = SLICE
+            if budget.node_limit is not None:
+                step = min(step, max(0, budget.node_limit - budget.nodes))
+            s[S_SLICE_END] = before + step
+            lc, mv, _ = self.memo
+            s[S_MV_N], s[S_LC_N] = self.memo[2]
+            run(s, self.r, self.pm, self.tlo, self.thi, self.order, self.pc, self.w, self.st,
+                lc, mv, self.buf, self.tk, self.tv, self.fi, self.ff, self.out, self.scr)
+            self.memo[2][:] = [int(s[S_MV_N]), int(s[S_LC_N])]
+            budget.nodes += int(s[S_NODES]) - before
+            status = int(s[S_STATUS])
+            if status == OK:
+                return self.out
+            if status == NEED_ROOM:
+                self._grow()
+                self._root(kind, seat, key, stock, drawn, hands, dists, alpha, beta)
+                continue
+            if budget.node_limit is not None and budget.nodes >= budget.node_limit:
+                raise BudgetExhausted(Stopped.NODES)
+            budget.check()
+
+    def _grow(self) -> None:
+        """The layout memo is full: twice as big (it holds the placements of
+        every layout a search of these rules has met, a few thousand)."""
+        lc, mv, used = self.memo
+        big_lc = np.full((2 * lc.shape[0], 4), -1, dtype=np.int64)
+        if 2 * (used[1] + 1) > lc.shape[0]:
+            lc, mv, used = big_lc, np.zeros((2 * mv.shape[0], 4), dtype=np.int64), [0, 0]
+        else:
+            mv = np.concatenate([mv, np.zeros_like(mv)])
+        self.memo = _MEMO[self.r] = (lc, mv, used)

@@ -57,9 +57,11 @@ def seen_turn(item: Turn, own: bool) -> str:
 def solve_position(
     pos: Position, mode: str, *, objective: str, time_limit: float | None,
     node_limit: int | None, seed: int, samples: int, history: Sequence[str] = (),
+    multi: str = "paranoid",
 ) -> tuple[SolveResult, RoundState | None]:
     """Solve ``pos`` in ``mode``; also the state the search started from
-    (None in ``sample``, which starts from the mover's view)."""
+    (in ``sample``, the sampled deal its principal variations were played
+    in, or None)."""
     rules = pos.rules
     where = f"position {pos.round}.{pos.turn}"
     if mode == "perfect":
@@ -74,11 +76,12 @@ def solve_position(
         state = open_state(pos)
     else:
         know = dataclasses.replace(pos.view(), history=tuple(history))
-        return solve(rules, know, mode="sample", objective=objective, node_limit=node_limit,
-                     seed=seed, samples=samples, time_limit=time_limit), None
+        res = solve(rules, know, mode="sample", objective=objective, node_limit=node_limit,
+                    seed=seed, samples=samples, time_limit=time_limit, multi=multi)
+        return res, res.deal
     return solve(rules, state, scores=pos.scores, target=pos.target, mode=mode,
                  objective=objective, node_limit=node_limit, seed=seed, samples=samples,
-                 time_limit=time_limit), state
+                 time_limit=time_limit, multi=multi), state
 
 
 def open_state(pos: Position) -> RoundState:

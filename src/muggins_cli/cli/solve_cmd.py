@@ -45,6 +45,11 @@ class ObjectiveOpt(str, Enum):
     match = "match"
 
 
+class MultiOpt(str, Enum):
+    paranoid = "paranoid"
+    max_n = "max-n"
+
+
 @app.command("solve")
 def solve_cmd(
     path: Annotated[
@@ -86,6 +91,14 @@ def solve_cmd(
                           "time limit then still applies).",
                      show_default=False),
     ] = None,
+    multi: Annotated[
+        MultiOpt,
+        typer.Option("--multi", metavar="VIEW",
+                     help="Three or four players: paranoid (the others play as one side "
+                          "against the mover; exact alpha-beta, seconds from a round's start) "
+                          "or max-n (each for themselves; exact, but from a round's start it "
+                          "can run for hours, and --time then stops it)."),
+    ] = MultiOpt.paranoid,
     seed: Annotated[
         int, typer.Option("--seed", help="Seed of the sampled deals and stock orders.")
     ] = 0,
@@ -111,10 +124,16 @@ def solve_cmd(
     Two players: a value is the mover's points minus the opponent's from this
     position to the end of the round, the round-end settlement included and
     every score taken as claimed; a score that reaches the target ends the
-    match there. Three or four players: max-n, each player maximising their
+    match there. Three or four players, by default (--multi paranoid): the
+    mover's points minus the opponents' average, the others playing as one
+    side against the mover. With --multi max-n: each player maximising their
     own points to the round's end; among equal own results a player prefers
     the play whose best opponent does worst, then the opponents' results read
     clockwise, smallest first, then the first play in legal order.
+
+    In sample mode each value is the average over the deals solved, shown
+    with its standard error and the number of deals; the principal variation
+    is played in one of those deals (its hidden tiles dealt at random).
 
     The principal variation is written as MGN turn lines. Ctrl-C prints the
     best answer found so far, and the exit status is then 130. A mode that
@@ -135,7 +154,7 @@ def solve_cmd(
         time_limit, node_limit = _limits(time_limit, nodes)
         result, state = solve_position(pos, mode.value, objective=objective.value,
                                        time_limit=time_limit, node_limit=node_limit, seed=seed,
-                                       samples=samples, history=history)
+                                       samples=samples, history=history, multi=multi.value)
     except MugginsError as e:
         raise fail(_NAME, str(e)) from None
     except KeyboardInterrupt:

@@ -8,7 +8,7 @@ from typing import Any
 from muggins_cli.engine.state import Draw, Place, RoundState, UnseenDraw, apply, placement_score
 from muggins_cli.replay.position import Position
 from muggins_cli.rules.model import MatchEnd
-from muggins_cli.solver import SolveResult, SolverMove
+from muggins_cli.solver import MoveValue, SolveResult, SolverMove
 from muggins_cli.solver.common import Stopped
 
 _STOPPED = {Stopped.INTERRUPT: " (interrupted: best answer so far)",
@@ -55,6 +55,26 @@ def _value(v: float | None) -> str:
     return f"{v:+.2f}"
 
 
+def spread(deals: Sequence[float]) -> float | None:
+    """The standard error of an average over sampled deals (None for fewer
+    than two: one deal says nothing of how the others would go)."""
+    n = len(deals)
+    if n < 2:
+        return None
+    mean = sum(deals) / n
+    var = sum((x - mean) ** 2 for x in deals) / (n - 1)
+    return float((var / n) ** 0.5)
+
+
+def _sampled(mv: MoveValue) -> str:
+    """A sampled value's error and how many deals it averages."""
+    if not mv.deals:
+        return ""
+    se = spread(mv.deals)
+    err = f" ± {se:.2f}" if se is not None else ""
+    return f"{err} ({len(mv.deals)} deal{'s' if len(mv.deals) != 1 else ''})"
+
+
 def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | None
                ) -> list[str]:
     """The moves and their values, the best and its principal variation."""
@@ -63,8 +83,11 @@ def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | 
     others = [p for i, p in enumerate(pos.players) if i != pos.to_move]
     if len(pos.players) == 2:
         meaning = f"{mover}'s points minus {others[0]}'s to the end of the round"
-    else:
+    elif "max-n" in res.method or any(m.results is not None for m in res.moves):
         meaning = f"{mover}'s own points to the end of the round (max-n)"
+    else:
+        meaning = (f"{mover}'s points minus the opponents' average to the end of the round "
+                   "(paranoid: the others play as one side)")
     if res.objective.value == "match" and rules.match_end is MatchEnd.ROUND_END:
         meaning += (", +/-100000 for winning the match at this round's end (the highest "
                     "total, alone, at or above the target)")
@@ -77,13 +100,15 @@ def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | 
     width = max((len(str(m.move)) for m in res.moves), default=4)
     for mv in res.moves:
         mark = "  best" if res.best is not None and mv.move == res.best else ""
-        out.append(f"  {mv.move!s:<{width}}  {_value(mv.value):>8}{mark}")
+        out.append(f"  {mv.move!s:<{width}}  {_value(mv.value):>8}{_sampled(mv)}{mark}")
     if res.best is not None:
         best = next(m for m in res.moves if m.move == res.best)
-        out.append(f"best: {res.best} ({_value(best.value)})")
+        out.append(f"best: {res.best} ({_value(best.value)}{_sampled(best)})")
         lines = pv_lines(pos, state, best.pv)
         if len(lines) > 1 or res.mode.value != "sample":
-            out.append("principal variation:")
+            where = (" (in one sampled deal: the others' tiles dealt at random)"
+                     if res.mode.value == "sample" else "")
+            out.append(f"principal variation{where}:")
             out.extend(f"  {line}" for line in lines)
     stop = _STOPPED.get(res.stopped, "") if res.stopped is not None else ""
     out.append(f"exact: {'yes' if res.exact else 'no'}{stop}; nodes {res.nodes:,}; "
@@ -102,7 +127,8 @@ def solve_json(pos: Position, where: str, res: SolveResult, state: RoundState | 
         "mode": res.mode.value,
         "exact": res.exact,
         "moves": [
-            {"move": str(m.move), "value": m.value, "pv": pv_lines(pos, state, m.pv)}
+            {"move": str(m.move), "value": m.value, "pv": pv_lines(pos, state, m.pv),
+             **({"deals": len(m.deals), "error": spread(m.deals)} if m.deals else {})}
             for m in res.moves
         ],
         "best": str(res.best) if res.best is not None else None,

@@ -155,6 +155,10 @@ class SolveResult:
     interrupted: bool = False
     notes: list[str] = field(default_factory=list)
     replaced: int = 0
+    #: ``sample``: the sampled deal the principal variations were played
+    #: in (the one whose value of the best move lies nearest its average);
+    #: None when there are none.
+    deal: RoundState | None = None
 
 
 def _mask(tiles: frozenset[Tile] | Sequence[Tile]) -> int:
@@ -237,7 +241,8 @@ def solve(
             return _solve_perfect(rules, position, sc, tg, objective, budget, pv, multi)
         else:
             return _solve_expect(rules, position, sc, tg, objective, budget, seed, samples, pv)
-    return _solve_sample(rules, know, objective, budget, seed, samples, multi, enough, prior)
+    return _solve_sample(rules, know, objective, budget, seed, samples, multi, enough, prior,
+                         want_pv=pv)
 
 
 def _finish(
@@ -373,12 +378,51 @@ def _solve_expect(
 def _solve_sample(
     rules: Rules, know: SeatView, objective: Objective, budget: Budget, seed: int, samples: int,
     multi: Multi = Multi.MAXN, enough: Enough | None = None, prior: Prior | None = None,
+    want_pv: bool = False,
 ) -> SolveResult:
     if min(know.target - s for s in know.scores) <= 0 and credit_ends_match(rules):
         raise InputError("the match is over: a score has reached the target")
     sampler = Sampler(know, random.Random(seed), prior=prior)
-    return _average(rules, sampler.deal, know.scores, know.target, objective, budget, samples,
-                    Mode.SAMPLE, "sampled deals", know.seat, 0, multi, enough)
+    dealt: list[RoundState] = []
+
+    def deal() -> RoundState:
+        state = sampler.deal()
+        dealt.append(state)
+        return state
+
+    res = _average(rules, deal, know.scores, know.target, objective, budget, samples,
+                   Mode.SAMPLE, "sampled deals", know.seat, 0, multi, enough)
+    if want_pv and not res.interrupted:
+        _lines_in_a_deal(rules, res, dealt, know, objective, budget, multi)
+    return res
+
+
+def _lines_in_a_deal(rules: Rules, res: SolveResult, dealt: Sequence[RoundState],
+                     know: SeatView, objective: Objective, budget: Budget,
+                     multi: Multi) -> None:
+    """Give each move of a sampled answer the principal variation it has in
+    one of the deals: the deal in which the best move's value lies nearest
+    its average, when every deal dealt was solved (else the first). Every
+    deal goes on differently, so a line shows one way the round may go, its
+    hidden tiles dealt at random; what time is left bounds it."""
+    best = next((m for m in res.moves if m.move == res.best), None)
+    if best is None or not best.deals or not dealt:
+        return
+    mean = sum(best.deals) / len(best.deals)
+    at = 0
+    if len(best.deals) == len(dealt):
+        at = min(range(len(dealt)), key=lambda i: abs(best.deals[i] - mean))
+    left = budget.left()
+    if left is not None and left <= 0:
+        return
+    sub = _solve_perfect(rules, dealt[at], know.scores, know.target, objective,
+                         Budget(left, None), True, multi)
+    if sub.stopped is not None:
+        return
+    lines = {as_seen(m.move): m.pv for m in sub.moves}
+    res.moves = [dataclasses.replace(m, pv=lines.get(as_seen(m.move), m.pv))
+                 for m in res.moves]
+    res.deal = dealt[at]
 
 
 #: Called after each sampled deal with every move's values so far (in deal

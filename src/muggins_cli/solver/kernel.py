@@ -43,7 +43,7 @@ import os
 import types
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numba
 import numpy as np
@@ -73,6 +73,14 @@ _SAVED_CACHE_DIR = numba.config.CACHE_DIR  # type: ignore[attr-defined]
 numba.config.CACHE_DIR = _cache_dir()  # type: ignore[attr-defined]
 
 
+#: The engine's functions a search calls at every node, compiled into the
+#: kernel's own code (about twice the nodes a second); the rest are calls,
+#: which keeps the first compilation short.
+_INLINE = frozenset({"open_pip", "ends_of", "fit_mask", "drawable", "draw_faults", "may_draw",
+                     "_spinner", "end_code",
+                     "blocked", "after_placement", "after_pass", "pass_fault"})
+
+
 def _compile(*modules: types.ModuleType) -> types.SimpleNamespace:
     """Every function of ``modules`` compiled, calling one another compiled:
     each is rebuilt over one shared namespace in which the names of the
@@ -91,7 +99,8 @@ def _compile(*modules: types.ModuleType) -> types.SimpleNamespace:
         g = types.FunctionType(f.__code__, ns, name, f.__defaults__)
         g.__module__ = f.__module__
         g.__qualname__ = f.__qualname__
-        compiled = numba.njit(cache=True, nogil=True, inline="always")(g)
+        inline: Literal["always", "never"] = "always" if name in _INLINE else "never"
+        compiled = numba.njit(cache=True, nogil=True, inline=inline)(g)
         ns[name] = compiled
         setattr(out, name, compiled)
     return out
@@ -202,7 +211,7 @@ def _find(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
     return -1
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@numba.njit(cache=True, nogil=True)
 def _room(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
     """The slot to store frame ``d``'s key in: its own, an empty one, or
     the one whose entry cost the fewest nodes to find."""
@@ -221,7 +230,7 @@ def _room(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
     return best
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _moves_of(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, LC: Any, MV: Any,
               BUF: Any, key: int) -> int:
     """The memo's row of ``key``: its placements MV[start:end] (tile,
@@ -235,6 +244,14 @@ def _moves_of(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, LC: Any, 
         if LC[slot, 0] == key:
             return int(slot)
         slot = (slot + 1) & (cap - 1)
+    return _build_moves(S, R, PM, TLO, THI, ORDER, LC, MV, BUF, key, slot)
+
+
+@numba.njit(cache=True, nogil=True)
+def _build_moves(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, LC: Any, MV: Any,
+                 BUF: Any, key: int, slot: int) -> int:
+    """Fill row ``slot`` of the memo with ``key``'s placements."""
+    cap = LC.shape[0]
     start = S[S_MV_N]
     if 2 * (S[S_LC_N] + 1) > cap or start + 4 * R[R_N_TILES] > MV.shape[0]:
         return -1
@@ -250,7 +267,7 @@ def _moves_of(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, LC: Any, 
     LC[slot, 3] = fit_mask(R, key, PM)
     S[S_MV_N] = start + m
     S[S_LC_N] += 1
-    return int(slot)
+    return slot
 
 
 @numba.njit(cache=True, nogil=True)
@@ -279,7 +296,7 @@ def _settle_vec(S: Any, R: Any, PC: Any, hands: Any, dists: Any, went_out: int, 
                 out[i] += S[S_WIN] if i == w else -S[S_WIN]
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@numba.njit(cache=True, nogil=True)
 def _reach_vec(S: Any, seat: int, pts: int, out: Any) -> None:
     """A placement took ``seat`` to the target: the match ends there."""
     n = S[S_N]
@@ -325,34 +342,37 @@ def _push(S: Any, FI: Any, FF: Any, d: int, kind: int, seat: int, key: int, stoc
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _key_words(S: Any, R: Any, FI: Any, d: int) -> None:
-    """The table key of frame ``d``: the hands, the stock, the canonical
-    layout with the seat to move and the frame's kind, and each distance to
-    the target while it can still be closed in this round (else one value
-    for all, so that positions reached with different scores share)."""
+    """The table key of frame ``d``, as few words as the search needs: the
+    hands; the canonical layout (41 bits) with the frame's kind, the seat to
+    move and, with a known order, the next draw's place; with an unknown
+    order the stock's tiles; and while some seat can still reach the target
+    in this round, each distance to it that can still be closed (else one
+    value for all, so that positions reached with different scores share)."""
     n = S[S_N]
     for i in range(n):
         FI[d, I_K + i] = FI[d, I_H + i]
     stock = FI[d, I_STOCK]
-    FI[d, I_K + n] = stock
-    FI[d, I_K + n + 1] = FI[d, I_KEY] << 4 | FI[d, I_SEAT] << 1 | FI[d, I_KIND]
+    word = FI[d, I_KEY] | FI[d, I_KIND] << 41 | FI[d, I_SEAT] << 42
+    k = n + 1
+    if S[S_CHANCE]:
+        FI[d, I_K + n] = word
+        FI[d, I_K + k] = stock
+        k += 1
+    else:
+        FI[d, I_K + n] = word | stock << 45
     if not S[S_LIVE]:
-        FI[d, I_K + n + 2] = 0
-        FI[d, I_K + n + 3] = 0
         return
     room = S[S_BONUS] + S[S_MAXPLACE] * _can_draw(S, R, stock)
-    w0 = 0
-    w1 = 0
+    w = 0
     for i in range(n):
         dist = FI[d, I_D + i]
         if dist > room + S[S_MAXPLACE] * _popcount(FI[d, I_H + i]):
             dist = S[S_FAR]
-        v = dist + S[S_OFF]
-        if i < 2:
-            w0 |= v << (32 * i)
-        else:
-            w1 |= v << (32 * (i - 2))
-    FI[d, I_K + n + 2] = w0
-    FI[d, I_K + n + 3] = w1
+        w |= (dist + S[S_OFF]) << (32 * (i & 1))
+        if i & 1 or i == n - 1:
+            FI[d, I_K + k] = w
+            k += 1
+            w = 0
 
 
 @numba.njit(cache=True, nogil=True)
@@ -374,6 +394,15 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
     vec = OUT[MAX_SEATS:2 * MAX_SEATS]  # the value being handed up (max-n)
     res = OUT[2 * MAX_SEATS:3 * MAX_SEATS]  # a round end's results
     val = 0.0
+    # Constants as typed values: a literal argument would make Numba compile
+    # the function it is passed to once more, for that literal.
+    none: Any = np.int64(-1)
+    zero: Any = np.int64(0)
+    decide: Any = np.int64(DECIDE)
+    chance_kind: Any = np.int64(CHANCE)
+    nobody: Any = np.int64(NOBODY)
+    low: Any = np.float64(-BIG)
+    high: Any = np.float64(BIG)
     while True:
         d = depth - 1
         if mode == M_ENTER:
@@ -495,7 +524,7 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 ti = MV[j, 0]
                 nkey = MV[j, 1]
                 pts = MV[j, 2]
-                nd = _push(S, FI, FF, d, DECIDE, (seat + 1) % n, nkey, stock, -1, seat, pts,
+                nd = _push(S, FI, FF, d, decide, (seat + 1) % n, nkey, stock, none, seat, pts,
                            alpha, beta, W)
                 if FI[d, I_DRAWN] < 0:
                     FI[nd, I_H + seat] = hand ^ (1 << ti)
@@ -510,7 +539,7 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                     _reach_vec(S, seat, pts, res)
                 else:
                     _settle_vec(S, R, PC, FI[nd, I_H:I_H + n], FI[nd, I_D:I_D + n],
-                                seat if out == WENT_OUT else NOBODY, seat, pts, res, SCR)
+                                seat if out == WENT_OUT else nobody, seat, pts, res, SCR)
             elif stage == ST_CHANCE:
                 rest = FI[d, I_J]
                 if rest == 0:
@@ -520,10 +549,10 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 FI[d, I_J] = rest ^ bit
                 t = _popcount(bit - 1)
                 if FI[d, I_FIT] & bit:
-                    _push(S, FI, FF, d, DECIDE, seat, key, stock ^ bit, t, -1, 0, -BIG, BIG, W)
+                    _push(S, FI, FF, d, decide, seat, key, stock ^ bit, t, none, zero, low, high, W)
                 else:
-                    nd = _push(S, FI, FF, d, DECIDE, seat, key, stock ^ bit, -1, -1, 0, -BIG,
-                               BIG, W)
+                    nd = _push(S, FI, FF, d, decide, seat, key, stock ^ bit, none, none, zero,
+                               low, high, W)
                     FI[nd, I_H + seat] = hand | bit
                 depth += 1
                 mode = M_ENTER
@@ -533,7 +562,8 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 FI[d, I_CUR] = -1
                 if chance and stage != ST_PASS:
                     # A draw from a stock of unknown order: a chance node.
-                    _push(S, FI, FF, d, CHANCE, seat, key, stock, -1, -1, 0, alpha, beta, W)
+                    _push(S, FI, FF, d, chance_kind, seat, key, stock, none, none, zero, alpha,
+                          beta, W)
                     depth += 1
                     mode = M_ENTER
                     continue
@@ -556,14 +586,14 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                             drawn = t
                             break
                         hand |= 1 << t
-                nd = _push(S, FI, FF, d, DECIDE, seat, key, k, drawn, -1, 0, alpha, beta, W)
+                nd = _push(S, FI, FF, d, decide, seat, key, k, drawn, none, zero, alpha, beta, W)
                 FI[nd, I_H + seat] = hand
                 if drawn < 0 and stage != ST_DRAWONE:
                     # A pass (the stock may have run dry on the way).
                     if after_pass(key, FI[d, I_FIT], FI[nd, I_H:I_H + n],
                                   _can_draw(S, R, k)) == BLOCKED:
                         _settle_vec(S, R, PC, FI[nd, I_H:I_H + n], FI[nd, I_D:I_D + n],
-                                    NOBODY, seat, 0, res, SCR)
+                                    nobody, seat, zero, res, SCR)
                         stage = ST_DONE
                     else:
                         FI[nd, I_SEAT] = (seat + 1) % n
@@ -652,7 +682,7 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
         mode = M_DELIVER
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@numba.njit(cache=True, nogil=True)
 def _store(S: Any, TK: Any, TV: Any, FI: Any, FF: Any, d: int, kw: int, gen: int, maxn: int,
            val: float, vec: Any) -> None:
     """Keep what frame ``d`` found: a max-n vector or a chance node's value
@@ -802,7 +832,7 @@ class Kernel:
         s[S_OFF] = off
         s[S_BONUS] = bonus
         s[S_MAXPLACE] = max_place
-        s[S_KW] = players + 4
+        s[S_KW] = players + 1 + (order is None) + ((players + 1) // 2 if live else 0)
         _GEN[0] += 1
         s[S_GEN] = _GEN[0]
         s[S_WIN] = win

@@ -12,6 +12,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ from muggins_cli.report.svg import GAP
 from muggins_cli.tiles import End, Tile
 
 from .test_solver_cli import DEALS, HEAD, STOCK, TURNS
+from .test_study_page import Page
 
 runner = CliRunner()
 SVG = "http://www.w3.org/2000/svg"
@@ -345,3 +347,18 @@ def test_the_same_record_gives_the_same_bytes_with_the_solver(record: str, sampl
 def test_the_summary_gains_the_solvers_columns(perfect: str) -> None:
     headers = re.findall(r"<th>([^<]*)</th>", perfect.split('<section class="summary"', 1)[1])
     assert {"lost", "lost/turn", "luck"} <= set(headers)
+
+
+def test_a_strangers_name_is_escaped_in_the_weighing(tmp_path: Path) -> None:
+    """The name goes into the candidates' caption, the verdicts, the lines,
+    the curve's words and tooltips: escaped in every one."""
+    evil = "<i>Ny&o'"
+    path = tmp_path / "evil.mgn"
+    path.write_text((HEAD + DEALS + STOCK + TURNS).replace("Nyoman", evil), encoding="utf-8")
+    html = _run("study", str(path), "--solver", "--perfect", "--jobs", "1", "-q")
+    assert "<i>" not in html
+    page = Page(html)
+    shown = "".join(page.text)
+    assert shown.count(evil) > 50
+    assert f"Siti Rahma's points minus {evil}'s from here" in shown
+    assert f"{evil} had one legal move." in shown

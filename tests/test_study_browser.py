@@ -1,6 +1,9 @@
 """``muggins study`` in a real browser: Debian's chromium, driven by
 Playwright, opens the page from ``file://`` with every request but the page
-itself refused, and a reader clicks and steps through the turns.
+itself refused, and a reader clicks and steps through the turns, picks a
+candidate play and jumps with the keys, at 1280 and at 800 pixels wide.
+The run keeps a screenshot at each width (the folder is printed); the
+README's pictures are copies of them.
 
 Never skipped: without /usr/bin/chromium the test fails and says how to
 install it (``.ci/run`` does).
@@ -12,6 +15,7 @@ import io
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -28,7 +32,12 @@ pytestmark = pytest.mark.slow  # a real browser: run apart, with -m slow
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-RECORD = str(Path(__file__).resolve().parent.parent / "records" / "kept-without-deals-2p.mgn")
+RECORDS = Path(__file__).resolve().parent.parent / "records"
+RECORD = str(RECORDS / "kept-without-deals-2p.mgn")
+CLUB = str(RECORDS / "club-night-pagat-2p.mgn")
+SMALLEST_TILE = 56
+"""Pixels along a tile's long side, at 1280 x 900, from which its pips
+read without zoom."""
 
 
 @pytest.fixture(scope="module")
@@ -73,15 +82,18 @@ class Watched:
             route.abort()
 
     def shown(self) -> list[str]:
-        """The boards on screen (one round trip to the browser, not one a board)."""
+        """The boards on screen (one round trip to the browser, not one a
+        board): a board's section lays its parts into the page's grid, so
+        it is its table that has a box."""
         ids: list[str] = self.page.eval_on_selector_all(
-            "section.board", "bs => bs.filter(b => b.offsetParent !== null).map(b => b.id)")
+            "section.board", "bs => bs.filter(b => b.querySelector('.table-wrap')"
+                             ".offsetParent !== null).map(b => b.id)")
         return ids
 
     def tiles_on_table(self) -> int:
         return int(self.page.eval_on_selector_all(
-            "section.board", "bs => bs.filter(b => b.offsetParent !== null)"
-            ".map(b => b.querySelectorAll('g.table use.tile').length)[0]"))
+            "section.board", "bs => bs.filter(b => b.querySelector('.table-wrap')"
+            ".offsetParent !== null).map(b => b.querySelectorAll('g.table use.tile').length)[0]"))
 
 
 def _tiles_at(at: str) -> int:
@@ -136,3 +148,196 @@ def test_every_board_is_reachable_without_javascript(browser: Browser,
     assert w.shown() == ["r1t0"]
     assert w.refused == [] and w.errors == []
     context.close()
+
+
+@pytest.fixture(scope="module")
+def club_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The club match weighed all-seeing: every turn's candidates and the
+    solver's line after each (a few seconds; the sampled view takes a
+    minute and draws the same page)."""
+    out = tmp_path_factory.mktemp("study") / "club.html"
+    r = CliRunner().invoke(app, ["study", CLUB, "--solver", "--perfect", "-q", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("study-shots")
+    return folder
+
+
+def _said(capsys: pytest.CaptureFixture[str], text: str) -> None:
+    with capsys.disabled():
+        print(f"\n{text}")
+
+
+def _open(browser: Browser, url: str, width: int, *, script: bool = True) -> Watched:
+    context = browser.new_context(viewport={"width": width, "height": 900},
+                                  java_script_enabled=script)
+    w = Watched(context.new_page(), url)
+    w.page.goto(url)
+    return w
+
+
+def _shown(w: Watched) -> str:
+    ids = w.shown()
+    assert len(ids) == 1, ids
+    return ids[0]
+
+
+def _costly(w: Watched) -> list[str]:
+    got: list[str] = w.page.eval_on_selector_all(
+        "section.board[data-verdict='mistake'], section.board[data-verdict='blunder']",
+        "bs => bs.map(b => b.id)")
+    return got
+
+
+def _rect(w: Watched, selector: str) -> dict[str, float]:
+    box: dict[str, float] = w.page.eval_on_selector(
+        selector, "e => { const r = e.getBoundingClientRect(); return {top: r.top, "
+                  "bottom: r.bottom, left: r.left, right: r.right, width: r.width, "
+                  "height: r.height}; }")
+    return box
+
+
+def _mid_costly(w: Watched) -> str:
+    """A mistake or a blunder well into a round, with another play to draw."""
+    return next(b for b in _costly(w) if int(b.split("t")[1]) >= 8
+                and w.page.locator(f"#{b} .ghost").count())
+
+
+def _mid_rounds(w: Watched) -> list[str]:
+    """The board halfway through each round."""
+    rounds: dict[str, list[str]] = {}
+    for bid in w.page.eval_on_selector_all("section.board", "bs => bs.map(b => b.id)"):
+        rounds.setdefault(bid.split("t")[0], []).append(bid)
+    return [ids[len(ids) // 2] for ids in rounds.values() if len(ids) > 4]
+
+
+def test_at_1280_the_table_reads_and_a_candidate_is_drawn(
+        browser: Browser, club_file: Path, shots: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    url = club_file.resolve().as_uri()
+    w = _open(browser, url, 1280)
+    # Every tile of every mid-round board, hands included, long enough to
+    # count its pips.
+    smallest: dict[str, float] = {}
+    for bid in _mid_rounds(w):
+        w.page.evaluate(f"location.hash = '#{bid}'")
+        assert _shown(w) == bid
+        sizes: list[float] = w.page.eval_on_selector_all(
+            f"#{bid} use.tile", "us => us.map(u => { const r = u.getBoundingClientRect(); "
+                                "return Math.max(r.width, r.height); })")
+        assert sizes
+        smallest[bid] = min(sizes)
+    assert len(smallest) >= 10 and min(smallest.values()) >= SMALLEST_TILE, smallest
+    # The board and the move list side by side, the board filling its column.
+    table = _rect(w, "section.board.shown .table-wrap")
+    moves = _rect(w, ".moves")
+    assert table["right"] <= moves["left"] and table["width"] > 1280 * 0.6
+
+    # A blunder: its candidates beside the table; picking the best draws
+    # it as a ghost tile on its end, the tile played fades, the solver's
+    # line after it shows.
+    bid = _mid_costly(w)
+    w.page.click(f".moves a[data-board='{bid}']")
+    assert _shown(w) == bid
+    ghost = f"#{bid} g.ghost"
+    assert not w.page.is_visible(ghost)
+    key = w.page.get_attribute(ghost, "data-c")
+    w.page.click(f"label[for='c-{bid}-{key}']")
+    assert w.page.is_visible(f"{ghost}[data-c='{key}']")
+    drawn = _rect(w, f"{ghost}[data-c='{key}'] use")
+    felt = _rect(w, f"#{bid} rect.felt")
+    assert drawn["width"] >= SMALLEST_TILE / 2 and drawn["height"] >= SMALLEST_TILE / 2
+    assert felt["left"] <= drawn["left"] and drawn["right"] <= felt["right"]
+    assert felt["top"] <= drawn["top"] and drawn["bottom"] <= felt["bottom"]
+    last = w.page.eval_on_selector(f"#{bid} use[data-last]", "u => getComputedStyle(u).opacity")
+    assert float(last) < 0.5
+    line = w.page.locator(f".turn-slot .line[data-c='{key}']")
+    assert line.count() == 0 or line.is_visible()
+    # The panel sits beside the table, over the move list, both in view.
+    panel = _rect(w, ".turn-slot .turn")
+    moves = _rect(w, ".moves")
+    assert panel["left"] >= table["right"] and panel["bottom"] <= moves["top"]
+    assert panel["top"] >= 0 and moves["top"] < 900
+    w.page.screenshot(path=str(shots / "study-1280.png"))
+
+    # Up and down pick among the candidates; the keys jump.
+    w.page.keyboard.press("ArrowUp")
+    checked: Any = w.page.eval_on_selector(".turn-slot", "s => s.querySelector('input.pick:checked').value")
+    assert int(checked) == max(0, int(key or 0) - 1)
+    w.page.keyboard.press("Home")
+    assert _shown(w) == "r1t0"
+    w.page.keyboard.press("n")
+    assert _shown(w) == _costly(w)[0]
+    w.page.keyboard.press("n")
+    assert _shown(w) == _costly(w)[1]
+    w.page.keyboard.press("p")
+    assert _shown(w) == _costly(w)[0]
+    w.page.keyboard.press("End")
+    last_id: str = w.page.eval_on_selector_all("section.board", "bs => bs[bs.length - 1].id")
+    assert _shown(w) == last_id
+    # The value curve: a click on it goes to that turn.
+    target = _costly(w)[3]
+    w.page.click(f"svg.chart rect.hit[data-board='{target}']")
+    assert _shown(w) == target
+    assert w.requests == [url] and w.refused == [] and w.errors == []
+    _said(capsys, f"study screenshots: {shots}")
+    w.page.context.close()
+
+
+def test_at_800_a_jump_keeps_the_table_and_the_turn_in_view(
+        browser: Browser, club_file: Path, shots: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    url = club_file.resolve().as_uri()
+    w = _open(browser, url, 800)
+
+    def in_view() -> None:
+        bid = _shown(w)
+        table = _rect(w, "section.board.shown .table-wrap")
+        assert table["top"] >= 0 and table["bottom"] <= 900, (bid, table)
+        row = _rect(w, ".moves li.current")
+        moves = _rect(w, ".moves")
+        top, bottom = max(moves["top"], 0), min(moves["bottom"], 900)
+        assert top <= row["top"] and row["bottom"] <= bottom, (bid, row, moves)
+
+    # Jumps from the chart under the move list, from the keys, and by a
+    # turn far down the list.
+    costly = _costly(w)
+    w.page.click(f"svg.chart rect.hit[data-board='{costly[5]}']")
+    assert _shown(w) == costly[5]
+    in_view()
+    w.page.keyboard.press("n")
+    assert _shown(w) == costly[6]
+    in_view()
+    w.page.keyboard.press("End")
+    in_view()
+    w.page.keyboard.press("Home")
+    w.page.keyboard.press("n")
+    assert _shown(w) == costly[0]
+    in_view()
+    mid = _mid_costly(w)
+    w.page.click(f".moves a[data-board='{mid}']")
+    assert _shown(w) == mid
+    in_view()
+    w.page.screenshot(path=str(shots / "study-800.png"))
+    assert w.requests == [url] and w.refused == [] and w.errors == []
+    _said(capsys, f"study screenshots: {shots}")
+    w.page.context.close()
+
+
+def test_without_javascript_a_picked_candidate_is_still_drawn(browser: Browser,
+                                                             club_file: Path) -> None:
+    url = club_file.resolve().as_uri()
+    w = _open(browser, url, 1280, script=False)
+    bid = next(b for b in _costly(w) if w.page.locator(f"#{b} .ghost").count())
+    w.page.goto(f"{url}#{bid}")
+    assert _shown(w) == bid
+    assert w.page.is_visible(f"#{bid} table.cands")  # in the turn's own section
+    key = w.page.get_attribute(f"#{bid} g.ghost", "data-c")
+    w.page.click(f"label[for='c-{bid}-{key}']")
+    assert w.page.is_visible(f"#{bid} g.ghost[data-c='{key}']")
+    assert w.refused == [] and w.errors == []
+    w.page.context.close()

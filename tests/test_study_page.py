@@ -137,24 +137,6 @@ def test_the_summary_is_the_analysis_table() -> None:
     assert page.all("p", **{"class": "ending"})
 
 
-def test_with_the_solver_the_chart_has_the_lost_points(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    Path("short.mgn").write_text(HEAD + DEALS + STOCK + TURNS, encoding="utf-8")
-    html = _study("short.mgn", "--solver", "--perfect", "--jobs", "1", "-q")
-    r = runner.invoke(app, ["analyze", "short.mgn", "--solver", "--perfect", "-f", "json",
-                            "--jobs", "1", "-q"])
-    plays = json.loads(r.stdout)["files"][0]["matches"][0]["plays"]
-    costly = [p for p in plays if p["solver"]["lost"]]
-    page = Page(html)
-    assert len(page.all("rect", **{"class": "lost"})) == len(costly)
-    glyphs = sorted(p["solver"]["glyph"] for p in plays if p["solver"]["glyph"])
-    shown = sorted(t for t in re.findall(r'<text class="glyph"[^>]*>([^<]*)</text>', html))
-    assert shown == glyphs
-    headers = re.findall(r"<th>([^<]*)</th>", html.split('<section class="summary"', 1)[1])
-    assert {"lost", "lost/turn", "luck"} <= set(headers)
-
-
 def test_an_existing_page_is_kept_without_force(tmp_path: Path) -> None:
     out = tmp_path / "page.html"
     out.write_text("mine", encoding="utf-8")

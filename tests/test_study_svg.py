@@ -232,3 +232,26 @@ def test_replay_svg_writes_one_board_and_keeps_an_existing_file(tmp_path: Path) 
     assert r.exit_code == 2 and "--at" in r.output
     r = runner.invoke(app, ["replay", RONDA, "--at", "9.1", "--svg", str(out), "--force"])
     assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+def test_a_long_hand_wraps_within_its_half_of_the_table() -> None:
+    """Thirteen tiles in one hand (a player who drew a lot) on a small
+    table: they wrap onto more rows inside their half, and no tile of one
+    hand lies over the other's or outside the drawing."""
+    rules = load_preset("pagat")
+    tiles = sorted(Tile.of(a, b) for a in range(7) for b in range(a, 7))
+    pos = dataclasses.replace(_bare(rules, lead(rules, Tile.of(2, 4))),
+                              hands=(frozenset(tiles[:13]), frozenset(tiles[13:15])),
+                              hand_sizes=(13, 2))
+    root = _parse(pos)
+    _, _, vw, vh = (float(v) for v in root.get("viewBox", "").split())
+    drawn = {seat: [] for seat in (0, 1)}  # type: dict[int, list[Drawn]]
+    for d in _drawn(root, "hand"):
+        drawn[0 if d.x < vw / 2 else 1].append(d)
+    assert len(drawn[0]) == 13 and len(drawn[1]) == 2
+    assert len({d.y for d in drawn[0]}) >= 2  # more than one row
+    for d in drawn[0]:
+        assert d.x + d.w <= vw / 2 and d.y + d.h <= vh
+        for o in drawn[1]:
+            assert d.x + d.w <= o.x
+    assert _tiles(drawn[0]) == Counter(tiles[:13])

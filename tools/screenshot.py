@@ -2,10 +2,13 @@
 
     python tools/screenshot.py PAGE.html OUT.png [--at r1t17] [--width 1280 --height 900]
 
-The README's picture is made this way:
+For example:
 
     muggins study records/pos-ronda-spinner-4p.mgn -o /tmp/ronda.html
-    python tools/screenshot.py /tmp/ronda.html docs/study.png --at r2t14
+    python tools/screenshot.py /tmp/ronda.html /tmp/ronda.png --at r2t14
+
+The README's pictures (docs/study-1280.png, docs/study-800.png) are the
+ones the browser test keeps (pytest -m slow tests/test_study_browser.py).
 """
 
 from __future__ import annotations

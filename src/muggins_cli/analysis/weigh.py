@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from muggins_cli.analysis.plays import TurnRef, play_text, same_move, written
 from muggins_cli.engine.state import Pass, Place, UnseenDraw, as_seen
@@ -77,6 +77,30 @@ DEFAULT_Z = 2.0
 MIN_DEALS = 4
 
 COSTLY_PLAY = "costly-play"
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One legal play at a weighed decision, as the solver valued it: what
+    a study page lists beside the play made, so that a player sees what
+    else was on and what each was worth.
+
+    ``cost`` is what it gives away against the best play (0 for the best)
+    and ``error`` the standard error of that cost, paired over the deals
+    both were valued in (None when exact); ``value_error`` is the standard
+    error of ``value`` itself. ``deals`` counts the deals it was valued in
+    (0 when exact; fewer than the best's when the race stopped valuing it).
+    ``line`` is the solver's best line after it (``MoveValue.pv`` without
+    the move), empty when the solver gives none.
+    """
+
+    move: SolverMove
+    value: float
+    cost: float
+    error: float | None = None
+    value_error: float | None = None
+    deals: int = 0
+    line: tuple[SolverMove, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +167,9 @@ class Weighed(TurnRef):
     search finished); ``samples`` the deals averaged (sample view), and
     ``error`` the standard error of ``cost`` over them. ``verdict`` is what
     the cost says of the play by the thresholds (:meth:`WeighOptions.verdict`),
-    None when there was no choice or no answer.
+    None when there was no choice or no answer. ``candidates`` are every
+    legal play the search valued, best first (:class:`Candidate`), and
+    ``luck_error`` the standard error of ``luck`` (None when unknown).
     """
 
     choices: int
@@ -156,6 +182,8 @@ class Weighed(TurnRef):
     why: str | None = None
     error: float | None = None
     verdict: str | None = None
+    candidates: tuple[Candidate, ...] = ()
+    luck_error: float | None = None
 
     @property
     def costly(self) -> bool:
@@ -266,7 +294,7 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
                                        "order (deal and stock lines)")
             res = solve(rules, pos.state(), scores=pos.scores, target=pos.target,
                         mode="perfect", objective="points", multi=Multi.PARANOID,
-                        node_limit=options.node_limit(len(pos.players)), pv=False)
+                        node_limit=options.node_limit(len(pos.players)))
             if res.interrupted:
                 raise KeyboardInterrupt
             if res.stopped is not None:
@@ -323,23 +351,56 @@ def cost_error(result: SolveResult, move: SolverMove | Pass | Place) -> float | 
     return _paired(best.deals, played.deals)[1]
 
 
-def _luck(d: Decision, options: WeighOptions, after: SolveResult | None) -> float | None:
+def _luck(d: Decision, options: WeighOptions, after: SolveResult | None
+          ) -> tuple[float | None, float | None]:
     """Value after the turn's draws minus the value of drawing, both in the
-    mover's view."""
+    mover's view, and its standard error (the two searches deal apart, so
+    their errors add in quadrature)."""
     if d.start is None:
-        return None
+        return None, None
     if after is None or after.value is None:
         got = _search(d.at, options, d.turn.line, view="sample").result
         if got is None or got.value is None:
-            return None
+            return None, None
         after = got
     before = _search(d.start, options, -d.turn.line, view="sample").result
     if before is None:
+        return None, None
+    drew = _move_of(before, UnseenDraw())
+    if drew is None or drew.value is None or after.value is None:
+        return None, None
+    best = _move_of(after, after.best) if after.best is not None else None
+    spread = [_value_error(mv.deals) for mv in (best, drew) if mv is not None]
+    error = (math.sqrt(sum(e * e for e in spread if e is not None))
+             if len(spread) == 2 and None not in spread else None)
+    return after.value - drew.value, error
+
+
+def _value_error(deals: Sequence[float]) -> float | None:
+    """The standard error of a value averaged over ``deals`` (None when
+    exact or from fewer than two deals)."""
+    if len(deals) < 2:
         return None
-    drew = _value_of(before, UnseenDraw())
-    if drew is None or after.value is None:
-        return None
-    return after.value - drew
+    return statistics.stdev(deals) / math.sqrt(len(deals))
+
+
+def _candidates(result: SolveResult) -> tuple[Candidate, ...]:
+    """Every move the search valued, best first (the solver's order among
+    equals): its value, its cost against the best and their errors, and the
+    line the solver expects after it."""
+    best = _move_of(result, result.best) if result.best is not None else None
+    if best is None or best.value is None:
+        return ()
+    out = []
+    for mv in result.moves:
+        if mv.value is None:
+            continue
+        error = (None if mv is best or len(mv.deals) < 2
+                 else _paired(best.deals, mv.deals)[1])
+        out.append(Candidate(mv.move, mv.value, max(0.0, best.value - mv.value), error,
+                             _value_error(mv.deals), len(mv.deals), tuple(mv.pv[1:])))
+    order = sorted(range(len(out)), key=lambda i: (out[i].move != best.move, -out[i].value, i))
+    return tuple(out[i] for i in order)
 
 
 def _choices(pos: Position) -> int | None:
@@ -386,12 +447,13 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
     if choices is None:
         return not_weighed(d, "the record does not show the mover's hand (deal lines)")
     if choices == 1:  # nothing to choose: only the draws' luck to measure
-        return out(1, None, None, None, _luck(d, options, None), False, 0, None)
+        luck, luck_error = _luck(d, options, None)
+        return replace(out(1, None, None, None, luck, False, 0, None), luck_error=luck_error)
     searched = _search(at, options, turn.line, view=options.mode, played=d.move)
     res = searched.result
     if res is None:
         return out(choices, None, None, None, None, False, 0, searched.why)
-    luck = _luck(d, options, res if options.mode == "sample" else None)
+    luck, luck_error = _luck(d, options, res if options.mode == "sample" else None)
     value = _value_of(res, d.move)
     best_value = res.value
     best: str | None = None
@@ -409,8 +471,9 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
     if why is None and mv is not None and mv.deals and choices > 1:
         low, high, _ = bounds({m.move: m.deals for m in res.moves}, mv.move, options.z)
         verdict = options.band(low, high)
-    return out(choices, value, best, best_value, luck, res.exact, res.samples, why, error,
-               verdict)
+    return replace(out(choices, value, best, best_value, luck, res.exact, res.samples, why,
+                       error, verdict),
+                   candidates=_candidates(res) if why is None else (), luck_error=luck_error)
 
 
 #: Weighs a match's decisions, in order: one after another here

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from muggins_cli.analysis.match import analyse_match
+from muggins_cli.analysis.match import MatchAnalysis, analyse_match
 from muggins_cli.analysis.weigh import DEFAULT_SAMPLES, Weigher, WeighOptions, weigh_each
 from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
@@ -26,10 +27,10 @@ from muggins_cli.cli.solver_options import (
     weigh_options,
 )
 from muggins_cli.errors import InputError
-from muggins_cli.notation.model import Severity
+from muggins_cli.notation.model import Match, Severity
 from muggins_cli.notation.reading import read_match
 from muggins_cli.replay.position import positions
-from muggins_cli.replay.replay import replay_match
+from muggins_cli.replay.replay import RulesResolver, replay_match
 from muggins_cli.report.study import build_page, render_page
 
 _NAME = "muggins study"
@@ -71,24 +72,34 @@ def study(
     seed: SolverSeedOption = 0,
     jobs: JobsOption = None,
 ) -> None:
-    """Write one match as a page to study in a browser: the table drawn at
-    every turn, the move list, a chart of the match and each player's
-    statistics.
+    """Write one match as a page to study in a browser, as an analysis
+    board: the table drawn at every turn, the move list beside it, a chart
+    of the match and each player's statistics.
 
     The page is one HTML file that fetches nothing (no network, no fonts,
     no scripts from elsewhere) and opens from disk. A file of several
     matches gives one page per match: pick it with --match. Each turn has
-    its own address (page.html#r3t12: round 3 after its 12th turn); the
-    arrow keys step through the turns, and every board can be reached with
-    JavaScript off. The same input gives the same bytes.
+    its own address (page.html#r3t12: round 3 after its 12th turn). Keys:
+    the arrows step through the turns (up and down pick a candidate play),
+    Home and End go to the first and last, N and P to the next and previous
+    mistake. Every board and every candidate can be read with JavaScript
+    off. The same input gives the same bytes.
 
-    With --solver the chart also shows what each play lost by the end of the
-    round and the solver's glyphs, and the statistics gain lost, lost/turn
-    and luck (the options are those of `muggins analyze`).
+    With --solver (the options are those of `muggins analyze`) each turn
+    lists every legal play the solver weighed, ranked, with its value and
+    its loss against the best (with its standard error, or exact with
+    --perfect), the play made and the best marked; picking one draws it on
+    the table as a ghost tile and, with --perfect (two players), shows the
+    line the solver expects after it. The turn's luck (what its draws gave
+    against the average draw) is shown with its error. Under the score
+    chart a curve gives the expected margin at the round's end after each
+    play; only mistakes and blunders are coloured, a loss within its error
+    is not. The statistics gain lost, lost/turn and luck.
 
     \b
     Examples:
         muggins study records/club-night-pagat-2p.mgn -o club.html
+        muggins study records/club-night-pagat-2p.mgn --solver --perfect -o club.html
         muggins study records/pos-ronda-spinner-4p.mgn --solver -o ronda.html
         muggins study league.mgn --match 2 -o league-2.html --force
     """
@@ -126,9 +137,23 @@ def study(
         typer.echo(f"wrote {output}", err=True)
 
 
-def study_page(path: str, number: int, weigh: WeighOptions | None = None,
-               weigher: Weigher = weigh_each) -> str:
-    """The page of match ``number`` of the record at ``path``."""
+@dataclass(frozen=True)
+class Studied:
+    """A match read, replayed and analysed: everything its page is made of
+    but the drawing (kept apart so that a benchmark can time the page on
+    top of the analysis)."""
+
+    match: Match
+    number: int
+    resolve: RulesResolver
+    analysis: MatchAnalysis
+    notes: tuple[str, ...]
+
+
+def study_analysis(path: str, number: int, weigh: WeighOptions | None = None,
+                   weigher: Weigher = weigh_each) -> Studied:
+    """Match ``number`` of the record at ``path``, replayed and analysed
+    (weighed by the solver with ``weigh``)."""
     match = read_match(path, number)
     resolve = record_resolver(path)
     replay = replay_match(match, resolve, collect_events=True)
@@ -144,5 +169,17 @@ def study_page(path: str, number: int, weigh: WeighOptions | None = None,
                      f"the first at line {e.line}: {e.code} {e.message}. The page shows the "
                      "match as far as the replay can follow it (muggins check lists them).")
     analysis = analyse_match(match, replay, resolve, weigh, weigher)
-    seen = list(positions(match, resolve))
-    return render_page(build_page(match, number, analysis, seen, notes=notes))
+    return Studied(match, number, resolve, analysis, tuple(notes))
+
+
+def study_html(studied: Studied) -> str:
+    """The page of an analysed match: its positions drawn and the analysis."""
+    seen = list(positions(studied.match, studied.resolve))
+    return render_page(build_page(studied.match, studied.number, studied.analysis, seen,
+                                  notes=studied.notes))
+
+
+def study_page(path: str, number: int, weigh: WeighOptions | None = None,
+               weigher: Weigher = weigh_each) -> str:
+    """The page of match ``number`` of the record at ``path``."""
+    return study_html(study_analysis(path, number, weigh, weigher))

@@ -98,9 +98,11 @@ class Table:
 
 def frame_for(rules: Rules) -> Rect:
     """Where the arms try to stay: wider than high, like a table, and
-    larger for a double-nine or double-twelve set."""
+    larger for a double-nine or double-twelve set. No wider than a page's
+    column can show with tiles big enough to count their pips: a
+    double-six table, its corners and labels, stays under 600 units."""
     tiles = (rules.max_pip + 1) * (rules.max_pip + 2) // 2
-    half_w = L * (4 + tiles // 8)
+    half_w = L * (3 + tiles // 8)
     half_h = half_w * 5 // 9
     return Rect(-half_w, -half_h, 2 * half_w, 2 * half_h)
 
@@ -298,41 +300,60 @@ class Board:
 
 
 HAND_GAP = 3
-_ROW = L + 26
+_HAND_TOP = 18
+"""From a hand's label down to its tiles."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ghost:
+    """A tile that could have been laid instead of the one that was: drawn
+    faintly where it would lie, hidden until a page asks for it by ``key``."""
+
+    key: str
+    laid: Laid
 
 
 def _num(x: float) -> str:
     return f"{x:g}"
 
 
-def _use(face: str, x: float, y: float, cls: str = "tile") -> str:
-    return f'<use class="{cls}" href="#{face}" x="{_num(x)}" y="{_num(y)}"/>'
+def _use(face: str, x: float, y: float, cls: str = "tile", extra: str = "") -> str:
+    return f'<use class="{cls}" href="#{face}" x="{_num(x)}" y="{_num(y)}"{extra}/>'
+
+
+def _ring(cls: str, r: Rect) -> str:
+    return (f'<rect class="{cls}" x="{_num(r.x - 2)}" y="{_num(r.y - 2)}" '
+            f'width="{_num(r.w + 4)}" height="{_num(r.h + 4)}" rx="4"/>')
 
 
 def board_svg(pos: Position, last: Tile | None = None, *, extent: Rect | None = None,
               caption: str | None = None, scored: str | None = None,
-              table: Table | None = None) -> Board:
+              table: Table | None = None, legend: bool = True,
+              ghosts: Sequence[Ghost] = ()) -> Board:
     """The table at ``pos``: the layout (``last`` outlined: the tile just
     played), each open end's value, the total and what it scores, then each
     hand (face down where the record hides it) with the player's score, and
     the stock face down. ``extent`` is the part of the plane the table takes
     (one for every board of a round, so that its boards do not jump);
-    ``caption`` and ``scored`` are lines of text above the table; ``table``
-    is the layout already laid out (:func:`lay_table`), when the caller has it."""
+    ``caption`` and ``scored`` are lines of text above the table, with the
+    open ends' (left out without ``legend``: a page that says them in its
+    own text); ``table`` is the layout already laid out (:func:`lay_table`),
+    when the caller has it; ``ghosts`` the plays a page may show instead of
+    ``last`` (hidden: class ``ghost``, ``data-c`` their key)."""
     rules = pos.rules
     if table is None:
         table = lay_table(rules, pos.layout)
     extent = table.extent() if extent is None else union(extent, table.extent())
     faces: set[tuple[Pip, Pip, bool]] = set()
     parts: list[str] = []
-    lines = [t for t in (caption, scored) if t]
+    lines = [t for t in (caption, scored) if t] if legend else []
     ends = ends_text(rules, pos.layout)
-    if ends:
+    if ends and legend:
         made = layout_score(rules, pos.layout)
         lines.append(f"open ends {ends}" + (f", which scores {made}" if made else ""))
     for k, text in enumerate(lines):
         parts.append(f'<text class="lbl" x="8" y="{16 + 16 * k}">{escape(text)}</text>')
-    top: float = 8 + 16 * len(lines)
+    top: float = 8 + 16 * len(lines) if legend else 2
     width = max(extent.w, 400)
     dx = -extent.x + (width - extent.w) / 2
     dy = top - extent.y
@@ -341,43 +362,53 @@ def board_svg(pos: Position, last: Tile | None = None, *, extent: Rect | None = 
     parts.append(f'<g class="table" transform="translate({_num(dx)} {_num(dy)})">')
     for t in table.tiles:
         faces.add((t.a, t.b, t.upright))
-        parts.append(_use(face_id(t.a, t.b, t.upright), t.rect.x, t.rect.y))
+        mark = ' data-last="1"' if t.tile == last else ""
+        parts.append(_use(face_id(t.a, t.b, t.upright), t.rect.x, t.rect.y, extra=mark))
     if last is not None:
         for t in table.tiles:
             if t.tile == last:
-                r = t.rect
-                parts.append(f'<rect class="last" x="{_num(r.x - 2)}" y="{_num(r.y - 2)}" '
-                             f'width="{_num(r.w + 4)}" height="{_num(r.h + 4)}" rx="4"/>')
+                parts.append(_ring("last", t.rect))
     for e in table.ends:
         parts.append(f'<g class="end" data-end="{e.end.value}"><circle cx="{_num(e.x)}" '
                      f'cy="{_num(e.y)}" r="9"/><text x="{_num(e.x)}" '
                      f'y="{_num(e.y + 4)}">{e.pip}</text></g>')
+    for g in ghosts:
+        t = g.laid
+        faces.add((t.a, t.b, t.upright))
+        parts.append(f'<g class="ghost" data-c="{escape(g.key)}">'
+                     + _use(face_id(t.a, t.b, t.upright), t.rect.x, t.rect.y, "ghost-tile")
+                     + _ring("ghost-ring", t.rect) + "</g>")
     parts.append("</g>")
 
+    # Hands, two to a row (a long hand wraps within its half), then the stock.
     y = top + extent.h + 10
-    # Hands, two to a row, then the stock.
     col_w = width / 2
-    for i, name in enumerate(pos.players):
-        x = (i % 2) * col_w + 8
-        row_y = y + (i // 2) * _ROW
-        mover = i == pos.to_move and not pos.round_over
-        label = f"{'▶ ' if mover else ''}{name}  {pos.scores[i]}"
-        cls = "lbl mover" if mover else "lbl"
-        parts.append(f'<text class="{cls}" x="{_num(x)}" y="{_num(row_y + 12)}">'
-                     f"{escape(label)}</text>")
-        parts.append(f'<g class="hand" data-seat="{i}">')
-        hand = pos.hands[i]
-        tiles: list[Tile | None] = ([*sorted(hand)] if hand is not None
-                                    else [None] * pos.hand_sizes[i])
-        for k, tile in enumerate(tiles):
-            tx = x + k * (S + HAND_GAP)
-            if tile is None:
-                parts.append(_use("back", tx, row_y + 18, "back"))
-            else:
-                faces.add((tile.hi, tile.lo, True))
-                parts.append(_use(face_id(tile.hi, tile.lo, True), tx, row_y + 18))
-        parts.append("</g>")
-    y += ((len(pos.players) + 1) // 2) * _ROW
+    per_row = max(1, int((col_w - 16) // (S + HAND_GAP)))
+    held: list[list[Tile | None]] = [
+        [*sorted(hand)] if hand is not None else [None] * pos.hand_sizes[i]
+        for i, hand in enumerate(pos.hands)]
+    for pair in range(0, len(pos.players), 2):
+        rows = max(max(1, -(-len(held[i]) // per_row))
+                   for i in range(pair, min(pair + 2, len(pos.players))))
+        for i in range(pair, min(pair + 2, len(pos.players))):
+            x = (i % 2) * col_w + 8
+            name = pos.players[i]
+            mover = i == pos.to_move and not pos.round_over
+            label = f"{'▶ ' if mover else ''}{name}  {pos.scores[i]}"
+            cls = "lbl mover" if mover else "lbl"
+            parts.append(f'<text class="{cls}" x="{_num(x)}" y="{_num(y + 12)}">'
+                         f"{escape(label)}</text>")
+            parts.append(f'<g class="hand" data-seat="{i}">')
+            for k, tile in enumerate(held[i]):
+                tx = x + (k % per_row) * (S + HAND_GAP)
+                ty = y + _HAND_TOP + (k // per_row) * (L + HAND_GAP)
+                if tile is None:
+                    parts.append(_use("back", tx, ty, "back"))
+                else:
+                    faces.add((tile.hi, tile.lo, True))
+                    parts.append(_use(face_id(tile.hi, tile.lo, True), tx, ty))
+            parts.append("</g>")
+        y += _HAND_TOP + rows * (L + HAND_GAP) + 8
     parts.append(f'<text class="lbl" x="8" y="{_num(y + 12)}">stock {pos.stock_count}</text>')
     parts.append('<g class="stock">')
     per_row = max(1, int((width - 80) // (S + HAND_GAP)))

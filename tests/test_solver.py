@@ -320,3 +320,24 @@ def test_a_drawn_tile_must_be_laid(name: str) -> None:
         for mode in ("expect", "sample"):
             other = solve(rules, state, mode=mode, samples=3)
             assert [m.move for m in other.moves] == legal_moves(rules, state)
+
+
+def test_a_position_gets_the_same_values_whatever_was_solved_before() -> None:
+    """The search keeps its tables, stacks and layout memo for the next
+    search in the process; what one search left there never changes
+    another's answer. Solve endgames of two rules and player counts (the
+    tables grow, change key width and generation), then the first ones
+    again: the same values, and those of the exhaustive search."""
+    positions = [(PAGAT, endgame(PAGAT, 2, 900 + s, 9)) for s in range(4)]
+    spinner = VARIANTS["spinner"]
+    others = [(spinner, endgame(spinner, 3, 950 + s, 9)) for s in range(4)]
+    first = [[m.value for m in solve(r, st, scores=[0, 0], target=250, pv=False).moves]
+             for r, st in positions]
+    for r, st in others:
+        solve(r, st, pv=False, multi="paranoid", objective="match")
+        solve(r, st, pv=False, scores=[0, 0, 0], target=30)
+    again = [[m.value for m in solve(r, st, scores=[0, 0], target=250, pv=False).moves]
+             for r, st in positions]
+    assert again == first
+    for (r, st), values in zip(positions, first):
+        assert values == [move_value2(r, st, m, [250, 250], False) for m in legal_moves(r, st)]

@@ -69,7 +69,7 @@ from muggins_cli.solver.common import (
     Stopped,
 )
 from muggins_cli.solver.game import Game, Node, SolverMove
-from muggins_cli.solver.kernel import preference
+from muggins_cli.solver.kernel import MemoGrew, preference
 from muggins_cli.solver.knowledge import Prior, Sampler
 from muggins_cli.solver.roots import Root, Vec
 from muggins_cli.tiles import Tile
@@ -292,37 +292,51 @@ def _solve_perfect(
     maxn = state.players > 2 and multi is Multi.MAXN
     moves: list[SolverMove] = list(legal_moves(rules, state))
     method = "max-n" if maxn else "alpha-beta" if state.players == 2 else "paranoid alpha-beta"
-    return _value_moves(Root(rules, table, game, node, objective, budget, maxn=maxn), moves,
+    return _value_moves(lambda: Root(rules, table, game, node, objective, budget, maxn=maxn), moves,
                         Mode.PERFECT, objective, budget, method, want_pv, only)
 
 
-def _value_moves(root: Root, moves: list[SolverMove], mode: Mode, objective: Objective,
-                 budget: Budget, method: str, want_pv: bool,
+def _value_moves(make: Callable[[], Root], moves: list[SolverMove], mode: Mode,
+                 objective: Objective, budget: Budget, method: str, want_pv: bool,
                  only: Collection[SolverMove] | None = None) -> SolveResult:
     """Each root move's exact value (written as it is found, so what
-    finished survives a budget running out), then the principal variations."""
+    finished survives a budget running out), then the principal variations.
+    When the search's layout memo had to grow, the whole valuation starts
+    again with a new search: what it counts, and so where a node budget
+    stops it, must not depend on what ran before in the process."""
+    spent = budget.nodes
+    while True:
+        root = make()
+        try:
+            return _valued(root, moves, mode, objective, budget, method, want_pv, only)
+        except MemoGrew:
+            budget.nodes = spent
+        finally:
+            root.release()
+
+
+def _valued(root: Root, moves: list[SolverMove], mode: Mode, objective: Objective,
+            budget: Budget, method: str, want_pv: bool,
+            only: Collection[SolverMove] | None) -> SolveResult:
     scale = root.game.n - 1
     values = _rows(moves)
     stop = _Stop()
     with _stopping(stop):
-        try:
-            guess = 0.0
-            for i, m in enumerate(moves):
-                if only is not None and as_seen(m) not in only:
-                    continue
-                if root.maxn:
-                    vec = root.move_vec(root.node, m)
-                    values[i] = _Row(m, vec[root.node.seat], [m], vec)
-                else:
-                    v = guess = root.exact_value(m, guess)
-                    values[i] = _Row(m, v / scale, [m])
-            if want_pv:
-                for i, row in enumerate(values):
-                    if row.value is not None:
-                        goal = row.results if row.results is not None else row.value * scale
-                        values[i] = row._replace(pv=root.pv(row.move, goal))
-        finally:
-            root.release()
+        guess = 0.0
+        for i, m in enumerate(moves):
+            if only is not None and as_seen(m) not in only:
+                continue
+            if root.maxn:
+                vec = root.move_vec(root.node, m)
+                values[i] = _Row(m, vec[root.node.seat], [m], vec)
+            else:
+                v = guess = root.exact_value(m, guess)
+                values[i] = _Row(m, v / scale, [m])
+        if want_pv:
+            for i, row in enumerate(values):
+                if row.value is not None:
+                    goal = row.results if row.results is not None else row.value * scale
+                    values[i] = row._replace(pv=root.pv(row.move, goal))
     return _finish(mode, objective, root.node.seat, values, True, root.nodes(), budget, method,
                    stopped=stop.reason)
 
@@ -350,7 +364,7 @@ def _solve_expect(
     )
     maxn = state.players > 2
     method = "expecti-max-n" if maxn else "expectimax"
-    res = _value_moves(Root(rules, table, game, node, objective, half, maxn=maxn), moves,
+    res = _value_moves(lambda: Root(rules, table, game, node, objective, half, maxn=maxn), moves,
                        Mode.EXPECT, objective, half, method, want_pv)
     if res.stopped is None or res.stopped is Stopped.INTERRUPT:
         return res

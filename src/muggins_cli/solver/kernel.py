@@ -127,8 +127,8 @@ BIG = 1e18
 # S: parameters (set once), registers kept between slices, counters.
 (S_N, S_ROOT, S_MAXN, S_CHANCE, S_NST, S_MATCH, S_FAR, S_OFF, S_BONUS, S_MAXPLACE,
  S_KW, S_GEN, S_NODES, S_SLICE_END, S_STATUS, S_DEPTH, S_MODE, S_MV_N, S_LC_N,
- S_WIN, S_LIVE) = range(21)
-S_SIZE = 21
+ S_WIN, S_LIVE, S_STORED) = range(22)
+S_SIZE = 22
 # S_STATUS values.
 OK, SLICE, NEED_ROOM = range(3)
 # S_MODE: what the loop does next.
@@ -136,8 +136,8 @@ M_ENTER, M_NEXT, M_DELIVER, M_FINISH = range(4)
 
 # Frames: FI[depth, I_*] (ints), FF[depth, F_*] (floats).
 (I_KIND, I_SEAT, I_KEY, I_STOCK, I_DRAWN, I_STAGE, I_J, I_START, I_END, I_SLOT, I_HINT,
- I_TOP, I_CUR, I_COUNT, I_ADDSEAT, I_ADDPTS, I_STORE, I_N0, I_FIT) = range(19)
-I_H = 19  # hands, MAX_SEATS columns
+ I_TOP, I_CUR, I_COUNT, I_ADDSEAT, I_ADDPTS, I_STORE, I_N0, I_FIT, I_ROW) = range(20)
+I_H = 20  # hands, MAX_SEATS columns
 I_D = I_H + MAX_SEATS  # distances to the target
 I_K = I_D + MAX_SEATS  # table key words
 KW_MAX = MAX_SEATS + 4
@@ -151,12 +151,12 @@ DECIDE, CHANCE = range(2)
 # Where a frame is in its children.
 ST_DRAWN, ST_HINT, ST_MOVES, ST_DRAWONE, ST_FORCED, ST_PASS, ST_CHANCE, ST_DONE = range(8)
 
-# The transposition table: TK[slot] = key words, hint, generation, size;
-# TV[slot] = lo, hi (alpha-beta) or the vector (max-n).
-T_HINT = KW_MAX
-T_GEN = KW_MAX + 1
-T_SIZE = KW_MAX + 2
-TK_W = KW_MAX + 3
+# The transposition table, one cache line a row where it fits: TK[slot] =
+# a word of generation (24 bits), the best move's place plus one (8 bits)
+# and the nodes the entry cost (31 bits); the key words; then the values,
+# read through TV, a float view of the same rows: lo and hi (alpha-beta) or
+# the vector (max-n).
+GEN_BITS = (1 << 24) - 1
 #: Slots probed from a key's home slot before one is replaced.
 CLUSTER = 4
 
@@ -199,10 +199,10 @@ def _find(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
     cap = TK.shape[0]
     slot = _home(TK, FI, d, kw)
     for _ in range(CLUSTER):
-        if TK[slot, T_GEN] == gen:
+        if TK[slot, 0] & GEN_BITS == gen:
             same = True
             for k in range(kw):
-                if TK[slot, k] != FI[d, I_K + k]:
+                if TK[slot, 1 + k] != FI[d, I_K + k]:
                     same = False
                     break
             if same:
@@ -211,23 +211,57 @@ def _find(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
     return -1
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _room(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
-    """The slot to store frame ``d``'s key in: its own, an empty one, or
-    the one whose entry cost the fewest nodes to find."""
-    found = _find(TK, FI, d, kw, gen)
-    if found >= 0:
-        return found
+    """The slot to store frame ``d``'s key in, in one pass over its
+    cluster: its own, else an empty one, else the one whose entry cost the
+    fewest nodes to find."""
     cap = TK.shape[0]
     slot = _home(TK, FI, d, kw)
-    best = slot
+    empty = -1
+    least = slot
     for _ in range(CLUSTER):
-        if TK[slot, T_GEN] != gen:
-            return slot
-        if TK[slot, T_SIZE] < TK[best, T_SIZE]:
-            best = slot
+        meta = TK[slot, 0]
+        if meta & GEN_BITS == gen:
+            same = True
+            for k in range(kw):
+                if TK[slot, 1 + k] != FI[d, I_K + k]:
+                    same = False
+                    break
+            if same:
+                return slot
+            if meta >> 32 < TK[least, 0] >> 32:
+                least = slot
+        elif empty < 0:
+            empty = slot
         slot = (slot + 1) & (cap - 1)
-    return best
+    return empty if empty >= 0 else least
+
+
+@numba.njit(cache=True, nogil=True)
+def rehash_into(old: Any, new: Any, kw: int, gen: int) -> int:
+    """The entries of table ``old`` of the generation before ``gen`` moved
+    into ``new`` (a bigger one) under ``gen``, each where the probe will
+    look for it; how many."""
+    cap = new.shape[0]
+    count = 0
+    was = gen - 1 if gen > 1 else GEN_BITS
+    for i in range(old.shape[0]):
+        if old[i, 0] & GEN_BITS != was:
+            continue
+        h = 0
+        for k in range(kw):
+            h ^= old[i, 1 + k] * _HASH[k]
+        h ^= h >> 29
+        slot = h & (cap - 1)
+        for _ in range(CLUSTER):
+            if new[slot, 0] & GEN_BITS != gen:
+                break
+            slot = (slot + 1) & (cap - 1)
+        new[slot, :] = old[i, :]
+        new[slot, 0] = (old[i, 0] & ~GEN_BITS) | gen
+        count += 1
+    return count
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -257,6 +291,7 @@ def _build_moves(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, LC: An
         return -1
     m = search_moves_into(R, PM, TLO, THI, ORDER, key, BUF)
     for j in range(m):
+        MV[start + j, 4] = -1  # the successor's row, found on first visit
         MV[start + j, 0] = BUF[3 * j]
         MV[start + j, 1] = BUF[3 * j + 1]
         MV[start + j, 2] = BUF[3 * j + 2]
@@ -272,15 +307,12 @@ def _build_moves(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, LC: An
 
 @numba.njit(cache=True, nogil=True)
 def _settle_vec(S: Any, R: Any, PC: Any, hands: Any, dists: Any, went_out: int, seat: int,
-                pts: int, out: Any, scratch: Any) -> None:
+                pts: int, out: Any, pips: Any, deltas: Any, neg: Any) -> None:
     """The round's end as a vector of results by seat: the settlement,
     ``pts`` to ``seat`` (the placement that ended it), and under the match
     objective the winner's bonus (``dists``: what each lacks of the target
     after the placement)."""
     n = S[S_N]
-    pips = scratch[0:n]
-    deltas = scratch[n:2 * n]
-    neg = scratch[2 * n:3 * n]
     for i in range(n):
         pips[i] = _pips(PC, hands[i])
     settle(R, pips, went_out, deltas)
@@ -316,8 +348,9 @@ def _can_draw(S: Any, R: Any, stock: int) -> int:
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _push(S: Any, FI: Any, FF: Any, d: int, kind: int, seat: int, key: int, stock: int,
-          drawn: int, addseat: int, addpts: int, alpha: float, beta: float, W: Any) -> int:
+def _push(S: Any, FI: Any, FF: Any, d: int, kind: int, seat: int, key: int, row: int,
+          stock: int, drawn: int, addseat: int, addpts: int, alpha: float, beta: float,
+          W: Any) -> int:
     """Frame ``d + 1`` for a position reached from frame ``d`` by a move
     that gave ``addpts`` to ``addseat``, holding frame ``d``'s hands and
     distances (the caller changes what the move changed); the window is
@@ -327,6 +360,7 @@ def _push(S: Any, FI: Any, FF: Any, d: int, kind: int, seat: int, key: int, stoc
     FI[nd, I_KIND] = kind
     FI[nd, I_SEAT] = seat
     FI[nd, I_KEY] = key
+    FI[nd, I_ROW] = row
     FI[nd, I_STOCK] = stock
     FI[nd, I_DRAWN] = drawn
     FI[nd, I_ADDSEAT] = addseat
@@ -378,7 +412,7 @@ def _key_words(S: Any, R: Any, FI: Any, d: int) -> None:
 @numba.njit(cache=True, nogil=True)
 def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any, ST: Any,
         LC: Any, MV: Any, BUF: Any, TK: Any, TV: Any, FI: Any, FF: Any, OUT: Any,
-        SCR: Any) -> None:
+        HB: Any, DB: Any, PB: Any, XB: Any, NB: Any) -> None:
     """Search from the frames on the stack until the root's value is in
     ``OUT`` (status ``OK``), a slice of nodes is spent (``SLICE``: call
     again to go on) or the layout memo is full (``NEED_ROOM``)."""
@@ -414,23 +448,9 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
             S[S_NODES] += 1
             FI[d, I_N0] = S[S_NODES]
             key = FI[d, I_KEY]
-            row = _moves_of(S, R, PM, TLO, THI, ORDER, LC, MV, BUF, key)
-            if row < 0:
-                S[S_STATUS] = NEED_ROOM
-                return
-            FI[d, I_START] = LC[row, 1]
-            FI[d, I_END] = LC[row, 2]
-            FI[d, I_FIT] = LC[row, 3]
-            FI[d, I_TOP] = -1
-            FI[d, I_HINT] = -1
-            FI[d, I_COUNT] = 0
             seat = FI[d, I_SEAT]
-            FF[d, F_SUM] = 0.0
-            FF[d, F_BEST] = -BIG if seat == root else BIG
-            FF[d, F_V] = -BIG
-            for i in range(n):
-                FF[d, F_S + i] = 0.0
             store = FI[d, I_DRAWN] < 0
+            FI[d, I_HINT] = -1
             FI[d, I_SLOT] = -1
             FF[d, F_LO] = -BIG
             FF[d, F_HI] = BIG
@@ -438,12 +458,12 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 _key_words(S, R, FI, d)
                 slot = _find(TK, FI, d, kw, gen)
                 if slot >= 0:
-                    FI[d, I_HINT] = TK[slot, T_HINT]
-                    lo = TV[slot, 0]
-                    hi = TV[slot, 1]
+                    FI[d, I_HINT] = (TK[slot, 0] >> 24 & 255) - 1
+                    lo = TV[slot, 1 + kw]
+                    hi = TV[slot, 2 + kw]
                     if maxn:
                         for i in range(n):
-                            vec[i] = TV[slot, i]
+                            vec[i] = TV[slot, 1 + kw + i]
                     if maxn or lo >= FF[d, F_BETA] or lo == hi or hi <= FF[d, F_ALPHA]:
                         val = lo if lo >= FF[d, F_BETA] or lo == hi else hi
                         FI[d, I_SLOT] = -2  # answered by the table
@@ -456,6 +476,26 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                         FF[d, F_BETA] = hi
                     FF[d, F_LO] = lo
                     FF[d, F_HI] = hi
+            row = FI[d, I_ROW]
+            if row < 0:
+                row = _moves_of(S, R, PM, TLO, THI, ORDER, LC, MV, BUF, key)
+                if row < 0:
+                    S[S_STATUS] = NEED_ROOM
+                    return
+                if d > 0 and FI[d, I_ADDSEAT] >= 0:  # the placement that led here
+                    MV[FI[d - 1, I_START] + FI[d - 1, I_CUR], 4] = row
+            FI[d, I_START] = LC[row, 1]
+            FI[d, I_END] = LC[row, 2]
+            FI[d, I_FIT] = LC[row, 3]
+            FI[d, I_TOP] = -1
+            FF[d, F_BEST] = -BIG if seat == root else BIG
+            if FI[d, I_KIND] == CHANCE:
+                FI[d, I_COUNT] = 0
+                FF[d, F_SUM] = 0.0
+                for i in range(n):
+                    FF[d, F_S + i] = 0.0
+            if maxn:
+                FF[d, F_V] = -BIG
             FI[d, I_STORE] = store
             FF[d, F_A0] = FF[d, F_ALPHA]
             FF[d, F_B0] = FF[d, F_BETA]
@@ -524,11 +564,13 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 ti = MV[j, 0]
                 nkey = MV[j, 1]
                 pts = MV[j, 2]
-                nd = _push(S, FI, FF, d, decide, (seat + 1) % n, nkey, stock, none, seat, pts,
-                           alpha, beta, W)
+                nd = _push(S, FI, FF, d, decide, (seat + 1) % n, nkey, MV[j, 4], stock, none,
+                           seat, pts, alpha, beta, W)
                 if FI[d, I_DRAWN] < 0:
                     FI[nd, I_H + seat] = hand ^ (1 << ti)
-                out = after_placement(R, nkey, MV[j, 3], FI[nd, I_H:I_H + n], seat, pts,
+                for i in range(n):  # no slice: a view of FI would cost two atomic counts
+                    HB[i] = FI[nd, I_H + i]
+                out = after_placement(R, nkey, MV[j, 3], HB, seat, pts,
                                       FI[d, I_D + seat], _can_draw(S, R, stock))
                 FI[nd, I_D + seat] -= pts
                 if out == GOES_ON:
@@ -538,8 +580,10 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 if out == REACHED:
                     _reach_vec(S, seat, pts, res)
                 else:
-                    _settle_vec(S, R, PC, FI[nd, I_H:I_H + n], FI[nd, I_D:I_D + n],
-                                seat if out == WENT_OUT else nobody, seat, pts, res, SCR)
+                    for i in range(n):
+                        DB[i] = FI[nd, I_D + i]
+                    _settle_vec(S, R, PC, HB, DB, seat if out == WENT_OUT else nobody, seat, pts,
+                                res, PB, XB, NB)
             elif stage == ST_CHANCE:
                 rest = FI[d, I_J]
                 if rest == 0:
@@ -549,10 +593,11 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 FI[d, I_J] = rest ^ bit
                 t = _popcount(bit - 1)
                 if FI[d, I_FIT] & bit:
-                    _push(S, FI, FF, d, decide, seat, key, stock ^ bit, t, none, zero, low, high, W)
+                    _push(S, FI, FF, d, decide, seat, key, FI[d, I_ROW], stock ^ bit, t, none,
+                          zero, low, high, W)
                 else:
-                    nd = _push(S, FI, FF, d, decide, seat, key, stock ^ bit, none, none, zero,
-                               low, high, W)
+                    nd = _push(S, FI, FF, d, decide, seat, key, FI[d, I_ROW], stock ^ bit, none,
+                               none, zero, low, high, W)
                     FI[nd, I_H + seat] = hand | bit
                 depth += 1
                 mode = M_ENTER
@@ -562,8 +607,8 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 FI[d, I_CUR] = -1
                 if chance and stage != ST_PASS:
                     # A draw from a stock of unknown order: a chance node.
-                    _push(S, FI, FF, d, chance_kind, seat, key, stock, none, none, zero, alpha,
-                          beta, W)
+                    _push(S, FI, FF, d, chance_kind, seat, key, FI[d, I_ROW], stock, none, none,
+                          zero, alpha, beta, W)
                     depth += 1
                     mode = M_ENTER
                     continue
@@ -586,14 +631,17 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                             drawn = t
                             break
                         hand |= 1 << t
-                nd = _push(S, FI, FF, d, decide, seat, key, k, drawn, none, zero, alpha, beta, W)
+                nd = _push(S, FI, FF, d, decide, seat, key, FI[d, I_ROW], k, drawn, none, zero,
+                           alpha, beta, W)
                 FI[nd, I_H + seat] = hand
                 if drawn < 0 and stage != ST_DRAWONE:
                     # A pass (the stock may have run dry on the way).
-                    if after_pass(key, FI[d, I_FIT], FI[nd, I_H:I_H + n],
+                    for i in range(n):
+                        HB[i] = FI[nd, I_H + i]
+                        DB[i] = FI[nd, I_D + i]
+                    if after_pass(key, FI[d, I_FIT], HB,
                                   _can_draw(S, R, k)) == BLOCKED:
-                        _settle_vec(S, R, PC, FI[nd, I_H:I_H + n], FI[nd, I_D:I_D + n],
-                                    nobody, seat, zero, res, SCR)
+                        _settle_vec(S, R, PC, HB, DB, nobody, seat, zero, res, PB, XB, NB)
                         stage = ST_DONE
                     else:
                         FI[nd, I_SEAT] = (seat + 1) % n
@@ -682,37 +730,41 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
         mode = M_DELIVER
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _store(S: Any, TK: Any, TV: Any, FI: Any, FF: Any, d: int, kw: int, gen: int, maxn: int,
            val: float, vec: Any) -> None:
     """Keep what frame ``d`` found: a max-n vector or a chance node's value
     (exact), or alpha-beta's bounds (the value is exact only inside the
     window the frame was searched with)."""
     slot = _room(TK, FI, d, kw, gen)
+    if TK[slot, 0] & GEN_BITS != gen:
+        S[S_STORED] += 1
     for k in range(kw):
-        TK[slot, k] = FI[d, I_K + k]
-    TK[slot, T_GEN] = gen
-    TK[slot, T_HINT] = FI[d, I_TOP]
-    TK[slot, T_SIZE] = S[S_NODES] - FI[d, I_N0]
+        TK[slot, 1 + k] = FI[d, I_K + k]
+    size = S[S_NODES] - FI[d, I_N0]
+    if size > 0x7FFFFFFF:
+        size = 0x7FFFFFFF
+    TK[slot, 0] = gen | (FI[d, I_TOP] + 1) << 24 | size << 32
+    v = 1 + kw
     if maxn:
         for i in range(S[S_N]):
-            TV[slot, i] = vec[i]
+            TV[slot, v + i] = vec[i]
         return
     if FI[d, I_KIND] == CHANCE:
-        TV[slot, 0] = val
-        TV[slot, 1] = val
+        TV[slot, v] = val
+        TV[slot, v + 1] = val
         return
     lo = FF[d, F_LO]
     hi = FF[d, F_HI]
     if val <= FF[d, F_A0]:
-        TV[slot, 0] = lo
-        TV[slot, 1] = val if val < hi else hi
+        TV[slot, v] = lo
+        TV[slot, v + 1] = val if val < hi else hi
     elif val >= FF[d, F_B0]:
-        TV[slot, 0] = val if val > lo else lo
-        TV[slot, 1] = hi
+        TV[slot, v] = val if val > lo else lo
+        TV[slot, v + 1] = hi
     else:
-        TV[slot, 0] = val
-        TV[slot, 1] = val
+        TV[slot, v] = val
+        TV[slot, v + 1] = val
 
 
 @numba.njit(cache=True, nogil=True)
@@ -761,11 +813,58 @@ numba.config.CACHE_DIR = _SAVED_CACHE_DIR  # type: ignore[attr-defined]
 #: Nodes between two looks at the clock, the node budget and Ctrl-C (a few
 #: milliseconds of search).
 SLICE = 1 << 15
-#: Rows of the transposition table (about 120 MB, kept for the process).
-TT_ROWS = 1 << 20
-_POOL: list[tuple[np.ndarray, np.ndarray]] = []
+#: Rows of a search's first transposition table; it grows four times over
+#: whenever it is half full, up to :data:`TT_MOST` (a small search then
+#: stays in the processor's caches, a big one gets room).
+TT_FIRST = 1 << 15
+TT_MOST = 1 << 20
+#: Tables kept for the next searches, by (rows, width): allocating and
+#: clearing them anew each time would cost more than many searches.
+_POOL: dict[tuple[int, int], np.ndarray] = {}
+_STACKS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 _GEN = [0]
+_SETS: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _set_arrays(max_pip: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per set: each pip's tiles (:func:`~muggins_cli.engine.keys.pip_masks`),
+    each tile's halves, and the engine's order of tiles (by halves)."""
+    found = _SETS.get(max_pip)
+    if found is None:
+        tiles = [(lo, hi) for hi in range(max_pip + 1) for lo in range(hi + 1)]
+        found = _SETS[max_pip] = (
+            np.array(_keys.pip_masks(max_pip), dtype=np.int64),
+            np.array([t[0] for t in tiles], dtype=np.int64),
+            np.array([t[1] for t in tiles], dtype=np.int64),
+            np.array(sorted(range(len(tiles)), key=lambda i: tiles[i]), dtype=np.int64))
+    return found
+
+
+def _table(rows: int, width: int) -> np.ndarray:
+    """A table from the pool, or a new one."""
+    found = _POOL.pop((rows, width), None)
+    if found is not None:
+        return found
+    return np.zeros((rows, width), dtype=np.int64)
+
+
+def _next_generation() -> int:
+    """A new search's generation: entries of any other are empty to it.
+    After 2**24 - 1 searches the pooled tables are cleared and it starts
+    again."""
+    _GEN[0] += 1
+    if _GEN[0] > GEN_BITS:
+        for table in _POOL.values():
+            table[:, 0] = 0
+        _GEN[0] = 1
+    return _GEN[0]
 _MEMO: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, list[int]]] = {}
+
+
+class MemoGrew(Exception):
+    """The layout memo was full and has grown: the caller starts its
+    valuation again with a new search, so that what a search counts never
+    depends on what ran before it in the process."""
 
 
 class SearchError(Exception):
@@ -795,11 +894,7 @@ class Kernel:
         self.r = r
         self.n = players
         self.budget = budget
-        self.pm = np.array(_keys.pip_masks(r[_keys.R_MAX_PIP]), dtype=np.int64)
-        tiles = [(lo, hi) for hi in range(r[_keys.R_MAX_PIP] + 1) for lo in range(hi + 1)]
-        self.tlo = np.array([t[0] for t in tiles], dtype=np.int64)
-        self.thi = np.array([t[1] for t in tiles], dtype=np.int64)
-        self.order = np.array(sorted(range(n_tiles), key=lambda i: tiles[i]), dtype=np.int64)
+        self.pm, self.tlo, self.thi, self.order = _set_arrays(r[_keys.R_MAX_PIP])
         self.pc = pip_chunks
         self.w = np.zeros(MAX_SEATS, dtype=np.float64)
         self.w[:players] = weights
@@ -807,19 +902,27 @@ class Kernel:
         memo = _MEMO.get(r)
         if memo is None:
             lc = np.full((1 << 14, 4), -1, dtype=np.int64)
-            mv = np.zeros((1 << 17, 4), dtype=np.int64)
+            mv = np.zeros((1 << 17, 5), dtype=np.int64)
             memo = _MEMO[r] = (lc, mv, [0, 0])
         self.memo = memo
-        if _POOL:
-            self.tk, self.tv = _POOL.pop()
-        else:
-            self.tk = np.zeros((TT_ROWS, TK_W), dtype=np.int64)
-            self.tv = np.zeros((TT_ROWS, MAX_SEATS), dtype=np.float64)
+        kw = players + 1 + (order is None) + ((players + 1) // 2 if live else 0)
+        used = 1 + kw + (players if maxn else 2)
+        self.width = 8 if used <= 8 else 16
+        # Every search starts at the same size, whatever ran before it: its
+        # node count, and so where a node budget stops it, depends on the
+        # position alone (a seeded analysis gives the same bytes however
+        # its turns are spread over processes).
+        self.tk = _table(TT_FIRST, self.width)
+        self.tv = self.tk.view(np.float64)
         depth = 4 * n_tiles + 64
-        self.fi = np.zeros((depth, NI), dtype=np.int64)
-        self.ff = np.zeros((depth, NF), dtype=np.float64)
+        # The stack needs no clearing: a frame is written before it is read.
+        stack = _STACKS.pop(depth, None)
+        self.fi: np.ndarray
+        self.ff: np.ndarray
+        self.fi, self.ff = stack if stack is not None else (
+            np.zeros((depth, NI), dtype=np.int64), np.zeros((depth, NF), dtype=np.float64))
         self.out = np.zeros(3 * MAX_SEATS, dtype=np.float64)
-        self.scr = np.zeros(3 * MAX_SEATS, dtype=np.int64)
+        self.scratch = [np.zeros(players, dtype=np.int64) for _ in range(5)]
         self.buf = np.zeros(3 * 4 * n_tiles, dtype=np.int64)
         s = np.zeros(S_SIZE, dtype=np.int64)
         s[S_N] = players
@@ -832,9 +935,8 @@ class Kernel:
         s[S_OFF] = off
         s[S_BONUS] = bonus
         s[S_MAXPLACE] = max_place
-        s[S_KW] = players + 1 + (order is None) + ((players + 1) // 2 if live else 0)
-        _GEN[0] += 1
-        s[S_GEN] = _GEN[0]
+        s[S_KW] = kw
+        s[S_GEN] = _next_generation()
         s[S_WIN] = win
         s[S_LIVE] = int(live)
         self.s = s
@@ -845,9 +947,10 @@ class Kernel:
     def release(self) -> None:
         """Hand the transposition table to the next search (its entries die
         with this search's generation)."""
-        if self.tk.shape[0] == TT_ROWS and not _POOL:
-            _POOL.append((self.tk, self.tv))
-        self.tk = self.tv = np.zeros((1, 1))
+        if self.tk.shape[0] > 1:
+            _POOL[self.tk.shape] = self.tk
+        self.tk = self.tv = np.zeros((1, 1), dtype=np.int64)
+        _STACKS[self.fi.shape[0]] = (self.fi, self.ff)
 
     def _root(self, kind: int, seat: int, key: int, stock: int, drawn: int,
               hands: Sequence[int], dists: Sequence[int], alpha: float, beta: float) -> None:
@@ -859,6 +962,7 @@ class Kernel:
         fi[0, I_STOCK] = stock
         fi[0, I_DRAWN] = drawn
         fi[0, I_ADDSEAT] = -1
+        fi[0, I_ROW] = -1
         for i in range(self.n):
             fi[0, I_H + i] = hands[i]
             fi[0, I_D + i] = dists[i]
@@ -887,19 +991,32 @@ class Kernel:
             lc, mv, _ = self.memo
             s[S_MV_N], s[S_LC_N] = self.memo[2]
             run(s, self.r, self.pm, self.tlo, self.thi, self.order, self.pc, self.w, self.st,
-                lc, mv, self.buf, self.tk, self.tv, self.fi, self.ff, self.out, self.scr)
+                lc, mv, self.buf, self.tk, self.tv, self.fi, self.ff, self.out, *self.scratch)
             self.memo[2][:] = [int(s[S_MV_N]), int(s[S_LC_N])]
             budget.nodes += int(s[S_NODES]) - before
+            if 2 * int(s[S_STORED]) > self.tk.shape[0] and self.tk.shape[0] < TT_MOST:
+                self._grow_table()
             status = int(s[S_STATUS])
             if status == OK:
                 return self.out
             if status == NEED_ROOM:
                 self._grow()
-                self._root(kind, seat, key, stock, drawn, hands, dists, alpha, beta)
-                continue
+                raise MemoGrew
             if budget.node_limit is not None and budget.nodes >= budget.node_limit:
                 raise BudgetExhausted(Stopped.NODES)
             budget.check()
+
+    def _grow_table(self) -> None:
+        """Four times the rows, the live entries moved over (between two
+        slices: no frame refers to a slot)."""
+        old = self.tk
+        new = _table(min(4 * old.shape[0], TT_MOST), self.width)
+        s = self.s
+        s[S_GEN] = gen = _next_generation()
+        s[S_STORED] = rehash_into(old, new, int(s[S_KW]), gen)
+        _POOL[old.shape] = old
+        self.tk = new
+        self.tv = new.view(np.float64)
 
     def _grow(self) -> None:
         """The layout memo is full: twice as big (it holds the placements of
@@ -907,7 +1024,7 @@ class Kernel:
         lc, mv, used = self.memo
         big_lc = np.full((2 * lc.shape[0], 4), -1, dtype=np.int64)
         if 2 * (used[1] + 1) > lc.shape[0]:
-            lc, mv, used = big_lc, np.zeros((2 * mv.shape[0], 4), dtype=np.int64), [0, 0]
+            lc, mv, used = big_lc, np.zeros((2 * mv.shape[0], 5), dtype=np.int64), [0, 0]
         else:
             mv = np.concatenate([mv, np.zeros_like(mv)])
         self.memo = _MEMO[self.r] = (lc, mv, used)

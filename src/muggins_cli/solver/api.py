@@ -69,7 +69,7 @@ from muggins_cli.solver.common import (
     Stopped,
 )
 from muggins_cli.solver.game import Game, Node, SolverMove
-from muggins_cli.solver.kernel import MemoGrew, preference
+from muggins_cli.solver.kernel import MEMO_MOST_MOVES, MemoGrew, preference
 from muggins_cli.solver.knowledge import Prior, Sampler
 from muggins_cli.solver.roots import Root, Vec
 from muggins_cli.tiles import Tile
@@ -305,12 +305,20 @@ def _value_moves(make: Callable[[], Root], moves: list[SolverMove], mode: Mode,
     again with a new search: what it counts, and so where a node budget
     stops it, must not depend on what ran before in the process."""
     spent = budget.nodes
+    emptied = 0
     while True:
         root = make()
         try:
             return _valued(root, moves, mode, objective, budget, method, want_pv, only)
-        except MemoGrew:
-            budget.nodes = spent
+        except MemoGrew as e:
+            if not e.afresh:
+                budget.nodes = spent
+            else:  # the search needs more layouts than are kept: its budget bounds it
+                emptied += 1
+                if emptied > 2:
+                    raise InputError("this search meets more layouts than the solver keeps "
+                                     f"({MEMO_MOST_MOVES:,} placements); give it --nodes or "
+                                     "--time, or a position later in the round") from None
         finally:
             root.release()
 

@@ -194,19 +194,22 @@ def _home(TK: Any, FI: Any, d: int, kw: int) -> int:
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
+def _holds(TK: Any, slot: int, FI: Any, d: int, kw: int) -> bool:
+    """Whether table row ``slot`` holds frame ``d``'s key words."""
+    for k in range(kw):
+        if TK[slot, 1 + k] != FI[d, I_K + k]:
+            return False
+    return True
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
 def _find(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
     """The slot holding frame ``d``'s key, or -1."""
     cap = TK.shape[0]
     slot = _home(TK, FI, d, kw)
     for _ in range(CLUSTER):
-        if TK[slot, 0] & GEN_BITS == gen:
-            same = True
-            for k in range(kw):
-                if TK[slot, 1 + k] != FI[d, I_K + k]:
-                    same = False
-                    break
-            if same:
-                return slot
+        if TK[slot, 0] & GEN_BITS == gen and _holds(TK, slot, FI, d, kw):
+            return slot
         slot = (slot + 1) & (cap - 1)
     return -1
 
@@ -223,12 +226,7 @@ def _room(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
     for _ in range(CLUSTER):
         meta = TK[slot, 0]
         if meta & GEN_BITS == gen:
-            same = True
-            for k in range(kw):
-                if TK[slot, 1 + k] != FI[d, I_K + k]:
-                    same = False
-                    break
-            if same:
+            if _holds(TK, slot, FI, d, kw):
                 return slot
             if meta >> 32 < TK[least, 0] >> 32:
                 least = slot
@@ -824,6 +822,18 @@ _POOL: dict[tuple[int, int], np.ndarray] = {}
 _STACKS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 _GEN = [0]
 _SETS: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+#: The layout memo's first size (layouts, placements) and the most
+#: placements it grows to (160 MB).
+MEMO_KEYS = 1 << 14
+MEMO_MOVES = 1 << 17
+MEMO_MOST_MOVES = 1 << 22
+
+
+def _new_memo(keys: int, moves: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """An empty layout memo: rows of (key, first move, end, fit mask), the
+    moves, and how much of each is used."""
+    return (np.full((keys, 4), -1, dtype=np.int64), np.zeros((moves, 5), dtype=np.int64),
+            [0, 0])
 
 
 def _set_arrays(max_pip: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -864,7 +874,13 @@ _MEMO: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, list[int]]] = {}
 class MemoGrew(Exception):
     """The layout memo was full and has grown: the caller starts its
     valuation again with a new search, so that what a search counts never
-    depends on what ran before it in the process."""
+    depends on what ran before it in the process. ``afresh``: it was at its
+    largest and was emptied instead (the search meets more layouts than it
+    keeps)."""
+
+    def __init__(self, afresh: bool) -> None:
+        super().__init__("the layout memo grew")
+        self.afresh = afresh
 
 
 class SearchError(Exception):
@@ -901,9 +917,7 @@ class Kernel:
         self.st = np.array(list(order) if order else [0], dtype=np.int64)
         memo = _MEMO.get(r)
         if memo is None:
-            lc = np.full((1 << 14, 4), -1, dtype=np.int64)
-            mv = np.zeros((1 << 17, 5), dtype=np.int64)
-            memo = _MEMO[r] = (lc, mv, [0, 0])
+            memo = _MEMO[r] = _new_memo(MEMO_KEYS, MEMO_MOVES)
         self.memo = memo
         kw = players + 1 + (order is None) + ((players + 1) // 2 if live else 0)
         used = 1 + kw + (players if maxn else 2)
@@ -1001,7 +1015,7 @@ class Kernel:
                 return self.out
             if status == NEED_ROOM:
                 self._grow()
-                raise MemoGrew
+                raise MemoGrew(afresh=False)
             if budget.node_limit is not None and budget.nodes >= budget.node_limit:
                 raise BudgetExhausted(Stopped.NODES)
             budget.check()
@@ -1020,11 +1034,15 @@ class Kernel:
 
     def _grow(self) -> None:
         """The layout memo is full: twice as big (it holds the placements of
-        every layout a search of these rules has met, a few thousand)."""
+        every layout a search of these rules has met, a few thousand), or,
+        past :data:`MEMO_MOST_MOVES`, started afresh: its memory stays
+        bounded whatever the set."""
         lc, mv, used = self.memo
-        big_lc = np.full((2 * lc.shape[0], 4), -1, dtype=np.int64)
-        if 2 * (used[1] + 1) > lc.shape[0]:
-            lc, mv, used = big_lc, np.zeros((2 * mv.shape[0], 5), dtype=np.int64), [0, 0]
+        if 2 * mv.shape[0] > MEMO_MOST_MOVES:
+            self.memo = _MEMO[self.r] = _new_memo(MEMO_KEYS, MEMO_MOVES)
+            raise MemoGrew(afresh=True)
+        elif 2 * (used[1] + 1) > lc.shape[0]:
+            self.memo = _new_memo(2 * lc.shape[0], 2 * mv.shape[0])
         else:
-            mv = np.concatenate([mv, np.zeros_like(mv)])
-        self.memo = _MEMO[self.r] = (lc, mv, used)
+            self.memo = (lc, np.concatenate([mv, np.zeros_like(mv)]), used)
+        _MEMO[self.r] = self.memo

@@ -1,0 +1,152 @@
+"""The compiled search's own machinery: budgets between slices, the layout
+memo and the transposition table growing or replaced, and the limits it
+refuses with a message. Values are held to the exhaustive searches of
+tests/test_solver_reference.py, never to the search's own output."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from muggins_cli.engine.state import deal, legal_moves, new_round
+from muggins_cli.errors import InputError
+from muggins_cli.solver import common, kernel, solve
+from muggins_cli.solver.kernel import SLICE
+from tests.test_solver import PAGAT, VARIANTS
+from tests.test_solver_reference import endgame, move_value2, paranoid_move
+
+SPINNER = VARIANTS["spinner"]
+
+
+def _exhaustive2(rules, state):  # type: ignore[no-untyped-def]
+    return [move_value2(rules, state, m, [250, 250], False) for m in legal_moves(rules, state)]
+
+
+def _values(rules, state, **kw):  # type: ignore[no-untyped-def]
+    res = solve(rules, state, scores=[0] * state.players, target=250, pv=False, **kw)
+    return [m.value for m in res.moves], res.nodes
+
+
+def test_tiny_tables_still_give_exact_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table of 16 rows that may grow to 64 replaces entries all the
+    time: every value still equals the exhaustive search's (an entry holds
+    valid bounds whatever replaced what)."""
+    monkeypatch.setattr(kernel, "TT_FIRST", 16)
+    monkeypatch.setattr(kernel, "TT_MOST", 64)
+    monkeypatch.setattr(kernel, "_POOL", {})
+    for seed in range(4):
+        for rules in (PAGAT, SPINNER):
+            state = endgame(rules, 2, 4400 + seed, 10)
+            values, _ = _values(rules, state)
+            assert values == _exhaustive2(rules, state)
+    state = endgame(PAGAT, 3, 4500, 9)
+    values, _ = _values(PAGAT, state, multi="paranoid")
+    assert values == pytest.approx([paranoid_move(PAGAT, state, m, [250] * 3, False, state.to_move)
+                                    for m in legal_moves(PAGAT, state)])
+
+
+def test_a_memo_that_grows_starts_the_search_again_with_the_same_count(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A layout memo of 4 layouts must grow many times during one search:
+    the answer, and what the search counted, are those of a search that
+    never had to (so a node budget stops it where it would have)."""
+    state = endgame(SPINNER, 2, 4600, 12)
+    roomy = _values(SPINNER, state)
+    monkeypatch.setattr(kernel, "MEMO_KEYS", 4)
+    monkeypatch.setattr(kernel, "MEMO_MOVES", 64)
+    monkeypatch.setattr(kernel, "_MEMO", {})
+    cramped = _values(SPINNER, state)
+    assert cramped == roomy
+    assert cramped[0] == _exhaustive2(SPINNER, state)
+
+
+def test_a_memo_at_its_largest_is_emptied_and_a_search_that_needs_more_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past its largest the memo is emptied, not grown (memory stays
+    bounded); a search that needs more layouts than that is refused with a
+    message, not run for ever."""
+    monkeypatch.setattr(kernel, "MEMO_KEYS", 4)
+    monkeypatch.setattr(kernel, "MEMO_MOVES", 16)
+    monkeypatch.setattr(kernel, "MEMO_MOST_MOVES", 32)
+    monkeypatch.setattr(kernel, "_MEMO", {})
+    hands, stock = deal(SPINNER, 2, random.Random(5))
+    with pytest.raises(InputError, match="more layouts than the solver keeps"):
+        solve(SPINNER, new_round(hands, stock, 0), pv=False)
+
+
+def test_a_slice_of_a_few_nodes_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search stops after every slice and goes on from its stack: with
+    slices of 7 nodes the values and the count are those of slices of
+    thousands."""
+    state = endgame(PAGAT, 3, 4700, 11)
+    whole = _values(PAGAT, state, multi="paranoid")
+    monkeypatch.setattr(kernel, "SLICE", 7)
+    assert _values(PAGAT, state, multi="paranoid") == whole
+
+
+@pytest.mark.parametrize("limit", [1, 500, 5000])
+def test_a_node_budget_stops_at_that_node(limit: int) -> None:
+    """A round from its lead needs far more nodes: the search stops at the
+    budget exactly, and says why."""
+    hands, stock = deal(PAGAT, 3, random.Random(0))
+    res = solve(PAGAT, new_round(hands, stock, 0), pv=False, multi="paranoid",
+                node_limit=limit)
+    assert res.stopped == "nodes" and not res.exact
+    assert res.nodes == limit
+
+
+def test_a_deadline_lands_between_slices(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock is read between slices: a clock that moves a second at
+    each reading stops a search given 3.5 seconds after a few slices, not
+    at its end (a three-player round from its lead takes over a million
+    nodes)."""
+    ticks = itertools.count()
+    monkeypatch.setattr(common.time, "perf_counter", lambda: float(next(ticks)))
+    hands, stock = deal(PAGAT, 3, random.Random(0))
+    res = solve(PAGAT, new_round(hands, stock, 0), pv=False, multi="paranoid",
+                time_limit=3.5)
+    assert res.stopped == "time"
+    assert 0 < res.nodes <= 4 * SLICE
+
+
+def test_seats_and_sets_past_the_kernels_limits_are_refused() -> None:
+    """Five seats, or a set of more tiles than a mask holds (double-ten:
+    66), are refused with a message naming the limit."""
+    five = dataclasses.replace(PAGAT, name="five", players=(2, 3, 4, 5),
+                               hand_size={**PAGAT.hand_size, 5: 4},
+                               target={**PAGAT.target, 5: 200})
+    hands, stock = deal(five, 5, random.Random(1))
+    with pytest.raises(InputError, match="2 to 4 seats"):
+        solve(five, new_round(hands, stock, 0), scores=[0] * 5, target=200)
+    ten = dataclasses.replace(PAGAT, name="double-ten", max_pip=10)
+    hands, stock = deal(ten, 2, random.Random(1))
+    with pytest.raises(InputError, match="62 tiles"):
+        solve(ten, new_round(hands, stock, 0))
+
+
+@pytest.mark.slow
+def test_the_kernel_runs_as_plain_python_under_numba_disable_jit() -> None:
+    """NUMBA_DISABLE_JIT=1 is the way to step through the search in a
+    debugger: it runs the same source as Python and gives the same values."""
+    code = (
+        "from tests.test_solver_reference import endgame, move_value2\n"
+        "from muggins_cli.engine.state import legal_moves\n"
+        "from muggins_cli.rules.loader import load_preset\n"
+        "from muggins_cli.solver import solve\n"
+        "r = load_preset('pagat'); s = endgame(r, 2, 4800, 7)\n"
+        "got = [m.value for m in solve(r, s, scores=[0, 0], target=250, pv=False).moves]\n"
+        "want = [move_value2(r, s, m, [250, 250], False) for m in legal_moves(r, s)]\n"
+        "assert got == want, (got, want); print('same')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
+                          cwd=str(Path(__file__).parents[1]), timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "same"
+

@@ -69,7 +69,7 @@ from muggins_cli.solver.common import (
     Stopped,
 )
 from muggins_cli.solver.game import Game, Node, SolverMove
-from muggins_cli.solver.kernel import MEMO_MOST_MOVES, MemoGrew, preference
+from muggins_cli.solver.kernel import MEMO_MOST_MOVES, MemoGrew, preference, ready
 from muggins_cli.solver.knowledge import Prior, Sampler
 from muggins_cli.solver.roots import Root, Vec
 from muggins_cli.tiles import Tile
@@ -225,6 +225,7 @@ def solve(
     mode = Mode(mode)
     objective = Objective(objective)
     multi = Multi(multi)
+    ready()  # compiled (or loaded) before the clock starts
     budget = Budget(time_limit, node_limit)
     if isinstance(position, SeatView):
         if mode is not Mode.SAMPLE:

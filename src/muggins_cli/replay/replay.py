@@ -1271,7 +1271,7 @@ class Replayer:
         alone, until one choice is left, a play fits no choice (an error
         either way), one is itself ambiguous, or the round ends."""
         table = self.table
-        live = {e: nid for e, nid, _ in table.real_moves(rnd.lid, tile.index()) if e in ends}
+        live = {e: nid for e, nid, _ in table.moves(rnd.lid, tile.index()) if e in ends}
         body = self.match.body
         start = bisect.bisect_right(body, line, key=_line_of)
         for item in body[start:start + _LOOK_AHEAD]:
@@ -1288,7 +1288,7 @@ class Replayer:
                 break
             follow: dict[End, int] = {}
             for e, lid in live.items():
-                moves = [m for m in table.real_moves(lid, spelling.index)
+                moves = [m for m in table.moves(lid, spelling.index)
                          if spelling.end is None or m[0] is spelling.end]
                 if len(moves) > 1:
                     return next(iter(live)), None

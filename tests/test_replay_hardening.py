@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from muggins_cli.cli import app
 from muggins_cli.notation.model import Severity
 from muggins_cli.notation.parser import parse_text
-from muggins_cli.replay.position import positions
-from muggins_cli.replay.replay import MatchReplay, replay_match
+from muggins_cli.replay.replay import positions, replay_match
+from muggins_cli.replay.values import MatchReplay
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import Rules
 from muggins_cli.rules.resolve import resolver_for

@@ -28,8 +28,8 @@ from muggins_cli.cli.solver_options import (
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Severity
 from muggins_cli.notation.reading import read_match
-from muggins_cli.replay.position import positions
 from muggins_cli.replay.replay import replay_match
+from muggins_cli.replay.watch import Decisions, Positions
 from muggins_cli.report.study import build_page, render_page
 
 _NAME = "muggins study"
@@ -131,7 +131,11 @@ def study_page(path: str, number: int, weigh: WeighOptions | None = None,
     """The page of match ``number`` of the record at ``path``."""
     match = read_match(path, number)
     resolve = record_resolver(path)
-    replay = replay_match(match, resolve, collect_events=True)
+    # One replay for the checker, the analysis, the solver and the boards.
+    seen = Positions()
+    decided = Decisions() if weigh is not None else None
+    replay = replay_match(match, resolve, seen, *([decided] if decided is not None else []),
+                          collect_events=True)
     if replay.rules is None:
         first = replay.diagnostics[0] if replay.diagnostics else None
         why = f": line {first.line}: {first.message}" if first is not None else ""
@@ -143,6 +147,6 @@ def study_page(path: str, number: int, weigh: WeighOptions | None = None,
         notes.append(f"The record has {len(errors)} error{'' if len(errors) == 1 else 's'}, "
                      f"the first at line {e.line}: {e.code} {e.message}. The page shows the "
                      "match as far as the replay can follow it (muggins check lists them).")
-    analysis = analyse_match(match, replay, resolve, weigh, weigher)
-    seen = list(positions(match, resolve))
-    return render_page(build_page(match, number, analysis, seen, notes=notes))
+    analysis = analyse_match(match, replay, resolve, weigh, weigher,
+                             decisions=decided.decisions() if decided is not None else None)
+    return render_page(build_page(match, number, analysis, seen.out, notes=notes))

@@ -1,0 +1,202 @@
+"""The round tracker's own bookkeeping, case by case: the hands a record
+without deals gives away, a round led by the highest double with hidden
+hands, and the words of its findings.
+
+Every expected hand is the deal line of the record the case was cut from
+(tests/test_check.py's PAGAT), and every expected message is worked out
+from the record as a reader would say it, not taken from the replay.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from muggins_cli.check import check_file
+from muggins_cli.notation.model import Severity
+from muggins_cli.notation.parser import parse_text
+from muggins_cli.replay.deduce import deduce_round
+from muggins_cli.replay.replay import replay_match
+from muggins_cli.rules.resolve import resolver_for
+from muggins_cli.tiles import Tile
+from tests.test_check import PAGAT, SPINNER, edit
+
+SEAT = {"Ana": 0, "Budi": 1}
+#: The deal lines of PAGAT.
+ANA = {"5-5", "3-4", "6-1", "0-0", "2-3", "4-4", "1-1"}
+BUDI = {"5-0", "1-2", "6-6", "0-3", "2-2", "4-6", "1-3"}
+#: PAGAT kept without its deals, each hand shown at the end: Ana kept 4-4
+#: 1-1 0-4 (she drew 0-4, 2-6, 3-5 and laid the last two), Budi 1-2.
+HIDDEN = "\n".join(line for line in PAGAT.splitlines()
+                   if not line.startswith(("deal ", "stock ")))
+REVEALED = edit(HIDDEN, "score Ana 35", "reveal Ana 4-4 1-1 0-4\nreveal Budi 1-2\nscore Ana 35")
+
+
+def _tiles(names: set[str]) -> set[Tile]:
+    return {Tile.of(int(n[0]), int(n[2])) for n in names}
+
+
+def _deduced(text: str, line: int = 6) -> dict[int, set[str]]:
+    (match,) = parse_text(text)
+    found = deduce_round(match.body, line, SEAT, 7)
+    return {seat: {str(t) for t in hand} for seat, hand in found.items()}
+
+
+def test_revealed_hands_give_the_deal_away() -> None:
+    """Opening hand = end hand + placed - drawn: Ana 4-4 1-1 0-4 + her seven
+    placements - 0-4 2-6 3-5; Budi 1-2 + his six placements."""
+    assert _deduced(REVEALED) == {0: {str(t) for t in _tiles(ANA)},
+                                  1: {str(t) for t in _tiles(BUDI)}}
+
+
+def test_without_a_reveal_only_who_went_out_is_known() -> None:
+    """Neither went out (Ana laid 7 of 10, Budi 6 of 7) and only Budi shows
+    his hand: Budi alone."""
+    text = edit(HIDDEN, "score Ana 35", "reveal Budi 1-2\nscore Ana 35")
+    assert _deduced(text) == {1: {str(t) for t in _tiles(BUDI)}}
+    # Budi goes out with his last tile: 7 laid, none drawn.
+    text = edit(HIDDEN, "Ana: d3-5 3-5L +15\n", "Ana: d3-5 3-5L +15\nBudi: 1-2R\n")
+    assert _deduced(text) == {1: {str(t) for t in _tiles(BUDI)}}
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    # A draw whose face is hidden: that seat's hand cannot be worked back.
+    ("Ana: d0-4 d2-6 2-6R", "Ana: d?? d2-6 2-6R", {1}),
+    # A drawn tile neither kept nor laid: no hand explains it.
+    ("reveal Ana 4-4 1-1 0-4", "reveal Ana 4-4 1-1 5-6", {1}),
+    # A reveal of too many tiles gives eight at the start.
+    ("reveal Ana 4-4 1-1 0-4", "reveal Ana 4-4 1-1 0-4 5-6", {1}),
+    # A tile twice: no hand of seven distinct tiles.
+    ("reveal Ana 4-4 1-1 0-4", "reveal Ana 4-4 4-4 0-4", {1}),
+    # The same tile in both hands: neither is trusted.
+    ("reveal Budi 1-2", "reveal Budi 1-1", set()),
+    # A deal line anywhere in the round: nothing to deduce.
+    ("Budi: 6-6R", "deal Budi 5-0\nBudi: 6-6R", set()),
+])
+def test_what_spoils_a_deduction(old: str, new: str, expected: set[int]) -> None:
+    assert set(_deduced(edit(REVEALED, old, new))) == expected
+
+
+def test_a_deduction_reads_only_its_own_round() -> None:
+    """Round 2 begins after Budi's 2-2R: round 1 then lacks the end of the
+    record, round 2 has no reveal of Ana's."""
+    text = edit(REVEALED, "Ana: d0-4 d2-6 2-6R", "round 2\nAna: d0-4 d2-6 2-6R")
+    assert _deduced(text, 6) == {}
+    line = text.splitlines().index("round 2") + 1
+    assert _deduced(text, line) == {}  # Budi laid only 6-6R there, and holds 1-2
+
+
+def _errors(text: str, path: Path | None = None) -> list[tuple[int, str, str]]:
+    if path is None:
+        (match,) = parse_text(text)
+        result = replay_match(match, resolver_for(None))
+        diags = result.diagnostics
+    else:
+        path.write_text(text, encoding="utf-8")
+        diags = check_file(str(path)).diagnostics
+    return [(d.line, d.code, d.message) for d in diags if d.severity is not Severity.INFO]
+
+
+def test_deduced_hands_are_checked_as_if_dealt() -> None:
+    """Without the reveals nothing is deduced, and the first placement says
+    the hands are not checked (line 8, Ana's 5-5); with them both hands are
+    worked out and every placement is checked against them."""
+    def notes(text: str) -> list[tuple[int, str]]:
+        (match,) = parse_text(text)
+        return [(d.line, d.message) for d in replay_match(match, resolver_for(None)).diagnostics
+                if d.code == "unverified"]
+    held = ("round 1: hands are not in the record, so whether players held the tiles they "
+            "placed is not checked (first: Ana's 5-5 here)")
+    assert (8, held) in notes(HIDDEN)
+    assert [n for n in notes(REVEALED) if "held the tiles" in n[1]] == []
+
+
+HOUSE = "base: pagat\nlead_tile: highest-double\n"
+
+
+def _house(tmp_path: Path, text: str) -> list[tuple[int, str, str]]:
+    (tmp_path / "house.yaml").write_text(HOUSE, encoding="utf-8")
+    text = edit(text, '[Rules "pagat"]', '[Rules "house.yaml"]')
+    return _errors(text, tmp_path / "m.mgn")
+
+
+def test_a_hidden_deal_led_by_the_highest_double(tmp_path: Path) -> None:
+    """Round 1 under highest-double with the hands hidden: 5-5 may be the
+    highest double dealt (not checked); 3-4 is no double at all; and the
+    lead line names who leads."""
+    found = _house(tmp_path, edit(HIDDEN, "Ana: 5-5 +10", "Ana: 3-4 +5"))
+    assert (8, "wrong-leader", "round 1 opens with the highest double dealt, not 3-4") in found
+    found = _house(tmp_path, edit(HIDDEN, "lead Ana", "lead Budi"))
+    assert (8, "wrong-leader", "Budi leads round 1, not Ana") in found
+    found = _house(tmp_path, HIDDEN)
+    assert [f for f in found if f[1] == "wrong-leader"] == []
+
+
+@pytest.mark.parametrize(("base", "old", "new", "expected"), [
+    ("P", "Budi: 0-3R\n", "Budi: d0-4 0-3R\n",
+     (14, "illegal-draw", "Budi drew 0-4 while holding 0-3, which fits R (0)")),
+    ("P", "Ana: d0-4 d2-6 2-6R", "Ana: d0-4 d2-6 pass",
+     (21, "drawn-tile-not-played", "Ana drew 2-6, which fits R (2), and must place it")),
+    ("P", "Ana: d0-4 d2-6 2-6R", "Ana: d0-4 d2-6 1-1R",
+     (21, "drawn-tile-not-played", "Ana drew 2-6, which fits R (2), and must place it, not 1-1")),
+    ("P", "Ana: d0-4 d2-6 2-6R", "Ana: d0-4 d2-6 d3-5 2-6R",
+     (21, "illegal-draw", "Ana drew again after drawing 2-6, which fits R (2)")),
+    ("P", "Ana: d0-4 d2-6 2-6R", "Ana: d2-6 2-6R",
+     (21, "illegal-draw", "Ana drew 2-6, which is not the next tile of the stock (0-4 is)")),
+    ("P", "Ana: d0-4 d2-6 2-6R", "Ana: pass",
+     (21, "illegal-pass", "Ana passed while the stock has 14 tiles to draw")),
+    ("P", "Budi: 0-3R\n", "Budi: pass\n",
+     (14, "illegal-pass", "Budi passed while the stock has 14 tiles to draw")),
+    ("P", "Ana: 5-5 +10\n", "Ana: pass\n",
+     (11, "illegal-pass", "Ana passed on the round's first turn; any tile may open")),
+    ("P", "Ana: 5-5 +10\n", "Ana: d0-4 5-5 +10\n",
+     (11, "illegal-draw", "Ana drew on the round's first turn; any tile may open")),
+    ("P", "Budi: 0-3R\n", "Budi: 0-4R\n",
+     (14, "not-in-hand", "Budi places 0-4, which they do not hold (it is in the stock)")),
+    ("P", "Budi: 0-3R\n", "Budi: 3-0R\n", None),  # the same tile, halves either way
+    ("P", "Budi: 0-3R\n", "Budi: 0-0R\n",
+     (14, "not-in-hand", "Budi places 0-0, which they do not hold (it is already on the table)")),
+    ("P", "Budi: 0-3R\n", "Budi: 3-4R\n",
+     (14, "not-in-hand", "Budi places 3-4, which they do not hold (Ana holds it)")),
+    ("P", "Budi: 0-3R\n", "Budi: 0-7R\n",
+     (14, "not-in-hand", "0-7 is not in a double-6 set")),
+    ("P", "Budi: 0-3R\n", "Budi: 0-3L\n",
+     (14, "does-not-fit", "0-3 does not fit L, which shows 5; open ends: L=5, R=0")),
+    ("P", "Budi: 0-3R\n", "Budi: 0-3U\n",
+     (14, "bad-end", "end U is not open (there is no spinner); open ends: L=5, R=0")),
+    ("P", "Budi: 1-3R\n", "Budi: 6-6\n", (18, "does-not-fit", "6-6 fits no open end (L=5, R=1)")),
+    ("P", "Ana: 5-5 +10\n", "Ana: 5-5L +10\n",
+     (11, "bad-end", "the opening tile takes no end letter (5-5L)")),
+    ("P", "Budi: 0-3R\n", "Budi: 0-3R +5\n",
+     (14, "score-mismatch", "Budi claims 5; 0-3 scores 0 (the open ends add up to 13)")),
+    ("S", "Budi: 0-2L +10\n", "Budi: 0-2L +20\n",
+     (13, "score-mismatch", "Budi claims 20; 0-2 scores 15 (the open ends add up to 15)")),
+    ("P", "Budi: 0-3R\n", "Budi: 0-3R\nAna: muggins +5\n",
+     (15, "muggins-invalid",
+      "rules 'pagat' have no muggins call; every placement scores by itself")),
+    ("S", "Ana: muggins +5\n", "Ana: muggins +10\n",
+     (14, "muggins-invalid", "Ana calls muggins for 10, but only 5 went unclaimed")),
+    ("S", "Ana: muggins +5\n", "Budi: muggins +5\n",
+     (14, "muggins-invalid", "Budi cannot call muggins on their own play")),
+    ("S", "Ana: muggins +5\n", "Ana: muggins +5\nAna: muggins +5\n",
+     (15, "muggins-invalid", "one muggins call at most follows a placement, and Ana called "
+      "on line 14")),
+    ("S", "Budi: 0-2L +10\nAna: muggins +5\n", "Budi: 0-2L +15\nAna: muggins +5\n",
+     (14, "muggins-invalid", "nothing to take: Budi claimed all the play scored")),
+    ("S", "Ana: muggins +5\n", "score Ana 10, Budi 20\nAna: muggins +5\n",
+     (15, "muggins-invalid", "a muggins call must follow the turn it takes points from")),
+    ("P", "Ana: 0-0R +10\n", "Budi: 0-0R +10\n", (13, "out-of-turn",
+                                                  "it is Ana's turn, not Budi's")),
+    ("P", "score Ana 35, Budi 10", "score Ana 35, Budi 15",
+     (24, "total-mismatch", "Budi has 10, not 15")),
+    ("P", "round 1\n", "round 2\n", (6, "bad-round", "expected round 1, got round 2")),
+    ("P", "lead Ana\n", "lead Ana\nlead Ana\n", None),
+])
+def test_the_words_of_a_finding(base: str, old: str, new: str,
+                                expected: tuple[int, str, str] | None) -> None:
+    found = _errors(edit(PAGAT if base == "P" else SPINNER, old, new))
+    if expected is None:
+        assert [f for f in found if f[1] != "bad-round"] == []
+    else:
+        assert expected in found, found

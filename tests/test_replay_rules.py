@@ -200,3 +200,15 @@ def test_the_words_of_a_finding(base: str, old: str, new: str,
         assert [f for f in found if f[1] != "bad-round"] == []
     else:
         assert expected in found, found
+
+
+def test_the_spinners_sides_first(tmp_path: Path) -> None:
+    """Under spinner_sides_first, U and D open once L and R hold a tile:
+    Budi's 5-0U on the lone spinner 5-5 (line 11) is on no open end."""
+    (tmp_path / "sides.yaml").write_text("base: spinner\nspinner_sides_first: true\n",
+                                         encoding="utf-8")
+    text = edit(edit(SPINNER, '[Rules "spinner"]', '[Rules "sides.yaml"]'),
+                "Budi: 5-0L +10", "Budi: 5-0U +10")
+    found = _errors(text, tmp_path / "m.mgn")
+    assert (11, "bad-end", "end U is not open (the spinner's U and D open once L and R hold "
+            "a tile); open ends: L=5, R=5") in found

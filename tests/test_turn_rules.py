@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from muggins_cli.engine import turn
+from muggins_cli.engine import keys, turn
 from muggins_cli.engine.keys import EMPTY, R_N_TILES, lead_key, place_tile, rule_ints
 from muggins_cli.engine.layout import fit_bits, lead
 from muggins_cli.engine.state import next_leader
@@ -196,3 +196,52 @@ def test_numba_compiles_the_new_rules_to_the_same_answers() -> None:
                     for placer in (NOBODY, 0, 1):
                         assert call(rules, called, placer, 1, points, claimed) == \
                             turn.call_fault(rules, called, placer, 1, points, claimed)
+
+
+def test_a_keys_ends_read_back() -> None:
+    """docs in engine/keys.py: an end's code is ``pip << 1 | double``; a line
+    keeps its ends' codes from bit 3, a spinner its pip from bit 2 and its
+    arms' codes from bit 9, 255 for an arm without a tile."""
+    assert keys.end_code(3, 0) == 6 and keys.end_code(5, 1) == 11
+    line = lead_key(R, 3, 4)
+    assert keys.kind_of(EMPTY) == 0 and keys.kind_of(line) == keys.LINE
+    assert (keys.arm_code(line, 0), keys.arm_code(line, 1)) == (6, 8)
+    r_spin = rule_ints(SPINNER)
+    spin = lead_key(r_spin, 5, 5)
+    assert keys.kind_of(spin) == keys.SPINNER
+    assert keys.spinner_pip(spin) == 5
+    assert [keys.arm_code(spin, e) for e in range(4)] == [255, 255, 255, 255]
+    spin = place_tile(r_spin, spin, 0, 5, 2)  # 5-2 on L: L shows 2
+    assert [keys.arm_code(spin, e) for e in range(4)] == [4, 255, 255, 255]
+    assert keys.spinner_pip(spin) == 5
+
+
+def test_mirror_images_share_one_key() -> None:
+    """A line read from the other side, a spinner with L and R (and U and
+    D) swapped: the same future, one canonical key; different layouts keep
+    different keys."""
+    assert keys.canonical(EMPTY) == EMPTY
+    assert keys.canonical(lead_key(R, 4, 3)) == keys.canonical(lead_key(R, 3, 4)) \
+        == lead_key(R, 3, 4)
+    assert keys.canonical(lead_key(R, 3, 5)) != keys.canonical(lead_key(R, 3, 4))
+    r_spin = rule_ints(SPINNER)
+    spin = lead_key(r_spin, 5, 5)
+    left = place_tile(r_spin, place_tile(r_spin, spin, 0, 5, 2), 2, 5, 6)  # 5-2 L, 5-6 U
+    right = place_tile(r_spin, place_tile(r_spin, spin, 1, 5, 2), 3, 5, 6)  # 5-2 R, 5-6 D
+    assert left != right
+    assert keys.canonical(left) == keys.canonical(right)
+    # By the encoding: pip 5, then each pair of arms in order, the lower code
+    # first: L, R = 4 (a 2 shows), 255 (no tile); U, D = 12 (a 6 shows), 255.
+    assert keys.canonical(left) == (keys.SPINNER | 5 << 2 | 4 << 9 | 255 << 17
+                                    | 12 << 25 | 255 << 33)
+    other = place_tile(r_spin, place_tile(r_spin, spin, 0, 5, 2), 1, 5, 6)  # 5-6 on R
+    assert keys.canonical(other) != keys.canonical(left)
+
+
+def test_must_pass_only_with_nothing_to_play_or_draw() -> None:
+    line = lead_key(R, 3, 4)
+    fit = 1 << _i("3-5")
+    assert turn.must_pass(line, 1 << _i("1-2"), fit, 0)
+    assert not turn.must_pass(line, fit, fit, 0)  # holds a fitting tile
+    assert not turn.must_pass(line, 1 << _i("1-2"), fit, 1)  # may draw
+    assert not turn.must_pass(EMPTY, 0, fit, 0)  # any tile opens

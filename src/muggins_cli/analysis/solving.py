@@ -18,7 +18,7 @@ from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Match, Turn
 from muggins_cli.notation.model import Pass as PassStep
 from muggins_cli.replay.position import Position, parse_at
-from muggins_cli.replay.replay import replay
+from muggins_cli.replay.replay import run_replay
 from muggins_cli.replay.setup import RulesResolver
 from muggins_cli.replay.watch import PositionAt, Positions
 from muggins_cli.solver import SolveResult, solve
@@ -33,7 +33,7 @@ def playable_position(match: Match, resolve: RulesResolver, at: str
     far as the mover saw them (other players' draws as ``d??``); a position
     with nothing left to play is an :class:`InputError`."""
     wanted, seen = PositionAt(*parse_at(at)), Positions()
-    replay(match, resolve, wanted, seen)
+    run_replay(match, resolve, wanted, seen)
     pos = wanted.position()
     if pos.match_over:
         raise InputError(f"position {pos.round}.{pos.turn}: the match is over")

@@ -22,7 +22,7 @@ from muggins_cli.replay.visitor import ReplayVisitor, Visitors
 from muggins_cli.replay.watch import Checker, Decisions, PositionAt, Positions, TurnEvents
 
 
-def replay(match: Match, resolve_rules: RulesResolver,
+def run_replay(match: Match, resolve_rules: RulesResolver,
            *visitors: ReplayVisitor) -> tuple[Header, Tracker | None]:
     """Replay ``match`` with ``visitors``, which get the parser's and the
     header's findings first; the header, and the tracker where the header
@@ -46,7 +46,7 @@ def replay_match(match: Match, resolve_rules: RulesResolver, *visitors: ReplayVi
     in the result."""
     checker = Checker()
     events = TurnEvents() if collect_events else None
-    header, tracker = replay(match, resolve_rules, checker, *visitors,
+    header, tracker = run_replay(match, resolve_rules, checker, *visitors,
                              *([events] if events is not None else []))
     rules_tag = match.tag("Rules")
     rules_name = rules_tag if rules_tag is not None else "pagat"
@@ -76,7 +76,7 @@ def position_at(match: Match, resolve: RulesResolver, at: str) -> Position:
     position (naming the end when the match was over before it) or the
     record stops making sense before it."""
     visitor = PositionAt(*parse_at(at))
-    replay(match, resolve, visitor)
+    run_replay(match, resolve, visitor)
     return visitor.position()
 
 
@@ -85,12 +85,12 @@ def positions(match: Match, resolve: RulesResolver) -> Iterator[tuple[Position, 
     with the line that follows it (None at the very end); once the match is
     over, its last position and nothing after it."""
     visitor = Positions()
-    replay(match, resolve, visitor)
+    run_replay(match, resolve, visitor)
     yield from visitor.out
 
 
 def decisions(match: Match, resolve: RulesResolver) -> Iterator[Decision]:
     """Every turn of ``match`` that the replay played, at its decision."""
     visitor = Decisions()
-    replay(match, resolve, visitor)
+    run_replay(match, resolve, visitor)
     yield from visitor.decisions()

@@ -159,7 +159,6 @@ class MatchState:
 
     def __init__(self, match: Match, setup: MatchSetup, report: Report) -> None:
         self.match = match
-        self.setup = setup
         self.report = report
         self.players: tuple[str, ...] = setup.players
         self.seat: dict[str, int] = setup.seat

@@ -212,3 +212,30 @@ def test_the_spinners_sides_first(tmp_path: Path) -> None:
     found = _errors(text, tmp_path / "m.mgn")
     assert (11, "bad-end", "end U is not open (the spinner's U and D open once L and R hold "
             "a tile); open ends: L=5, R=5") in found
+
+
+def test_a_line_before_any_round_is_placed_at_its_start() -> None:
+    """A turn or a lead line before the first ``round`` line: bad-round at
+    column 1 of that line."""
+    (match,) = parse_text(edit(PAGAT, "round 1\n", "Ana: 5-5\nlead Budi\nround 1\n"))
+    found = [(d.line, d.column, d.code) for d in replay_match(match, resolver_for(None)).diagnostics]
+    assert (6, 1, "bad-round") in found and (7, 1, "bad-round") in found
+
+
+def test_turn_events_show_a_hand_only_where_the_record_does() -> None:
+    """PAGAT: Ana's first turn holds her deal, all of it choices; after her
+    draws of 0-4 and 2-6 (line 21) only the fitting 2-6 may go down. Kept
+    without deals and reveals, no event shows a hand or choices."""
+    (match,) = parse_text(PAGAT)
+    events = replay_match(match, resolver_for(None), collect_events=True).events
+    first = events[0]
+    assert (first.line, first.hand, first.choices) == (11, frozenset(_tiles(ANA)),
+                                                       frozenset(_tiles(ANA)))
+    drew = next(e for e in events if e.line == 21)
+    assert drew.choices == frozenset({Tile.of(2, 6)}) and drew.draws == 2
+    assert drew.hand == frozenset(_tiles({"4-4", "1-1", "0-4", "2-6"}))
+    (match,) = parse_text(HIDDEN)
+    events = replay_match(match, resolver_for(None), collect_events=True).events
+    assert [e.hand for e in events] == [None] * 13
+    assert {e.line: e.choices for e in events if e.choices is not None} == {
+        18: frozenset({Tile.of(2, 6)}), 20: frozenset({Tile.of(3, 5)})}

@@ -169,7 +169,9 @@ class Tracker(MatchState):
             return True
         turn = rnd.turn_lines + 1
         if self.winner is not None:
-            m = Moment(At.OVER, rnd.number, turn, item, rnd.started, self._final)
+            # The settlement, if the round ended, was applied before the
+            # match was decided: the position as it stands is the last one.
+            m = Moment(At.OVER, rnd.number, turn, item, rnd.started, self.position)
         elif item.__class__ is Turn:
             assert isinstance(item, Turn)
             if rnd.ended:
@@ -219,11 +221,6 @@ class Tracker(MatchState):
         pos = self.position()
         settle_round(self)
         return dataclasses.replace(pos, winner=self.winner, ending=self.ending)
-
-    def _final(self) -> Position:
-        """The position where the match ended."""
-        rnd = self.round
-        return self._round_end() if rnd is not None and rnd.ended else self.position()
 
     # -- turns --------------------------------------------------------------
 

@@ -136,6 +136,10 @@ def test_a_hidden_deal_led_by_the_highest_double(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("base", "old", "new", "expected"), [
     ("P", "Budi: 0-3R\n", "Budi: d0-4 0-3R\n",
      (14, "illegal-draw", "Budi drew 0-4 while holding 0-3, which fits R (0)")),
+    # Ana's 2-3R left R showing 2: Budi holds 1-2 and 2-2 (a tile next to
+    # its double, and a double), and names the lower.
+    ("P", "Budi: 2-2R\n", "Budi: d0-4 2-2R\n",
+     (20, "illegal-draw", "Budi drew 0-4 while holding 1-2, which fits R (2)")),
     ("P", "Ana: d0-4 d2-6 2-6R", "Ana: d0-4 d2-6 pass",
      (21, "drawn-tile-not-played", "Ana drew 2-6, which fits R (2), and must place it")),
     ("P", "Ana: d0-4 d2-6 2-6R", "Ana: d0-4 d2-6 1-1R",
@@ -218,8 +222,10 @@ def test_a_line_before_any_round_is_placed_at_its_start() -> None:
     """A turn or a lead line before the first ``round`` line: bad-round at
     column 1 of that line."""
     (match,) = parse_text(edit(PAGAT, "round 1\n", "Ana: 5-5\nlead Budi\nround 1\n"))
-    found = [(d.line, d.column, d.code) for d in replay_match(match, resolver_for(None)).diagnostics]
-    assert (6, 1, "bad-round") in found and (7, 1, "bad-round") in found
+    found = [(d.line, d.column, d.code, d.message)
+             for d in replay_match(match, resolver_for(None)).diagnostics]
+    said = "this line comes before any `round` line"
+    assert (6, 1, "bad-round", said) in found and (7, 1, "bad-round", said) in found
 
 
 def test_turn_events_show_a_hand_only_where_the_record_does() -> None:
@@ -239,3 +245,26 @@ def test_turn_events_show_a_hand_only_where_the_record_does() -> None:
     assert [e.hand for e in events] == [None] * 13
     assert {e.line: e.choices for e in events if e.choices is not None} == {
         18: frozenset({Tile.of(2, 6)}), 20: frozenset({Tile.of(3, 5)})}
+
+
+def test_a_turn_event_in_full() -> None:
+    """Budi's 0-3R (line 14, the round's 4th turn) on 5-5 5-0 0-0, with the
+    six tiles he has left of his deal, for nothing: Ana had 20 (5-5 and
+    0-0R, 10 each), Budi 10 (5-0R), 14 tiles in the stock. Passing there
+    instead, his hand is the same six, without a tile placed."""
+    from muggins_cli.engine.state import Place
+    from muggins_cli.tiles import End
+
+    (match,) = parse_text(PAGAT)
+    events = replay_match(match, resolver_for(None), collect_events=True).events
+    e = next(e for e in events if e.line == 14)
+    hand = frozenset(_tiles(BUDI - {"5-0"}))
+    assert (e.round, e.turn, e.seat, e.line, e.column) == (1, 4, 1, 14, 1)
+    assert sorted(map(str, e.layout.tiles())) == ["0-0", "0-5", "5-5"]
+    assert (e.hand, e.choices, e.draws) == (hand, hand, 0)
+    assert (e.placed, e.points, e.scores_before, e.stock_left) == \
+        (Place(Tile.of(0, 3), End.R), 0, (20, 10), 14)
+    (match,) = parse_text(edit(PAGAT, "Budi: 0-3R\n", "Budi: pass\n"))
+    events = replay_match(match, resolver_for(None), collect_events=True).events
+    e = next(e for e in events if e.line == 14)
+    assert (e.placed, e.hand, e.points) == (None, hand, 0)

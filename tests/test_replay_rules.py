@@ -268,3 +268,126 @@ def test_a_turn_event_in_full() -> None:
     events = replay_match(match, resolver_for(None), collect_events=True).events
     e = next(e for e in events if e.line == 14)
     assert (e.placed, e.hand, e.points) == (None, hand, 0)
+
+
+def test_positions_of_a_record() -> None:
+    """PAGAT: before the first turn the hands are the deal lines, the stock
+    its line, Ana to move, the unseen tiles the 21 she does not hold; before
+    Budi's 0-3R (1.4) the table holds 5-5 5-0 0-0 and the score is 20 to 10;
+    the record ends inside the round, whose end is 1.14, with no 1.15."""
+    from muggins_cli.errors import InputError
+    from muggins_cli.replay.replay import decisions, position_at, positions
+    from muggins_cli.tiles import full_set
+
+    (match,) = parse_text(PAGAT)
+    resolve = resolver_for(None)
+    seen = list(positions(match, resolve))
+    assert [(p.round, p.turn) for p, _ in seen] == [(1, t) for t in range(1, 15)]
+    first, item = seen[0]
+    assert item is not None and item.line == 11
+    assert first.hands == (frozenset(_tiles(ANA)), frozenset(_tiles(BUDI)))
+    assert first.hand_sizes == (7, 7) and first.stock_count == 14 and first.to_move == 0
+    assert [str(t) for t in first.stock or ()] == ["0-4", "2-6", "3-5", "1-5", "0-1", "2-4", "3-6", "0-6", "1-4", "3-3", "2-5", "4-5", "5-6", "0-2"]
+    assert first.unseen == frozenset(full_set(6)) - frozenset(_tiles(ANA))
+    assert (first.scores, first.target, first.layout.tiles(), first.drawn) == ((0, 0), 250, [], None)
+    assert (first.round_over, first.winner, first.settlement, first.voids) == (False, None, None, ())
+    last, after = seen[-1]
+    assert after is None and not last.round_over
+    at = position_at(match, resolve, "1.4")
+    assert at.to_move == 1 and at.scores == (20, 10)
+    assert sorted(map(str, at.layout.tiles())) == ["0-0", "0-5", "5-5"]
+    assert at.hands[1] == frozenset(_tiles(BUDI - {"5-0"}))
+    with pytest.raises(InputError, match=r"^the match has no position 1\.15$"):
+        position_at(match, resolve, "1.15")
+    drew = next(d for d in decisions(match, resolve) if d.turn.line == 21)
+    assert drew.start is not None and drew.start.turn == drew.at.turn == 11
+    assert drew.at.drawn == Tile.of(2, 6) and drew.start.drawn is None
+    assert drew.at.hands[0] == frozenset(_tiles({"4-4", "1-1", "0-4", "2-6"}))
+    assert drew.start.stock_count == 14 and drew.at.stock_count == 12
+
+
+def test_where_the_match_was_decided() -> None:
+    """SPINNER to 20: Budi's 0-2L (the 4th turn, +10) takes him from 10 to
+    20, so the match is over at 1.5 and the muggins call after it is one
+    line too many; the last position says so, and none follows it."""
+    from muggins_cli.engine.scoring import EndReason
+    from muggins_cli.errors import InputError
+    from muggins_cli.replay.replay import position_at, positions
+
+    text = edit(SPINNER, '[Result "*"]', '[Result "Budi"]\n[Target "20"]')
+    (match,) = parse_text(text)
+    resolve = resolver_for(None)
+    seen = list(positions(match, resolve))
+    last, item = seen[-1]
+    assert item is None and (last.round, last.turn) == (1, 5)
+    assert last.winner == 1 and last.ending is not None
+    assert (last.ending.reason, last.ending.line, last.ending.scores) == \
+        (EndReason.PLACEMENT, 14, (10, 20))
+    assert position_at(match, resolve, "1.5").winner == 1
+    with pytest.raises(InputError, match=r"no position 1\.6: it was over at 1\.5, when Budi "
+                                         r"reached the target of 20$"):
+        position_at(match, resolve, "1.6")
+
+
+FAMILY = (Path(__file__).resolve().parent.parent / "records" / "family-pagat-3p.mgn"
+          ).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("after", "expected"), [
+    # Round 14 is blocked by Eko's 2-6L (line 380): nobody holds a 2, a 6 or
+    # the ends' pips. The closing passes may follow, each seat once, in seat
+    # order from the next one (Citra).
+    ("Citra: pass\nDewi: pass\nEko: pass\n", []),
+    ("Citra: pass\nCitra: pass\n",
+     [(382, "after-round-end", "Citra plays after round 14 ended (the round was blocked)")]),
+    ("Dewi: pass\n",
+     [(381, "after-round-end", "Dewi plays after round 14 ended (the round was blocked)")]),
+    ("Citra: pass\nDewi: pass\nEko: pass\nCitra: pass\n",
+     [(384, "after-round-end", "Citra plays after round 14 ended (the round was blocked)")]),
+    ("Citra: d1-2 pass\n",
+     [(381, "after-round-end", "Citra plays after round 14 ended (the round was blocked)")]),
+])
+def test_closing_passes_after_a_block(after: str, expected: list[tuple[int, str, str]]) -> None:
+    text = edit(FAMILY, "Eko: 2-6L\nreveal Citra 2-2\n", "Eko: 2-6L\n" + after + "reveal Citra 2-2\n")
+    found = [f for f in _errors(text) if f[1] == "after-round-end"]
+    assert found == expected
+
+
+def test_a_play_after_someone_went_out() -> None:
+    """Round 1 ends when Citra lays her last tile (line 31)."""
+    text = edit(FAMILY, "Citra: 3-3R\nreveal Dewi", "Citra: 3-3R\nDewi: pass\nreveal Dewi")
+    assert (32, "after-round-end", "Dewi plays after round 1 ended (Citra went out)") \
+        in _errors(text)
+
+
+def test_the_rules_as_ints() -> None:
+    """engine/keys.py's R_* fields, from the presets' YAML: pagat (no spinner,
+    fives, must play, deduct-own to 5, nearest, at-target, no muggins, 28
+    tiles, any lead), spinner (a spinner, lightest-bonus divided by 5, the
+    muggins call), and a house rules file with every other value."""
+    from muggins_cli.engine.keys import max_place, rule_ints
+    from muggins_cli.rules.loader import load_preset
+
+    assert rule_ints(load_preset("pagat")) == (6, 0, 0, 0, 5, 0, 1, 0, 0, 5, 1, 0, 1, 0, 28, 0)
+    assert rule_ints(load_preset("spinner")) == (6, 1, 0, 0, 5, 0, 1, 0, 1, 5, 5, 0, 1, 1, 28, 0)
+    # The most one placement scores: the open ends add up to at most 24 on a
+    # line (two 6-6 ends) and 48 with a spinner's four; the best multiple of
+    # 5 below is 20 and 45, of 3 (all-threes) 48 itself.
+    assert max_place(rule_ints(load_preset("pagat"))) == 20
+    assert max_place(rule_ints(load_preset("spinner"))) == 45
+    assert max_place(rule_ints(load_preset("all-threes"))) == 48
+
+
+def test_the_rules_as_ints_of_a_house_file(tmp_path: Path) -> None:
+    from muggins_cli.engine.keys import max_place, rule_ints
+
+    (tmp_path / "house.yaml").write_text(
+        "base: spinner\nmax_pip: 9\nhand_size: {2: 9, 3: 7, 4: 7}\nspinner_sides_first: true\n"
+        "spinner_count: until-sides-covered\nscore_value: multiples\nmust_play: false\n"
+        "stock_reserve: 2\nround_end: winner-takes\nrounding: up\nmatch_end: round-end\n"
+        "muggins: false\nlead_tile: highest-double\nbonus_divisor: 1\nmodulus: 5\n",
+        encoding="utf-8")
+    rules = resolver_for(str(tmp_path / "m.mgn"))("house.yaml")
+    # A double-nine set: 55 tiles; four 9-9 ends add up to 72, 70 / 5 = 14.
+    assert rule_ints(rules) == (9, 1, 1, 1, 5, 1, 0, 2, 2, 5, 1, 2, 0, 0, 55, 1)
+    assert max_place(rule_ints(rules)) == 14

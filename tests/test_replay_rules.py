@@ -18,10 +18,12 @@ from muggins_cli.notation.model import Severity
 from muggins_cli.notation.parser import parse_text
 from muggins_cli.replay.deduce import deduce_round
 from muggins_cli.replay.replay import replay_match
+from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.resolve import resolver_for
 from muggins_cli.tiles import Tile
 from tests.test_check import PAGAT, SPINNER, edit
 
+PAGAT_RULES = load_preset("pagat")
 SEAT = {"Ana": 0, "Budi": 1}
 #: The deal lines of PAGAT.
 ANA = {"5-5", "3-4", "6-1", "0-0", "2-3", "4-4", "1-1"}
@@ -349,8 +351,13 @@ FAMILY = (Path(__file__).resolve().parent.parent / "records" / "family-pagat-3p.
 ])
 def test_closing_passes_after_a_block(after: str, expected: list[tuple[int, str, str]]) -> None:
     text = edit(FAMILY, "Eko: 2-6L\nreveal Citra 2-2\n", "Eko: 2-6L\n" + after + "reveal Citra 2-2\n")
-    found = [f for f in _errors(text) if f[1] == "after-round-end"]
+    (match,) = parse_text(text)
+    found = [(d.line, d.code, d.message) for d in
+             replay_match(match, resolver_for(None)).diagnostics if d.code == "after-round-end"]
     assert found == expected
+    columns = {d.column for d in replay_match(match, resolver_for(None)).diagnostics
+               if d.code == "after-round-end"}
+    assert columns <= {1}
 
 
 def test_a_play_after_someone_went_out() -> None:
@@ -391,3 +398,104 @@ def test_the_rules_as_ints_of_a_house_file(tmp_path: Path) -> None:
     # A double-nine set: 55 tiles; four 9-9 ends add up to 72, 70 / 5 = 14.
     assert rule_ints(rules) == (9, 1, 1, 1, 5, 1, 0, 2, 2, 5, 1, 2, 0, 0, 55, 1)
     assert max_place(rule_ints(rules)) == 14
+
+
+RECORDS = Path(__file__).resolve().parent.parent / "records"
+
+
+def _positions(path: Path) -> list[tuple[object, object]]:
+    from muggins_cli.check import record_resolver
+    from muggins_cli.replay.replay import positions
+
+    (match,) = parse_text(path.read_text(encoding="utf-8"))
+    return list(positions(match, record_resolver(str(path))))
+
+
+def test_round_ends_and_what_they_hold() -> None:
+    """family-pagat-3p, round 1: Citra goes out with 3-3R (line 31); the
+    round's end is followed by the ``round 2`` line (36); under pagat's
+    deduct-own each loses their hand rounded to 5: Dewi 0-0 0-5 4-4 (13 ->
+    15), Eko 0-3 1-1 1-3 1-5 3-5 (23 -> 25)."""
+    seen = _positions(RECORDS / "family-pagat-3p.mgn")
+    end, item = next((p, i) for p, i in seen if p.round_over)  # type: ignore[attr-defined]
+    assert (end.round, item.line) == (1, 36)  # type: ignore[attr-defined]
+    assert end.settlement == (0, -15, -25)  # type: ignore[attr-defined]
+    assert end.winner is None  # type: ignore[attr-defined]
+
+
+def test_a_match_decided_at_a_rounds_end() -> None:
+    """fives-round-end-2p: under match_end round-end the match is decided by
+    the last settlement (Ketut, as its Result tag says): the last position
+    is that round's end and names him, and why."""
+    from muggins_cli.engine.scoring import EndReason
+
+    last, item = _positions(RECORDS / "fives-round-end-2p.mgn")[-1]
+    assert item is None
+    assert last.round_over and last.winner == 1  # type: ignore[attr-defined]
+    assert last.ending.reason is EndReason.ROUND_END  # type: ignore[attr-defined]
+
+
+def test_the_highest_double_to_lead_is_in_the_opening_position() -> None:
+    """highest-double-3p round 1: Eko is dealt 6-6, the highest double, and
+    must open with it; once it is down no lead tile is due."""
+    seen = _positions(RECORDS / "highest-double-3p.mgn")
+    assert seen[0][0].lead_tile == Tile.of(6, 6)  # type: ignore[attr-defined]
+    assert seen[1][0].lead_tile is None  # type: ignore[attr-defined]
+
+
+def test_hidden_hands_and_passed_over_placements_in_a_position() -> None:
+    """Without deals no hand is shown and there is no stock order; with
+    them, before Budi's 0-3R (1.4) the placements chosen since each seat
+    last drew are Budi's 5-0R and Ana's 0-0R (a round's lead is not kept)."""
+    from muggins_cli.replay.replay import position_at, positions
+
+    (match,) = parse_text(HIDDEN)
+    for pos, _ in positions(match, resolver_for(None)):
+        assert pos.hands == (None, None) and pos.stock is None
+    (match,) = parse_text(PAGAT)
+    at = position_at(match, resolver_for(None), "1.4")
+    assert [(s, str(t), e.value if e else None) for s, _, t, e in at.placed] == \
+        [(1, "0-5", "R"), (0, "0-0", "R")]
+
+
+def test_positions_at_a_closing_pass_and_at_a_rounds_end() -> None:
+    """family round 14: Eko's blocking 2-6L is its 26th turn line (line 380),
+    then Citra's closing pass: 14.27 is before it (the round over, Citra to
+    move), 14.28 the round's end; family round 1 has 18 turn lines, so 1.19
+    is its end."""
+    from muggins_cli.replay.replay import position_at
+
+    text = edit(FAMILY, "Eko: 2-6L\nreveal Citra 2-2\n", "Eko: 2-6L\nCitra: pass\nreveal Citra 2-2\n")
+    (match,) = parse_text(text)
+    resolve = resolver_for(str(RECORDS / "x.mgn"))
+    before = position_at(match, resolve, "14.27")
+    assert before.round_over and (before.round, before.turn, before.to_move) == (14, 27, 0)
+    assert not position_at(match, resolve, "14.26").round_over
+    assert position_at(match, resolve, "14.28").round_over
+    assert position_at(match, resolve, "1.19").round_over
+
+
+def test_a_rules_key_holds_pips_up_to_99() -> None:
+    import dataclasses
+
+    from muggins_cli.engine.keys import R_MAX_PIP, R_N_TILES, rule_ints
+
+    r = rule_ints(dataclasses.replace(PAGAT_RULES, max_pip=99))
+    assert (r[R_MAX_PIP], r[R_N_TILES]) == (99, 5050)
+    with pytest.raises(ValueError, match=r"^max_pip 100 is above 99$"):
+        rule_ints(dataclasses.replace(PAGAT_RULES, max_pip=100))
+
+
+def test_may_draw_only_when_nothing_fits_and_the_stock_has_one() -> None:
+    from muggins_cli.engine import turn
+    from muggins_cli.engine.keys import EMPTY, lead_key, rule_ints
+
+    r = rule_ints(PAGAT_RULES)
+    line = lead_key(r, 3, 4)
+    fit = 1 << Tile.of(3, 5).index()
+    other = 1 << Tile.of(1, 2).index()
+    assert turn.may_draw(r, line, other, fit, 1)
+    assert not turn.may_draw(r, line, fit, fit, 1)
+    assert not turn.may_draw(r, line, other, fit, 0)
+    assert not turn.may_draw(r, EMPTY, other, fit, 1)
+    assert turn.call_fault((*r[:13], 1, *r[14:]), False, 0, 1, 1, 1) == turn.CALL_OK

@@ -499,3 +499,22 @@ def test_may_draw_only_when_nothing_fits_and_the_stock_has_one() -> None:
     assert not turn.may_draw(r, line, other, fit, 0)
     assert not turn.may_draw(r, EMPTY, other, fit, 1)
     assert turn.call_fault((*r[:13], 1, *r[14:]), False, 0, 1, 1, 1) == turn.CALL_OK
+
+
+def test_a_round_end_settled_where_the_record_ends() -> None:
+    """fives-round-end-2p without its last reveal and score lines: the last
+    round is settled only at the record's end, and that settlement decides
+    the match (Ketut, as the Result tag says): the round's end position,
+    taken before the settlement, still names the winner and why."""
+    from muggins_cli.check import record_resolver
+    from muggins_cli.engine.scoring import EndReason
+    from muggins_cli.replay.replay import positions
+
+    path = RECORDS / "fives-round-end-2p.mgn"
+    text = edit(path.read_text(encoding="utf-8"),
+                "reveal Wayan 4-4\nscore Wayan 150, Ketut 195\n", "")
+    (match,) = parse_text(text)
+    last, item = list(positions(match, record_resolver(str(path))))[-1]
+    assert item is None and last.round_over and last.settlement is None
+    assert last.winner == 1 and last.ending is not None
+    assert last.ending.reason is EndReason.ROUND_END

@@ -1,7 +1,7 @@
 """The cost of ``muggins check`` per turn, beside python-chess per move, as
 whole processes.
 
-    python bench/bench_check.py [--turns N] [--repeat K]
+    python bench/bench_check.py [--turns N] [--repeat K] [--base OTHER/src]
 
 Generates one MGN file of self-played matches with about N turns and a PGN
 file of random legal games with as many moves. The matches cycle through
@@ -20,7 +20,10 @@ runs, interleaved, K times each:
   second time; it prints how many moves it read, which must be the number
   written;
 - the start-up of each: ``muggins --version`` and
-  ``python -c "import chess.pgn"``.
+  ``python -c "import chess.pgn"``;
+- with ``--base SRC``, ``check`` as the tree whose ``src`` folder that is
+  runs it (the same command, ``PYTHONPATH=SRC``), in the same rounds, so
+  that a change is measured against the code before it on the same load.
 
 Prints the minimum and median of each, microseconds per turn and per move
 of the whole processes, and their ratio; the start-ups are printed apart,
@@ -158,6 +161,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--turns", type=int, default=20000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--base", type=Path, default=None,
+                    help="the src folder of another tree: its check is timed beside this one's")
     args = ap.parse_args()
     try:
         import chess  # noqa: F401
@@ -177,18 +182,23 @@ def main() -> int:
     # Bytecode caches as an installed package has them (written by the
     # first, untimed, run of each command).
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1] / "src")
+    envs = {}
     commands = {
         "check": [*muggins, "check", "--jobs", "1", str(mgn)],
         "chess": [python, "-c", CHESS_READ, str(pgn)],
         "muggins start-up": [*muggins, "--version"],
         "chess start-up": [python, "-c", "import chess.pgn"],
     }
-    for argv in commands.values():
-        run(argv, env)
+    if args.base is not None:
+        commands["check (base)"] = commands["check"]
+        envs["check (base)"] = dict(env, PYTHONPATH=str(args.base.resolve()))
+    for name, argv in commands.items():
+        run(argv, envs.get(name, env))
     times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(args.repeat):
         for name, argv in commands.items():
-            elapsed, out = run(argv, env, capture=name == "chess")
+            elapsed, out = run(argv, envs.get(name, env), capture=name == "chess")
             if name == "chess" and int(out) != moves:
                 sys.exit(f"python-chess read {out.strip()} moves, not the {moves} written")
             times[name].append(elapsed)
@@ -223,6 +233,15 @@ def main() -> int:
     net = ((mid("check") - mid("muggins start-up")) / turns) / \
         ((mid("chess") - mid("chess start-up")) / moves)
     print(f"                without each process's median start-up: {net:.3f}")
+    if args.base is not None:
+        base = "check (base)"
+        print(f"base          : check --jobs 1 FILE with {args.base}, "
+              f"min {low(base):.3f} s, median {mid(base):.3f} s = "
+              f"min {low(base) / turns * 1e6:6.2f}, median {mid(base) / turns * 1e6:6.2f} "
+              f"µs/turn; a turn costs {(mid(base) / turns) / (mid('chess') / moves):.3f} of a "
+              "python-chess move")
+        print(f"this / base   : medians {mid('check') / mid(base):.3f}, "
+              f"mins {low('check') / low(base):.3f}")
     return 0
 
 

@@ -41,8 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_check import DATA, make_mgn
 
 ROOT = Path(__file__).resolve().parents[1]
-COMPILED = ("replay/replay.py", "notation/parser.py", "notation/model.py", "tiles.py",
-            "engine/table.py", "engine/layout.py")
+COMPILED = ("replay/tracker.py", "replay/state.py", "notation/parser.py", "notation/model.py",
+            "tiles.py", "engine/table.py", "engine/layout.py")
 
 #: One fresh process: read the file's matches, then replay them all; prints
 #: the two times and a digest of every summary and diagnostic.
@@ -53,7 +53,7 @@ tune_collector()
 from muggins_cli.check import record_resolver
 from muggins_cli.notation.parser import iter_matches
 from muggins_cli.replay.replay import replay_match
-import muggins_cli.replay.replay as module
+import muggins_cli.replay.tracker as module
 path = sys.argv[1]
 with open(path, encoding="utf-8") as fh:
     lines = fh.read().split("\\n")

@@ -37,7 +37,8 @@ from pathlib import Path
 from muggins_cli.analysis.weigh import Weighed, WeighOptions, weigh_decision
 from muggins_cli.check import record_resolver
 from muggins_cli.notation.parser import parse_text
-from muggins_cli.replay.position import Decision, decisions
+from muggins_cli.replay.position import Decision
+from muggins_cli.replay.replay import decisions
 
 ROOT = Path(__file__).resolve().parents[1]
 CLUB = ROOT / "records" / "club-night-pagat-2p.mgn"

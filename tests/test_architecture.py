@@ -78,3 +78,61 @@ def test_module_imports_only_what_its_layer_may(module: Path) -> None:
         elif top not in sys.stdlib_module_names and top != "__future__" and top not in outer:
             wrong.append(name)
     assert wrong == [], f"{part} may not import {wrong} (docs/architecture.md)"
+
+
+#: How large a module of the engine or the replay may grow, and a function
+#: in one: past these a reader can no longer hold one in mind, and the
+#: replay became a 1,600-line module with a 1,100-line class that way.
+MODULE_LINES = 600
+FUNCTION_LINES = 60
+
+
+@pytest.mark.parametrize("module", [m for m in _modules() if _part(m) in ("engine", "replay")],
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_engine_and_replay_modules_and_functions_stay_small(module: Path) -> None:
+    text = module.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= MODULE_LINES, f"{module.name} is over {MODULE_LINES} lines"
+    long = [(node.name, node.end_lineno - node.lineno + 1)
+            for node in ast.walk(ast.parse(text))
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.end_lineno is not None
+            and node.end_lineno - node.lineno + 1 > FUNCTION_LINES]
+    assert long == [], f"functions over {FUNCTION_LINES} lines: {long}"
+
+
+def _package_imports(module: Path, names: set[str]) -> set[str]:
+    """The modules of the package (``names``) that ``module`` imports, as
+    dotted names: ``from muggins_cli.engine import turn`` imports the module
+    ``engine.turn``; a package a module lies in is not counted (Python runs
+    its ``__init__`` first, whoever imports what)."""
+    own = ".".join(module.relative_to(PACKAGE.parent).with_suffix("").parts)
+    found = set()
+    for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            subs = {f"{node.module}.{alias.name}" for alias in node.names} & names
+            found |= subs or {node.module}
+    return {n for n in found if n in names and not own.startswith(n + ".")}
+
+
+def test_no_module_of_the_package_imports_itself_back() -> None:
+    """Imports are one-way: no module reaches itself through the modules it
+    imports (a circle such as layout -> table -> layout)."""
+    names = {".".join(m.relative_to(PACKAGE.parent).with_suffix("").parts): m
+             for m in _modules()}
+    names = {n.removesuffix(".__init__"): m for n, m in names.items()}
+    graph = {n: _package_imports(m, set(names)) - {n} for n, m in names.items()}
+    circles = []
+    for start in sorted(graph):
+        seen: set[str] = set()
+        todo = list(graph[start])
+        while todo:
+            n = todo.pop()
+            if n == start:
+                circles.append(start)
+                break
+            if n not in seen:
+                seen.add(n)
+                todo.extend(graph[n])
+    assert circles == [], f"modules in an import circle: {circles}"

@@ -151,6 +151,30 @@ def test_first_error(base: str, old: str, new: str, expected: tuple[int, str]) -
     assert first_error(text) == expected
 
 
+def test_a_line_the_parser_dropped_excuses_only_the_turn_after_it() -> None:
+    """A turn may be missing where the parser could not read a line, so the
+    next turn is not out of turn; a later one in the same round still is.
+    Line 13 is unreadable here; Ana then plays on line 17, Budi's turn (she
+    played line 16), with no unreadable line between: out of turn. The
+    replay must measure from the last turn played, not from the round's
+    first (taking any earlier dropped line as an excuse hid this)."""
+    text = edit(PAGAT, "Budi: 5-0R +10\n", "Budi: 5-0R +10\n???\n")
+    text = edit(text, "Budi: 4-6R\n", "Ana: 4-6R\n")
+    assert (13, "syntax") in errors(text)
+    assert (17, "out-of-turn") in errors(text)
+
+
+def test_a_dropped_line_just_before_excuses_the_turn() -> None:
+    """Budi's turn on line 14 is unreadable, so Ana playing line 15 after her
+    own line 13 may follow a turn the parser lost: not reported as out of
+    turn (her 3-4 then fits no end: the layout lacks Budi's 0-3)."""
+    text = edit(PAGAT, "Budi: 0-3R\n", "Budi 0-3R\n")
+    found = errors(text)
+    assert (14, "syntax") in found
+    assert (15, "out-of-turn") not in found
+    assert (15, "does-not-fit") in found
+
+
 def test_every_error_code_has_a_case() -> None:
     codes = {c[4][1] for c in CASES} | {"after-round-end", "after-match-end",
                                          "reveal-mismatch", "result-mismatch", "unreadable"}

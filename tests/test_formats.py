@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from muggins_cli.check import FileReport
 from muggins_cli.cli import app
 from muggins_cli.notation.model import Diagnostic, Severity
-from muggins_cli.replay.replay import MatchSummary
+from muggins_cli.replay.values import MatchSummary
 from muggins_cli.report import github, junit
 from muggins_cli.report.json_report import Totals
 

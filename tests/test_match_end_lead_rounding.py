@@ -41,7 +41,8 @@ from muggins_cli.notation.parser import parse_text
 from muggins_cli.notation.writer import write_match
 from muggins_cli.play.selfplay import play_match
 from muggins_cli.play.strategies import GreedyStrategy, RandomStrategy
-from muggins_cli.replay.replay import MatchEnding, replay_match
+from muggins_cli.replay.replay import replay_match
+from muggins_cli.replay.values import MatchEnding
 from muggins_cli.rules.loader import load_preset, load_rules
 from muggins_cli.rules.model import LeadTile, MatchEnd, Rounding, Rules
 from muggins_cli.tiles import Tile, full_set
@@ -743,7 +744,7 @@ def test_the_movers_view_of_a_highest_double_opening_has_only_that_lead() -> Non
     the solver then weighed every tile of the hand as an opening."""
     from muggins_cli.check import record_resolver
     from muggins_cli.engine.state import Place
-    from muggins_cli.replay.position import position_at
+    from muggins_cli.replay.replay import position_at
     from muggins_cli.solver import solve
 
     path = RECORDS / "highest-double-3p.mgn"

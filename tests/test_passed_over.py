@@ -250,7 +250,7 @@ def test_the_replay_view_keeps_what_the_table_saw() -> None:
     never a choice."""
     from muggins_cli.check import record_resolver
     from muggins_cli.notation.parser import parse_text
-    from muggins_cli.replay.position import position_at
+    from muggins_cli.replay.replay import position_at
 
     path = Path(__file__).resolve().parents[1] / "records" / "club-night-pagat-2p.mgn"
     match = parse_text(path.read_text())[0]

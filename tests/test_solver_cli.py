@@ -13,7 +13,8 @@ from muggins_cli.check import record_resolver
 from muggins_cli.cli import app
 from muggins_cli.notation.parser import parse_text
 from muggins_cli.notation.reading import read_match, read_record_text
-from muggins_cli.replay.position import Position, position_at
+from muggins_cli.replay.position import Position
+from muggins_cli.replay.replay import position_at
 from muggins_cli.rules.resolve import resolver_for
 from muggins_cli.solver import common as solver_common
 from muggins_cli.solver import solve

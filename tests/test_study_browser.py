@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 from muggins_cli.check import record_resolver
 from muggins_cli.cli import app
 from muggins_cli.notation.reading import read_match
-from muggins_cli.replay.position import position_at
+from muggins_cli.replay.replay import position_at
 
 pytestmark = pytest.mark.slow  # a real browser: run apart, with -m slow
 

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from muggins_cli.check import record_resolver
 from muggins_cli.cli import app
 from muggins_cli.notation.reading import read_match
-from muggins_cli.replay.position import positions
+from muggins_cli.replay.replay import positions
 
 from .test_solver_cli import DEALS, HEAD, STOCK, TURNS
 

@@ -22,7 +22,8 @@ from muggins_cli.check import record_resolver
 from muggins_cli.cli import app
 from muggins_cli.engine.state import Place, legal_moves
 from muggins_cli.notation.reading import read_match
-from muggins_cli.replay.position import Decision, decisions, position_at
+from muggins_cli.replay.position import Decision
+from muggins_cli.replay.replay import decisions, position_at
 from muggins_cli.report.svg import GAP
 from muggins_cli.tiles import End, Tile
 

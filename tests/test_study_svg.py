@@ -17,7 +17,8 @@ from muggins_cli.check import record_resolver
 from muggins_cli.cli import app
 from muggins_cli.engine.layout import EMPTY, Layout, lead, place
 from muggins_cli.notation.reading import read_match
-from muggins_cli.replay.position import Position, position_at, positions
+from muggins_cli.replay.position import Position
+from muggins_cli.replay.replay import position_at, positions
 from muggins_cli.report.svg import board_svg, standalone
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import Rules

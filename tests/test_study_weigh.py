@@ -13,7 +13,7 @@ from muggins_cli.analysis.weigh import WeighOptions, weigh_decision, weigh_match
 from muggins_cli.check import record_resolver
 from muggins_cli.engine.state import UnseenDraw, apply, legal_moves
 from muggins_cli.notation.parser import parse_text
-from muggins_cli.replay.position import decisions
+from muggins_cli.replay.replay import decisions
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.solver import solve
 

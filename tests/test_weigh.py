@@ -29,7 +29,7 @@ from muggins_cli.notation.parser import parse_text
 from muggins_cli.notation.writer import write_match
 from muggins_cli.play.selfplay import play_match
 from muggins_cli.play.strategies import greedy_seen
-from muggins_cli.replay.position import decisions, position_at
+from muggins_cli.replay.replay import decisions, position_at
 from muggins_cli.rules.loader import load_preset, preset_names
 from muggins_cli.rules.model import Rules
 from muggins_cli.solver import solve

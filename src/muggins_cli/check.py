@@ -16,7 +16,9 @@ from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Diagnostic, Match, Severity
 from muggins_cli.notation.parser import iter_matches
 from muggins_cli.notation.reading import open_record
-from muggins_cli.replay.replay import MatchReplay, MatchSummary, RulesResolver, replay_match
+from muggins_cli.replay.replay import replay_match
+from muggins_cli.replay.setup import RulesResolver
+from muggins_cli.replay.values import MatchReplay, MatchSummary
 from muggins_cli.rules.resolve import resolver_for
 
 STDIN = "-"

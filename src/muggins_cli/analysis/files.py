@@ -20,12 +20,14 @@ from muggins_cli.check import (
     FileReport,
     not_checked,
     record_resolver,
-    replay_lines,
     unreadable_diagnostic,
 )
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Match
+from muggins_cli.notation.parser import iter_matches
 from muggins_cli.notation.reading import read_record_text
+from muggins_cli.replay.replay import replay_match
+from muggins_cli.replay.watch import Decisions
 
 
 @dataclass
@@ -53,8 +55,13 @@ def analyse_text(path: str, text: str, weigh: WeighOptions | None = None,
     report = FileReport(path)
     out = FileAnalysis(report, text=text)
     resolve = record_resolver(path)
-    for match, replay in replay_lines(split_lines(text), path, events=True):
-        analysis = analyse_match(match, replay, resolve, weigh, weigher)
+    for match in iter_matches(split_lines(text)):
+        # The solver's decisions come from the replay that checks the match.
+        decided = Decisions() if weigh is not None else None
+        replay = replay_match(match, resolve, *([decided] if decided is not None else []),
+                              collect_events=True)
+        analysis = analyse_match(match, replay, resolve, weigh, weigher,
+                                 decisions=decided.decisions() if decided is not None else None)
         report.matches.append(replay.summary)
         report.diagnostics.extend(
             sorted([*replay.diagnostics, *analysis.findings], key=lambda d: (d.line, d.column)))

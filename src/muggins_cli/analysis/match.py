@@ -9,6 +9,7 @@ claims and muggins calls).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from muggins_cli.analysis.plays import PlayAnalysis, analyse_event, written
@@ -29,7 +30,9 @@ from muggins_cli.notation.model import (
     Severity,
     Turn,
 )
-from muggins_cli.replay.replay import MatchReplay, MatchSummary, RulesResolver
+from muggins_cli.replay.position import Decision
+from muggins_cli.replay.setup import RulesResolver
+from muggins_cli.replay.values import MatchReplay, MatchSummary
 from muggins_cli.rules.model import Rules
 
 MISSED_SCORE = "missed-score"
@@ -95,20 +98,25 @@ def missed_message(p: PlayAnalysis) -> str:
 
 
 def analyse_match(match: Match, replay: MatchReplay, resolve: RulesResolver | None = None,
-                  weigh: WeighOptions | None = None,
-                  weigher: Weigher = weigh_each) -> MatchAnalysis:
+                  weigh: WeighOptions | None = None, weigher: Weigher = weigh_each, *,
+                  decisions: Sequence[Decision] | None = None) -> MatchAnalysis:
     """Analyse one replayed match (``replay`` must have been run with
     ``collect_events=True``); with ``weigh``, every turn is also weighed by
-    the solver (``resolve`` finds the record's rules again for that;
-    ``weigher`` does the weighing, here or spread over processes)."""
+    the solver (``weigher`` does the weighing, here or spread over
+    processes): the ``decisions`` a :class:`~muggins_cli.replay.watch.Decisions`
+    visitor took on the same replay, or, without them, those of another
+    replay (``resolve`` finds the record's rules again for it)."""
     out = MatchAnalysis(replay.summary, replay.rules, weigh=weigh)
     rules = replay.rules
     names = replay.summary.players
     if rules is None or not names:
         return out
     if weigh is not None:
-        assert resolve is not None
-        out.weighed = weigh_match(match, resolve, weigh, weigher)
+        if decisions is None:
+            assert resolve is not None
+            out.weighed = weigh_match(match, resolve, weigh, weigher)
+        else:
+            out.weighed = list(weigher(decisions, weigh))
         out.solver = solver_stats(names, out.weighed, weigh)
         out.findings.extend(costly_findings(out.weighed, weigh))
     turns = {item.line: item for item in match.body if isinstance(item, Turn)}

@@ -14,7 +14,7 @@ from muggins_cli.engine.layout import Layout, open_ends
 from muggins_cli.engine.state import Place, placement_score, placements
 from muggins_cli.notation.model import Pass as PassStep
 from muggins_cli.notation.model import Turn
-from muggins_cli.replay.replay import TurnEvent
+from muggins_cli.replay.values import TurnEvent
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile
 

@@ -17,8 +17,10 @@ from muggins_cli.engine.state import RoundState
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Match, Turn
 from muggins_cli.notation.model import Pass as PassStep
-from muggins_cli.replay.position import Position, position_at, positions
-from muggins_cli.replay.replay import RulesResolver
+from muggins_cli.replay.position import Position, parse_at
+from muggins_cli.replay.replay import run_replay
+from muggins_cli.replay.setup import RulesResolver
+from muggins_cli.replay.watch import PositionAt, Positions
 from muggins_cli.solver import SolveResult, solve
 from muggins_cli.tiles import Tile, full_set
 
@@ -30,14 +32,16 @@ def playable_position(match: Match, resolve: RulesResolver, at: str
     """The position before turn ``at`` (R.T) and the turns of its round so
     far as the mover saw them (other players' draws as ``d??``); a position
     with nothing left to play is an :class:`InputError`."""
-    pos = position_at(match, resolve, at)
+    wanted, seen = PositionAt(*parse_at(at)), Positions()
+    run_replay(match, resolve, wanted, seen)
+    pos = wanted.position()
     if pos.match_over:
         raise InputError(f"position {pos.round}.{pos.turn}: the match is over")
     if pos.round_over:
         raise InputError(f"position {pos.round}.{pos.turn} is the end of the round: "
                          "nothing is left to play")
     history = [seen_turn(item, pos.players.index(item.player) == pos.to_move)
-               for p, item in positions(match, resolve)
+               for p, item in seen.out
                if p.round == pos.round and isinstance(item, Turn) and p.turn < pos.turn]
     return pos, history
 

@@ -48,8 +48,9 @@ from muggins_cli.engine.state import Pass, Place, UnseenDraw, as_seen
 from muggins_cli.engine.view import moves_seen
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.model import Diagnostic, Match, Severity
-from muggins_cli.replay.position import Decision, Position, decisions
-from muggins_cli.replay.replay import RulesResolver
+from muggins_cli.replay.position import Decision, Position
+from muggins_cli.replay.replay import decisions
+from muggins_cli.replay.setup import RulesResolver
 from muggins_cli.solver import (
     Enough,
     MoveValue,

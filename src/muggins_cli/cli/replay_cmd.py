@@ -17,8 +17,10 @@ from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, MugginsCall, Severity, Turn
 from muggins_cli.notation.reading import read_match
 from muggins_cli.notation.writer import format_line
-from muggins_cli.replay.position import parse_at, position_at, positions
-from muggins_cli.replay.replay import MatchReplay, RulesResolver, replay_match
+from muggins_cli.replay.position import Position, parse_at
+from muggins_cli.replay.replay import replay_match
+from muggins_cli.replay.values import MatchReplay
+from muggins_cli.replay.watch import PositionAt, Positions
 from muggins_cli.report.board import (
     after_settlement,
     position_lines,
@@ -99,11 +101,17 @@ def replay(
     sys.stdout.write("\n".join(for_terminal(line) for line in lines) + "\n")
 
 
-def _replayed(path: str, number: int) -> tuple[Match, RulesResolver, MatchReplay]:
-    """The match replayed, its first error (if any) named on stderr."""
+def _replayed(path: str, number: int, at: str | None
+              ) -> tuple[Match, MatchReplay, list[tuple[Position, BodyLine | None]],
+                         PositionAt | None]:
+    """The match replayed once: its diagnostics (the first error named on
+    stderr), every position, and the position ``at`` asked for (which says
+    why there is none)."""
     match = read_match(path, number)
     resolve = record_resolver(path)
-    result = replay_match(match, resolve)
+    seen = Positions()
+    wanted = PositionAt(*parse_at(at)) if at is not None else None
+    result = replay_match(match, resolve, seen, *([wanted] if wanted is not None else []))
     if result.rules is None:
         first = result.diagnostics[0] if result.diagnostics else None
         why = f": line {first.line}: {first.message}" if first is not None else ""
@@ -114,7 +122,7 @@ def _replayed(path: str, number: int) -> tuple[Match, RulesResolver, MatchReplay
         typer.echo(for_terminal(f"{_NAME}: note: the record has {len(errors)} error"
                                 f"{'' if len(errors) == 1 else 's'}, the first at line "
                                 f"{e.line}: {e.code} {e.message}"), err=True)
-    return match, resolve, result
+    return match, result, seen.out, wanted
 
 
 def _write_svg(path: str, at: str | None, number: int, out: Path, force: bool) -> None:
@@ -125,8 +133,7 @@ def _write_svg(path: str, at: str | None, number: int, out: Path, force: bool) -
         raise InputError(f"{out} exists; add --force to overwrite it")
     if out.exists() and not out.is_file():
         raise InputError(f"{out} is not a file")
-    match, resolve, _ = _replayed(path, number)
-    seen = list(positions(match, resolve))
+    _, _, seen, wanted = _replayed(path, number, at)
     for i, (pos, _item) in enumerate(seen):
         if f"{pos.round}.{pos.turn}" != want:
             continue
@@ -140,13 +147,13 @@ def _write_svg(path: str, at: str | None, number: int, out: Path, force: bool) -
         except OSError as e:
             raise InputError(f"cannot write {out}: {e.strerror or e}") from None
         return
-    position_at(match, resolve, at)  # raises InputError naming why
+    assert wanted is not None
+    wanted.position()  # raises InputError naming why
     raise InputError(f"the match has no position {at}")
 
 
 def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[str]:
-    match, resolve, result = _replayed(path, number)
-    seen = list(positions(match, resolve))
+    match, result, seen, wanted = _replayed(path, number, at)
     final = tuple(result.summary.scores[p] for p in result.summary.players)
     rules = result.rules
     assert rules is not None  # _replayed refuses a match without rules
@@ -165,8 +172,8 @@ def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[s
                 out.append("")
                 out.extend(tally_sheet(pos.players, after if after is not None else pos.scores))
             return out
-    if at is not None and not shown:
-        position_at(match, resolve, at)  # raises InputError naming why
+    if wanted is not None and not shown:
+        wanted.position()  # raises InputError naming why
         raise InputError(f"the match has no position {at}")
     if tally:
         out.append("")

@@ -27,10 +27,12 @@ from muggins_cli.cli.solver_options import (
     weigh_options,
 )
 from muggins_cli.errors import InputError
-from muggins_cli.notation.model import Match, Severity
+from muggins_cli.notation.model import BodyLine, Match, Severity
 from muggins_cli.notation.reading import read_match
-from muggins_cli.replay.position import positions
-from muggins_cli.replay.replay import RulesResolver, replay_match
+from muggins_cli.replay.position import Position
+from muggins_cli.replay.replay import replay_match
+from muggins_cli.replay.setup import RulesResolver
+from muggins_cli.replay.watch import Decisions, Positions
 from muggins_cli.report.study import build_page, render_page
 
 _NAME = "muggins study"
@@ -148,6 +150,8 @@ class Studied:
     resolve: RulesResolver
     analysis: MatchAnalysis
     notes: tuple[str, ...]
+    #: Every position of the match with the line after it, from the same replay.
+    positions: tuple[tuple[Position, BodyLine | None], ...]
 
 
 def study_analysis(path: str, number: int, weigh: WeighOptions | None = None,
@@ -156,7 +160,11 @@ def study_analysis(path: str, number: int, weigh: WeighOptions | None = None,
     (weighed by the solver with ``weigh``)."""
     match = read_match(path, number)
     resolve = record_resolver(path)
-    replay = replay_match(match, resolve, collect_events=True)
+    # One replay for the checker, the analysis, the solver and the boards.
+    seen = Positions()
+    decided = Decisions() if weigh is not None else None
+    replay = replay_match(match, resolve, seen, *([decided] if decided is not None else []),
+                          collect_events=True)
     if replay.rules is None:
         first = replay.diagnostics[0] if replay.diagnostics else None
         why = f": line {first.line}: {first.message}" if first is not None else ""
@@ -168,15 +176,15 @@ def study_analysis(path: str, number: int, weigh: WeighOptions | None = None,
         notes.append(f"The record has {len(errors)} error{'' if len(errors) == 1 else 's'}, "
                      f"the first at line {e.line}: {e.code} {e.message}. The page shows the "
                      "match as far as the replay can follow it (muggins check lists them).")
-    analysis = analyse_match(match, replay, resolve, weigh, weigher)
-    return Studied(match, number, resolve, analysis, tuple(notes))
+    analysis = analyse_match(match, replay, resolve, weigh, weigher,
+                             decisions=decided.decisions() if decided is not None else None)
+    return Studied(match, number, resolve, analysis, tuple(notes), tuple(seen.out))
 
 
 def study_html(studied: Studied) -> str:
     """The page of an analysed match: its positions drawn and the analysis."""
-    seen = list(positions(studied.match, studied.resolve))
-    return render_page(build_page(studied.match, studied.number, studied.analysis, seen,
-                                  notes=studied.notes))
+    return render_page(build_page(studied.match, studied.number, studied.analysis,
+                                  list(studied.positions), notes=studied.notes))
 
 
 def study_page(path: str, number: int, weigh: WeighOptions | None = None,

@@ -159,16 +159,23 @@ def playable(rules: Rules, layout: Layout, hand: Iterable[Tile]) -> list[Tile]:
 
 def fitting(table: LayoutTable, key: int, bits: int) -> list[Tile]:
     """:func:`playable` for a hand held as a bit mask (``tiles.bits_of``)
-    on the layout ``key``: the fit mask, and a tile off the set (a record's
-    typo, above the mask) by its pips."""
+    on the layout ``key``."""
+    return sorted(tiles_of(fit_bits(table, key, bits)))
+
+
+def fit_bits(table: LayoutTable, key: int, bits: int) -> int:
+    """The tiles of ``bits`` that fit the layout ``key``, as bits: the fit
+    mask, and a tile off the set (a record's typo, above the mask) by its
+    pips."""
     if key == EMPTY_KEY:
-        return sorted(tiles_of(bits))
-    tiles = tiles_of(bits & table.fit(key))
+        return bits
+    fit = bits & table.fit(key)
     off = bits >> table.n_tiles
     if off:
-        tiles += [t for t in tiles_of(off << table.n_tiles)
-                  if tile_fits(table.r, key, t.lo, t.hi)]
-    return sorted(tiles)
+        for t in tiles_of(off << table.n_tiles):
+            if tile_fits(table.r, key, t.lo, t.hi):
+                fit |= 1 << t.index()
+    return fit
 
 
 def blocked_at(table: LayoutTable, key: int, hands: Iterable[int], drawable: int) -> bool:

@@ -118,6 +118,13 @@ def leads_by_deal(rules: Rules) -> bool:
     return rules.lead_tile is LeadTile.HIGHEST_DOUBLE
 
 
+def next_leader(went_out: int | None) -> int | None:
+    """Who leads the round after one that ``went_out`` ended: whoever went
+    out; after a block (None) nobody by right, and a lot, or the deal under
+    ``lead_tile: highest-double``, decides."""
+    return went_out
+
+
 def highest_double(hands: Sequence[Iterable[Tile]]) -> tuple[int, Tile] | None:
     """The seat dealt the highest double and that double; None when nobody
     holds one (under ``highest-double`` such a deal is dealt again)."""

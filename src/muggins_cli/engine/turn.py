@@ -1,5 +1,7 @@
-"""The rules of a turn on bit masks: when a player may draw or pass, when a
+"""The rules of a turn on bit masks: when a player may draw, pass or lay a
+tile, what a claim credits and when a muggins call may take points, when a
 round ends, what its settlement credits and when a credit ends the match.
+(Where a tile fits and what it scores is :mod:`.keys`.)
 
 A hand is a bit mask of tile indices. Where a record hides tiles, a hand is
 what it shows plus a count of tiles not shown, and a question about it may
@@ -25,7 +27,9 @@ from muggins_cli.engine.keys import (
     LIGHTEST_BONUS,
     R_AT_TARGET,
     R_BONUS_DIV,
+    R_MUGGINS,
     R_MUST_PLAY,
+    R_N_TILES,
     R_RESERVE,
     R_ROUND_END,
     R_ROUND_TO,
@@ -52,6 +56,22 @@ PASS_ON_EMPTY_TABLE = 2
 PASS_STOCK_LEFT = 3  # the stock still has tiles to draw
 PASS_HOLDING_FIT = 4
 PASS_MAYBE_FIT = 5  # a tile not shown might fit (not checkable)
+
+#: Flags of :func:`place_faults`.
+PLACE_OFF_SET = 1  # the tile is not in the set (a record's typo)
+PLACE_NOT_DRAWN = 2  # a tile drawn this turn fits: it, and no other, goes down
+PLACE_NOT_HELD = 4  # the hand does not hold the tile
+PLACE_MAYBE_HELD = 8  # only a tile not shown could be it (not checkable)
+PLACE_END_ON_LEAD = 16  # the opening tile joins no end, so it names none
+
+#: Answers of :func:`call_fault` (one at most).
+CALL_OK = 0
+CALL_NO_MUGGINS = 1  # the rules have no muggins call
+CALL_AGAIN = 2  # a placement was called on already
+CALL_NO_PLACEMENT = 3  # no placement just went down to call on
+CALL_OWN_PLAY = 4
+CALL_NOTHING_LEFT = 5  # the placer claimed all the play scored
+CALL_TOO_MUCH = 6  # more than the placer left unclaimed
 
 #: A seat index meaning "nobody".
 NOBODY = -1
@@ -127,6 +147,83 @@ def may_draw(r: RuleInts, key: int, hand: int, fit: int, can_draw: int) -> bool:
 def must_pass(key: int, hand: int, fit: int, can_draw: int) -> bool:
     """With every tile known: whether the mover's only move is a pass."""
     return pass_fault(key, YES if hand & fit else NO, can_draw, False) == PASS_OK
+
+
+def place_faults(r: RuleInts, key: int, end: int, ti: int, held: int, drawn: int) -> int:
+    """What is wrong with laying the tile of index ``ti`` now (0:
+    nothing), apart from where it joins (:func:`~.keys.place_tile` says
+    whether it fits an end). ``end`` is the end named (-1: none), ``held``
+    from :func:`holding` for that tile alone, ``drawn`` the index of a tile
+    drawn this turn that fits (-1: none). A tile of the set, that the
+    player holds, and after a fitting draw only the tile drawn; the opening
+    tile joins no end."""
+    if ti >= r[R_N_TILES]:
+        return PLACE_OFF_SET
+    faults = 0
+    if drawn >= 0 and ti != drawn:
+        faults = PLACE_NOT_DRAWN
+    if held == NO:
+        faults |= PLACE_NOT_HELD
+    elif held == MAYBE:
+        faults |= PLACE_MAYBE_HELD
+    if key == EMPTY and end >= 0:
+        faults |= PLACE_END_ON_LEAD
+    return faults
+
+
+def out_of_tiles(known: int, unknown: int) -> bool:
+    """Whether a hand (tiles shown, count of tiles not shown) is empty:
+    the player who lays their last tile goes out and ends the round."""
+    return known == 0 and unknown == 0
+
+
+def all_passed(passes: int, players: int, can_draw: int) -> bool:
+    """Every seat passed in a row with nothing left to draw: each pass
+    showed that hand could not play, so the round is blocked, also where
+    the record hides the hands."""
+    return can_draw <= 0 and passes >= players
+
+
+def credited(r: RuleInts, claimed: int, points: int) -> int:
+    """What a placement scoring ``points`` credits its player when they
+    claim ``claimed`` (-1: no claim written). Under ``muggins`` a score
+    counts only as claimed, and a claim above the score is wrong and
+    credits nothing; otherwise the score counts whatever is claimed."""
+    if not r[R_MUGGINS]:
+        return points
+    if claimed > points or claimed < 0:
+        return 0
+    return claimed
+
+
+def claim_fault(r: RuleInts, claimed: int, points: int) -> bool:
+    """Whether the claim ``claimed`` (-1: none written) of a placement
+    scoring ``points`` is wrong: above the score under ``muggins`` (less is
+    allowed, the rest is there to be called), not the score otherwise."""
+    if r[R_MUGGINS]:
+        return claimed > points
+    return claimed >= 0 and claimed != points
+
+
+def call_fault(r: RuleInts, called: bool, placer: int, caller: int, unclaimed: int,
+               points: int) -> int:
+    """Why a muggins call of ``points`` by ``caller`` is not allowed
+    (``CALL_OK`` when it is). Only the rules with the call have it; it
+    takes from the placement just laid (``placer``, ``NOBODY`` when none),
+    once, by another player, and at most what the placer left unclaimed."""
+    if not r[R_MUGGINS]:
+        return CALL_NO_MUGGINS
+    if called:
+        return CALL_AGAIN
+    if placer == NOBODY:
+        return CALL_NO_PLACEMENT
+    if caller == placer:
+        return CALL_OWN_PLAY
+    if unclaimed <= 0:
+        return CALL_NOTHING_LEFT
+    if points > unclaimed:
+        return CALL_TOO_MUCH
+    return CALL_OK
 
 
 def blocked(key: int, fit: int, hands: Sequence[int], can_draw: int) -> bool:

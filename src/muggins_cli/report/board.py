@@ -32,7 +32,7 @@ from muggins_cli.engine.layout import Layout, count, open_ends
 from muggins_cli.engine.scoring import EndReason
 from muggins_cli.notation.model import BodyLine
 from muggins_cli.replay.position import Position
-from muggins_cli.replay.replay import won_text
+from muggins_cli.replay.values import won_text
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import End, Pip, Tile
 

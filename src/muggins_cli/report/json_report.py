@@ -12,7 +12,7 @@ from typing import IO, Any
 
 from muggins_cli.check import FileReport
 from muggins_cli.notation.model import Diagnostic
-from muggins_cli.replay.replay import MatchSummary
+from muggins_cli.replay.values import MatchSummary
 
 
 def match_json(m: MatchSummary) -> dict[str, Any]:

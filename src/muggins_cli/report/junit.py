@@ -23,7 +23,7 @@ from typing import IO
 
 from muggins_cli.check import FileReport
 from muggins_cli.notation.model import Diagnostic, Severity
-from muggins_cli.replay.replay import MatchSummary
+from muggins_cli.replay.values import MatchSummary
 from muggins_cli.report.json_report import Totals
 
 # Characters XML 1.0 does not allow at all, even as references.

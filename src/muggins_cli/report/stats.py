@@ -25,7 +25,7 @@ from muggins_cli.batch import Work, no_relabel
 from muggins_cli.check import NOT_CHECKED, iter_replays
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Match, Severity
-from muggins_cli.replay.replay import MatchReplay
+from muggins_cli.replay.values import MatchReplay
 from muggins_cli.report.escape import terminal_table
 
 

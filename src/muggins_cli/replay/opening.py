@@ -1,0 +1,273 @@
+"""A round's opening lines (``round``, ``lead``, ``deal``, ``stock``), the
+hands set up at its first turn, and who may lead it.
+
+Who leads is the engine's to say (:func:`~muggins_cli.engine.state.next_leader`,
+:func:`~muggins_cli.engine.state.highest_double`); here the record's lines
+are held to it, and to the set they are dealt from.
+"""
+
+from __future__ import annotations
+
+from muggins_cli.engine.state import highest_double, leads_by_deal, next_leader
+from muggins_cli.engine.turn import drawable
+from muggins_cli.notation.model import DealLine, LeadLine, Placement, RoundLine, StockLine, Turn
+from muggins_cli.replay.closing import settle_round
+from muggins_cli.replay.deduce import deduce_round
+from muggins_cli.replay.state import HandView, MatchState, Round
+from muggins_cli.tiles import Tile, bits_of, tiles_of
+
+
+def round_line(m: MatchState, item: RoundLine) -> None:
+    rnd = m.round
+    if rnd is not None and not rnd.ended and not rnd.skipping:
+        if m.hidden_block_possible(rnd):
+            m.end_blocked(rnd, item.line, item.column, inferred=True)
+            settle_round(m)
+        else:
+            m.report.error(item.line, item.column, "bad-round",
+                           f"round {item.number} starts before round {rnd.number} ended")
+    expected = m.rounds + 1
+    if item.number != expected:
+        m.report.error(item.line, item.column, "bad-round",
+                       f"expected round {expected}, got round {item.number}")
+    m.rounds += 1
+    m.prev_round = rnd
+    m.round = Round(expected, item.line, len(m.players), m.rules)
+
+
+def _expected_leader(m: MatchState) -> int | None:
+    """Who must lead this round, or None when a lot (or the deal) decides."""
+    prev = m.prev_round
+    if prev is None or prev.skipping or not prev.ended:
+        return None
+    return next_leader(prev.went_out)
+
+
+def lead_line(m: MatchState, item: LeadLine) -> None:
+    rnd = m.round
+    if rnd is None or rnd.skipping or rnd.ended:
+        return
+    if rnd.started:
+        m.report.error(item.line, item.column, "bad-round",
+                       "a `lead` line must come before the round's first turn")
+        return
+    seat = m.seat[item.player]
+    expected = _expected_leader(m)
+    rnd.lead_line = item
+    rnd.lead_seat = seat
+    # A round led by the deal is checked at its first turn, once the
+    # deal lines (which follow the lead line) have been read.
+    if expected is not None and expected != seat:
+        rnd.lead_wrong = True
+        m.report.error(item.line, item.player_column, "wrong-leader",
+                       f"{m.players[expected]} went out last round and leads round "
+                       f"{rnd.number}, not {item.player}")
+
+
+def deal_line(m: MatchState, item: DealLine) -> None:
+    rnd = m.round
+    if rnd is None or rnd.skipping:
+        return
+    if rnd.started:
+        m.report.error(item.line, item.column, "bad-deal",
+                       "a `deal` line must come before the round's first turn")
+        return
+    seat = m.seat[item.player]
+    if seat in rnd.deals:
+        m.report.error(item.line, item.column, "bad-deal",
+                       f"{item.player} already has a deal line in this round")
+        return
+    # The tiles of the round's deal lines so far and of this one, as bits
+    # of Tile.index (a tile with too many pips too): no set per line.
+    dealt = rnd.dealt_bits
+    max_pip = m.rules.max_pip
+    ok = True
+    mine = 0
+    for tok in item.tiles:
+        t = tok.tile
+        bit = 1 << t.index()
+        if t.hi > max_pip:
+            m.report.error(tok.line, tok.column, "bad-deal",
+                           f"{tok} is not in a double-{max_pip} set")
+            ok = False
+        elif (dealt | mine) & bit:
+            m.report.error(tok.line, tok.column, "bad-deal", f"{tok} is dealt twice")
+            ok = False
+        mine |= bit
+    size = m.rules.hand_size_for(len(m.players))
+    if len(item.tiles) != size and ok:
+        m.report.error(item.line, item.column, "bad-deal",
+                       f"{item.player} is dealt {len(item.tiles)} tiles; "
+                       f"with {len(m.players)} players a hand is {size}")
+    rnd.deals[seat] = item
+    rnd.dealt[seat] = mine
+    rnd.dealt_bits |= mine
+
+
+def stock_line(m: MatchState, item: StockLine) -> None:
+    rnd = m.round
+    if rnd is None or rnd.skipping:
+        return
+    if rnd.started or rnd.stock_line is not None:
+        m.report.error(item.line, item.column, "bad-deal",
+                       "a `stock` line must come once, before the round's first turn")
+        return
+    rnd.stock_line = item
+
+
+def open_play(m: MatchState, rnd: Round) -> bool:
+    """Set up hands and stock when the first turn arrives; False to skip
+    the round (its deal lines are not enough to play from)."""
+    rules = m.rules
+    n = len(m.players)
+    rnd.started = True
+    size = rules.hand_size_for(n)
+    if rnd.deals and len(rnd.deals) != n:
+        missing = [m.players[i] for i in range(n) if i not in rnd.deals]
+        first = min(d.line for d in rnd.deals.values())
+        m.report.error(first, 1, "bad-deal",
+                       "deal lines for only some players (none for " + ", ".join(missing) + ")")
+        rnd.skipping = True
+        return False
+    every = m.table.all_mask
+    pool: int | None = None
+    if rnd.deals:
+        # A tile off the set is reported on the deal line and not held.
+        rnd.hands = [HandView(rnd.dealt[seat] & every) for seat in range(n)]
+        pool = rnd.stock_pool = every & ~rnd.dealt_bits
+    else:
+        deduced = deduce_round(m.match.body, rnd.line, m.seat, size)
+        rnd.hands = [HandView(bits_of(deduced[i])) if i in deduced else HandView(0, size)
+                     for i in range(n)]
+        for i in deduced:
+            rnd.seen |= rnd.hands[i].bits
+        if len(deduced) == n:
+            rnd.stock_pool = every & ~rnd.seen
+    rnd.stock_count = m.table.n_tiles - n * size
+    rnd.can_draw = drawable(m.r, rnd.stock_count)
+    if rnd.stock_line is not None:
+        _check_stock(m, rnd, rnd.stock_line, pool)
+    _lead_by_deal(m, rnd)
+    return True
+
+
+def _lead_by_deal(m: MatchState, rnd: Round) -> None:
+    """Under ``lead_tile: highest-double``, a round that no going out
+    decides is led by the highest double dealt; a deal without one
+    would have been dealt again."""
+    prev = m.prev_round
+    rnd.by_deal = leads_by_deal(m.rules) and (
+        prev is None or (not prev.skipping and prev.ended and prev.went_out is None))
+    if not rnd.by_deal or not rnd.hands_known:
+        return
+    rnd.lead_tile = highest_double([h.known for h in rnd.hands])
+    if rnd.lead_tile is None and rnd.deals:
+        last = max(rnd.deals.values(), key=lambda d: d.line)
+        m.report.error(last.line, last.column, "bad-deal",
+                       f"nobody is dealt a double in round {rnd.number}; with the highest "
+                       "double leading, such a deal is dealt again")
+
+
+def _check_stock(m: MatchState, rnd: Round, item: StockLine, pool: int | None) -> None:
+    """``pool``: the undealt tiles (bits) when the deal is in the record."""
+    every = m.table.all_mask
+    seen = 0
+    for tok in item.tiles:
+        bit = 1 << tok.tile.index()
+        if not every & bit:
+            m.report.error(tok.line, tok.column, "bad-deal", f"{tok} is not in the set")
+            return
+        if seen & bit:
+            m.report.error(tok.line, tok.column, "bad-deal", f"{tok} is twice in the stock")
+            return
+        seen |= bit
+    if pool is not None and seen != pool:
+        parts = []
+        if pool & ~seen:
+            parts.append("lacks " + " ".join(map(str, sorted(tiles_of(pool & ~seen)))))
+        if seen & ~pool:
+            parts.append("holds dealt tiles " + " ".join(map(str, sorted(tiles_of(seen & ~pool)))))
+        m.report.error(item.line, item.column, "bad-deal",
+                       "the stock is not the undealt tiles: it " + " and ".join(parts))
+        return
+    if pool is None and len(item.tiles) != rnd.stock_count:
+        m.report.error(item.line, item.column, "bad-deal",
+                       f"the stock holds {len(item.tiles)} tiles; {rnd.stock_count} were "
+                       "left undealt")
+        return
+    rnd.stock = [tok.tile for tok in item.tiles]
+    rnd.stock_pool = seen
+    if pool is None:
+        # The hands are the complement of the stock, in unknown shares.
+        rnd.seen |= seen
+
+
+def check_leader(m: MatchState, rnd: Round, t: Turn, seat: int) -> None:
+    """The round's first turn: is it the leader's?"""
+    if rnd.by_deal:
+        _check_double_lead(m, rnd, t, seat)
+        return
+    expected = _expected_leader(m)
+    if rnd.lead_seat is not None:
+        if seat != rnd.lead_seat and not (rnd.lead_wrong and seat == expected):
+            m.report.error(t.line, t.column, "wrong-leader",
+                           f"{m.players[rnd.lead_seat]} leads round {rnd.number}, "
+                           f"not {t.player}")
+    elif expected is None:
+        why = ("round 1" if m.prev_round is None else
+               f"round {rnd.number} after a blocked round")
+        m.report.error(t.line, t.column, "wrong-leader",
+                       f"{why} needs a `lead` line (the leader is chosen by lot)")
+    elif seat != expected:
+        m.report.error(t.line, t.column, "wrong-leader",
+                       f"{m.players[expected]} went out last round and leads round "
+                       f"{rnd.number}, not {t.player}")
+
+
+def _check_double_lead(m: MatchState, rnd: Round, t: Turn, seat: int) -> None:
+    """The holder of the highest double dealt leads it: one finding per
+    round, on the `lead` line that names someone else, else on the turn."""
+    action = t.action
+    led = action.tile.tile if isinstance(action, Placement) else None
+    shown = str(action.tile) if isinstance(action, Placement) else "a pass"
+    if rnd.lead_tile is None:
+        _check_hidden_double_lead(m, rnd, t, seat, led, shown)
+        return
+    holder, double = rnd.lead_tile
+    name = m.players[holder]
+    if rnd.lead_seat is not None and rnd.lead_seat != holder:
+        lead = rnd.lead_line
+        assert lead is not None
+        m.report.error(lead.line, lead.player_column, "wrong-leader",
+                       f"{name} holds {double}, the highest double dealt, and leads round "
+                       f"{rnd.number} with it, not {lead.player}")
+        if seat in (holder, rnd.lead_seat):
+            return
+    if seat != holder:
+        m.report.error(t.line, t.column, "wrong-leader",
+                       f"{name} holds {double}, the highest double dealt, and leads round "
+                       f"{rnd.number} with it, not {t.player}")
+    elif led != double:
+        m.report.error(action.line, action.column, "wrong-leader",
+                       f"{name} must lead {double}, the highest double dealt, not {shown}")
+
+
+def _check_hidden_double_lead(m: MatchState, rnd: Round, t: Turn, seat: int,
+                              led: Tile | None, shown: str) -> None:
+    """A round led by the highest double whose hands are hidden: only a
+    lead that is no double is certainly wrong."""
+    if rnd.deals or rnd.hands_known:
+        return  # no double dealt: reported on the deal
+    action = t.action
+    if led is not None and not led.is_double:
+        m.report.error(action.line, action.column, "wrong-leader",
+                       f"round {rnd.number} opens with the highest double dealt, "
+                       f"not {shown}")
+    elif led is not None:
+        m.report.unverified(rnd, action.line, action.column, "lead-double",
+                            f"round {rnd.number}: hands are not in the record, so "
+                            f"whether {led} was the highest double dealt is not checked")
+    if rnd.lead_seat is not None and seat != rnd.lead_seat:
+        m.report.error(t.line, t.column, "wrong-leader",
+                       f"{m.players[rnd.lead_seat]} leads round {rnd.number}, "
+                       f"not {t.player}")

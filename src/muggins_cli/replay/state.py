@@ -1,0 +1,221 @@
+"""What the round tracker keeps while it follows a record: the hands as the
+record shows them, the round so far, the match's totals, and where its
+findings go.
+
+These are the tracker's own (:mod:`.tracker` and the modules it calls for
+the rarer lines: :mod:`.opening`, :mod:`.ends`, :mod:`.closing`); a visitor
+never reads them, it gets a :class:`~.position.Position` or a
+:class:`~.values.TurnEvent`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from muggins_cli.engine import turn as rules_of
+from muggins_cli.engine.layout import EMPTY, Layout, lead, place
+from muggins_cli.engine.scoring import EndReason
+from muggins_cli.engine.table import LayoutTable, table_for
+from muggins_cli.engine.voids import VoidWatch
+from muggins_cli.notation.model import (
+    DealLine,
+    Diagnostic,
+    LeadLine,
+    Match,
+    MugginsCall,
+    Severity,
+    StockLine,
+)
+from muggins_cli.replay.setup import MatchSetup
+from muggins_cli.replay.values import MatchEnding, won_text
+from muggins_cli.rules.model import Rules
+from muggins_cli.tiles import End, Tile, tiles_of
+
+
+class HandView:
+    """A hand as far as the record shows it: known tiles plus a count.
+
+    ``bits`` holds the known tiles as bits of ``Tile.index`` (a tile off the
+    set, a record's typo, above the set's bits); ``unknown`` counts tiles
+    whose faces the record never showed (no deal lines, ``d??`` draws).
+    Checks that need them become ``unverified``.
+    """
+
+    __slots__ = ("bits", "unknown")
+
+    def __init__(self, bits: int = 0, unknown: int = 0) -> None:
+        self.bits = bits
+        self.unknown = unknown
+
+    @property
+    def known(self) -> frozenset[Tile]:
+        return frozenset(tiles_of(self.bits))
+
+    @property
+    def size(self) -> int:
+        return self.bits.bit_count() + self.unknown
+
+    @property
+    def complete(self) -> bool:
+        return self.unknown == 0
+
+
+class Report:
+    """Where the tracker's findings go (the visitors' ``finding``); an
+    ``unverified`` note is given once per kind and round, as the first
+    place a check could not be made."""
+
+    __slots__ = ("emit",)
+
+    def __init__(self, emit: Callable[[Diagnostic], None]) -> None:
+        self.emit = emit
+
+    def error(self, line: int, column: int, code: str, message: str) -> None:
+        self.emit(Diagnostic(line, column, Severity.ERROR, code, message))
+
+    def warn(self, line: int, column: int, code: str, message: str) -> None:
+        self.emit(Diagnostic(line, column, Severity.WARNING, code, message))
+
+    def unverified(self, rnd: Round | None, line: int, column: int, kind: str,
+                   message: str) -> None:
+        if rnd is not None:
+            if kind in rnd.unverified:
+                return
+            rnd.unverified.add(kind)
+        self.emit(Diagnostic(line, column, Severity.INFO, "unverified", message))
+
+
+class Round:
+    """One round as replayed so far.
+
+    The layout is its key (``key``), which answers every question a turn
+    asks of it through the rules' layout table; the ``Layout`` value, for
+    positions, events and messages, is made from the tiles laid only when
+    asked for.
+    """
+
+    def __init__(self, number: int, line: int, players: int, rules: Rules) -> None:
+        self.number = number
+        self.line = line
+        self.rules = rules
+        self.lead_line: LeadLine | None = None
+        self.lead_seat: int | None = None
+        self.lead_wrong = False  # the lead line names someone the rules do not
+        # ``lead_tile: highest-double`` rounds: the double the deal makes the
+        # lead, once the hands are known (None: any tile, or not known).
+        self.lead_tile: tuple[int, Tile] | None = None
+        self.by_deal = False
+        self.deals: dict[int, DealLine] = {}
+        self.dealt: dict[int, int] = {}  # each deal line's tiles, as bits of Tile.index
+        self.dealt_bits = 0  # the tiles of ``deals`` as bits
+        self.stock_line: StockLine | None = None
+        self.started = False  # the hands are set up (at the first turn)
+        self.hands: list[HandView] = [HandView() for _ in range(players)]
+        self.stock: list[Tile] | None = None  # known order, next first
+        self.stock_pool: int | None = None  # known contents (bits), order unknown
+        self.stock_count = 0
+        self.can_draw = 0  # the engine's drawable() of stock_count
+        self.seen = 0  # tiles whose place is certain, as bits
+        self.key = 0  # the layout's key (engine/keys.py): empty
+        self.laid: list[tuple[Tile, End | None, int]] = []  # (tile, end, half facing L)
+        self._layout: Layout = EMPTY
+        self._layout_laid = 0
+        self.to_move = 0
+        self.turns = 0  # turns played (a closing pass is none)
+        self.turn_lines = 0  # every turn line, closing passes included (docs/notation.md 7)
+        self.last_turn_line = 0
+        self.ended = False
+        self.went_out: int | None = None
+        self.blocked = False
+        self.closing_passes = 0  # seats (bits) that passed after the block
+        self.passes = 0  # passes in a row
+        self.skipping = False  # the record stopped making sense in this round
+        self.unverified: set[str] = set()
+        self.settled = False
+        self.settlement: tuple[int, ...] | None = None  # what the settlement credited each
+        self.voids = VoidWatch(rules)  # what draws and passes showed
+
+    @property
+    def layout(self) -> Layout:
+        """The table as a ``Layout``: the tiles laid since it was last asked
+        for, joined by the engine."""
+        layout = self._layout
+        rules = self.rules
+        for tile, end, left in self.laid[self._layout_laid:]:
+            layout = lead(rules, tile, left) if end is None else place(rules, layout, tile, end)
+        self._layout = layout
+        self._layout_laid = len(self.laid)
+        return layout
+
+    @property
+    def hands_known(self) -> bool:
+        return all(h.unknown == 0 for h in self.hands)
+
+
+class MatchState:
+    """The match as replayed so far: its setup, totals and rounds, and the
+    credit every score goes through (placements, muggins calls and
+    settlements alike)."""
+
+    def __init__(self, match: Match, setup: MatchSetup, report: Report) -> None:
+        self.match = match
+        self.report = report
+        self.players: tuple[str, ...] = setup.players
+        self.seat: dict[str, int] = setup.seat
+        self.rules: Rules = setup.rules
+        self.table: LayoutTable = table_for(setup.rules)
+        self.r = self.table.r
+        self.target = setup.target
+        self.scores: list[int] = [0] * len(setup.players)
+        self.winner: int | None = None
+        self.ending: MatchEnding | None = None
+        self.last_line = 0  # the last body line read, where a settlement follows
+        self.rounds = 0
+        self.turns = 0
+        self.round: Round | None = None
+        self.prev_round: Round | None = None
+        # The placement a muggins call may take from: (placer, unclaimed rest).
+        self.pending: tuple[int, int] | None = None
+        # The muggins line just read: the only line that may follow a
+        # placement as a call, so a muggins line after it is one too many.
+        self.last_call: MugginsCall | None = None
+        self.scores_uncertain = False  # a settlement needed hidden hands
+        self.after_end_reported = False
+
+    def won_text(self) -> str:
+        return won_text(self.players, self.target, self.winner, self.ending)
+
+    def credit(self, seat: int, points: int, line: int, reason: EndReason) -> None:
+        """Add ``points`` to ``seat``'s total; the engine says whether that
+        decides the match."""
+        if points <= 0 or self.winner is not None:
+            return
+        deltas = [0] * len(self.scores)
+        deltas[seat] = points
+        if not self.scores_uncertain:
+            # With totals unknown (a settlement needed hidden hands) whether
+            # this reached the target is unknown too; the record goes on.
+            won = rules_of.winner_on_credit(self.r, self.scores, deltas, self.target)
+            self.winner = None if won == rules_of.NOBODY else won
+        self.scores[seat] += points
+        self.ended(reason, line)
+
+    def ended(self, reason: EndReason, line: int) -> None:
+        if self.winner is not None and self.ending is None and self.round is not None:
+            self.ending = MatchEnding(self.winner, reason, self.round.number, line,
+                                      tuple(self.scores), self.target)
+
+    def hidden_block_possible(self, rnd: Round) -> bool:
+        """A round kept without hands may have been blocked without the
+        closing passes being written; we cannot tell, so we say so. The
+        stock is exhausted once only its reserve is left (docs/rules.md)."""
+        return rnd.started and rnd.can_draw == 0 and not rnd.hands_known
+
+    def end_blocked(self, rnd: Round, line: int, column: int, inferred: bool) -> None:
+        rnd.ended = True
+        rnd.blocked = True
+        rnd.closing_passes = 0
+        if inferred and not rnd.hands_known:
+            self.report.unverified(rnd, line, column, "blocked",
+                                   f"round {rnd.number} is taken as blocked; with hidden "
+                                   "hands that nobody could play is not checked")

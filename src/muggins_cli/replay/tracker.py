@@ -1,0 +1,455 @@
+"""The round tracker: a record followed line by line through the engine.
+
+Every rule a line is held to is the engine's: when a player may draw or
+pass (:func:`~muggins_cli.engine.turn.draw_faults`,
+:func:`~muggins_cli.engine.turn.pass_fault`), what a placement needs
+(:func:`~muggins_cli.engine.turn.place_faults`), where it leads and what it
+scores (the layout table over :mod:`muggins_cli.engine.keys`), what a claim
+credits, going out, the block, the settlement and who wins
+(:mod:`muggins_cli.engine.turn`). The tracker keeps what the record has
+shown so far (hands as known tiles plus a count, the stock, the layout's
+key, the totals), asks the engine, and turns its answers into findings;
+where the record stops making sense it goes on as far as it can (an
+illegal draw is taken as done, a wrong claim is replaced by the real
+score) and skips to the next round where it cannot (a tile that is not
+there).
+
+What it saw goes to its visitors as public values (:mod:`.visitor`): each
+finding, a :class:`~.visitor.Moment` between lines with its
+:class:`~.position.Position`, each turn's decision, each
+:class:`~.values.TurnEvent`. It feeds only the hooks some visitor wants, so
+a plain check pays for no position and no event.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+
+from muggins_cli.engine import turn as rules_of
+from muggins_cli.engine.keys import EMPTY as EMPTY_KEY
+from muggins_cli.engine.keys import tile_fits
+from muggins_cli.engine.layout import EMPTY, Layout, blocked_at, fit_bits
+from muggins_cli.engine.scoring import EndReason
+from muggins_cli.engine.state import Place
+from muggins_cli.engine.turn import (
+    YES,
+    claim_fault,
+    credited,
+    drawable,
+    holding,
+    out_of_tiles,
+    place_faults,
+)
+from muggins_cli.notation.model import (
+    BodyLine,
+    DealLine,
+    LeadLine,
+    Match,
+    MugginsCall,
+    Placement,
+    RevealLine,
+    RoundLine,
+    ScoreLine,
+    Severity,
+    StockLine,
+    Turn,
+)
+from muggins_cli.replay import faults as say
+from muggins_cli.replay.closing import (
+    after_match_end,
+    check_result,
+    muggins_line,
+    reveal_line,
+    score_line,
+    settle_round,
+)
+from muggins_cli.replay.ends import choose_end
+from muggins_cli.replay.opening import (
+    check_leader,
+    deal_line,
+    lead_line,
+    open_play,
+    round_line,
+    stock_line,
+)
+from muggins_cli.replay.position import Position
+from muggins_cli.replay.setup import MatchSetup
+from muggins_cli.replay.state import HandView, MatchState, Report, Round
+from muggins_cli.replay.values import TurnEvent
+from muggins_cli.replay.visitor import At, Moment, ReplayVisitor
+from muggins_cli.tiles import End, Tile, full_set
+
+_LINES = {LeadLine: lead_line, DealLine: deal_line, StockLine: stock_line,
+          MugginsCall: muggins_line, RevealLine: reveal_line, ScoreLine: score_line}
+#: An end as the engine numbers it (-1: none named).
+_END_AT: dict[End | None, int] = {None: -1, End.L: 0, End.R: 1, End.U: 2, End.D: 3}
+
+
+class Tracker(MatchState):
+    """Follows one match's body from its resolved header, telling
+    ``visitor`` what it finds; :func:`~.replay.replay_match` runs it."""
+
+    def __init__(self, match: Match, setup: MatchSetup, visitor: ReplayVisitor) -> None:
+        super().__init__(match, setup, Report(visitor.finding))
+        self.visitor = visitor
+        self.events = visitor.wants_turns
+        self.n = len(self.players)
+        self.muggins = self.rules.muggins
+        self.deciding = visitor.wants_decisions
+        # What draws, passes and placements show is for the positions a
+        # visitor asks for; a plain check has none to ask.
+        self.watch = visitor.wants_moments or visitor.wants_decisions
+        # Lines the parser could not read: a turn may be missing there, so the
+        # next one is not blamed for being out of turn.
+        self.dropped = sorted({d.line for d in match.diagnostics
+                               if d.severity is Severity.ERROR})
+
+    def run(self) -> None:
+        """Replay the body; stops early only when every visitor is done."""
+        body = self.match.body
+        visitor = self.visitor
+        other, turn = self._line, self._turn
+        for item in body:
+            if visitor.wants_moments and not self._moment(item):
+                return
+            if item.__class__ is not Turn:
+                other(item)
+                continue
+            assert isinstance(item, Turn)
+            # A turn, the commonest line: a muggins call may follow it, and
+            # an ended round is settled before it.
+            self.pending = None
+            self.last_call = None
+            rnd = self.round
+            if rnd is not None and rnd.ended and not rnd.settled:
+                settle_round(self)
+            self.last_line = item.line
+            if rnd is not None and self.winner is None:
+                turn(rnd, item)
+            elif self.winner is not None:
+                after_match_end(self, item)
+            else:
+                self._no_round(item)
+        if visitor.wants_moments:
+            self._moment(None)
+        settle_round(self)
+        check_result(self)
+
+    def _line(self, item: BodyLine) -> None:
+        """Any line but a turn."""
+        cls = item.__class__
+        if cls is not MugginsCall:
+            self.pending = None
+            self.last_call = None
+            if cls is not RevealLine:
+                settle_round(self)
+        self.last_line = item.line
+        if self.winner is not None:
+            after_match_end(self, item)
+        elif cls is RoundLine:
+            assert isinstance(item, RoundLine)
+            round_line(self, item)
+        elif self.round is None:
+            self._no_round(item)
+        else:
+            _LINES[cls](self, item)  # type: ignore[operator]
+
+    def _no_round(self, item: BodyLine) -> None:
+        self.report.error(item.line, item.column, "bad-round",
+                          "this line comes before any `round` line")
+
+    # -- moments and positions ----------------------------------------------
+
+    def _moment(self, item: BodyLine | None) -> bool:
+        """Tell the visitors where the replay is, before ``item`` (None: the
+        end); False when they want nothing more."""
+        rnd = self.round
+        if rnd is None or rnd.skipping:
+            return True
+        turn = rnd.turn_lines + 1
+        if self.winner is not None:
+            # The settlement, if the round ended, was applied before the
+            # match was decided: the position as it stands is the last one.
+            m = Moment(At.OVER, rnd.number, turn, item, rnd.started, self.position)
+        elif item.__class__ is Turn:
+            assert isinstance(item, Turn)
+            if rnd.ended:
+                m = Moment(At.ENDED_TURN, rnd.number, turn, item, True, self.position)
+            else:
+                started = rnd.started
+                if not started and open_play(self, rnd):
+                    # Set the hands up now, so that the opening position shows them.
+                    rnd.to_move = self.seat[item.player]
+                m = Moment(At.TURN, rnd.number, turn, item, started, self.position)
+        elif item is None or item.__class__ is RoundLine:
+            m = Moment(At.ROUND_END, rnd.number, turn, item, rnd.started, self._round_end)
+        else:
+            return True
+        return self.visitor.moment(m)
+
+    def position(self, drawn: Tile | None = None, in_turn: bool = False) -> Position:
+        """The round as a Position: before the next line, or (``in_turn``)
+        inside a turn after its draws, ``drawn`` the tile that must go
+        down; either way ``turn`` is the number of the turn to play."""
+        rnd = self.round
+        assert rnd is not None
+        rules = self.rules
+        hands = tuple(frozenset(h.known) if h.complete else None for h in rnd.hands)
+        mover = rnd.to_move
+        layout = rnd.layout
+        mine = hands[mover] or frozenset()
+        unseen = frozenset(set(full_set(rules.max_pip)) - set(layout.tiles()) - mine)
+        return Position(
+            rules=rules, players=self.players, round=rnd.number,
+            turn=rnd.turn_lines + (0 if in_turn else 1),  # a turn line counts once begun
+            hands=hands, hand_sizes=tuple(h.size for h in rnd.hands),
+            stock=tuple(rnd.stock) if rnd.stock is not None else None,
+            stock_count=rnd.stock_count, layout=layout, to_move=mover, drawn=drawn,
+            scores=tuple(self.scores), target=self.target, unseen=unseen,
+            voids=rnd.voids.voids(), placed=rnd.voids.placements(), round_over=rnd.ended,
+            winner=self.winner, ending=self.ending,
+            lead_tile=rnd.lead_tile[1] if rnd.lead_tile and not layout.started else None,
+            settlement=rnd.settlement)
+
+    def _round_end(self) -> Position:
+        """The position at a round's end, as it was before the settlement (a
+        display shows the totals after it beside), but knowing whether the
+        settlement ended the match. The replay settles when it reads the
+        next line or reaches the end; settling now, a line early, changes
+        nothing."""
+        pos = self.position()
+        settle_round(self)
+        return dataclasses.replace(pos, winner=self.winner, ending=self.ending)
+
+    # -- turns --------------------------------------------------------------
+
+    def _turn(self, rnd: Round, t: Turn) -> None:
+        if rnd.skipping:
+            return
+        seat = self.seat[t.player]
+        rnd.turn_lines += 1
+        if rnd.ended:
+            self._after_round_end(rnd, t, seat)
+            return
+        if rnd.turns == 0:
+            if not rnd.started and not open_play(self, rnd):
+                return
+            if rnd.skipping:
+                return
+            check_leader(self, rnd, t, seat)
+        elif seat != rnd.to_move and not self._dropped_since(rnd.last_turn_line, t.line):
+            self.report.error(t.line, t.column, "out-of-turn",
+                              f"it is {self.players[rnd.to_move]}'s turn, not {t.player}'s")
+        rnd.to_move = seat
+        rnd.last_turn_line = t.line
+        rnd.turns += 1
+        self.turns += 1
+        spelling = t.spelling
+        hand = rnd.hands[seat]
+        # Events show the layout the mover faced; a plain check makes none.
+        before = rnd.layout if self.events else EMPTY
+        drawn = self._draws(rnd, t, seat, hand) if spelling.drawn else None
+        if self.deciding:
+            self.visitor.decide(t, self.position(drawn, in_turn=True))
+        tile = spelling.tile
+        if tile is None:
+            if self.watch:
+                rnd.voids.passed(seat, rnd.layout)
+            self._pass(rnd, t, seat, hand, drawn, before)
+        else:
+            if self.watch:
+                rnd.voids.placed(seat, rnd.layout, tile, spelling.end)
+            self._place(rnd, t, seat, hand, drawn, before)
+
+    def _after_round_end(self, rnd: Round, t: Turn, seat: int) -> None:
+        """A turn line once the round is over: after a block, each seat's
+        bare pass in seat order, at most once (the record may write them);
+        anything else is one too many."""
+        spelling = t.spelling
+        bit = 1 << seat
+        if rnd.blocked and not spelling.drawn and spelling.tile is None \
+                and not rnd.closing_passes & bit and seat == rnd.to_move:
+            rnd.closing_passes |= bit
+            rnd.to_move = (seat + 1) % len(self.players)
+            return
+        how = (f"{self.players[rnd.went_out]} went out" if rnd.went_out is not None
+               else "the round was blocked")
+        self.report.error(t.line, t.column, "after-round-end",
+                          f"{t.player} plays after round {rnd.number} ended ({how})")
+
+    def _dropped_since(self, after: int, before: int) -> bool:
+        i = bisect.bisect_right(self.dropped, after)
+        return i < len(self.dropped) and self.dropped[i] < before
+
+    def _held(self, rnd: Round, hand: HandView) -> int:
+        """Whether ``hand`` holds a tile that fits (engine's holding)."""
+        table = self.table
+        fit = table.fit(rnd.key)
+        if hand.bits >> table.n_tiles:
+            fit |= fit_bits(table, rnd.key, hand.bits)
+        return rules_of.holding(hand.bits, hand.unknown, fit)
+
+    def _draws(self, rnd: Round, t: Turn, seat: int, hand: HandView) -> Tile | None:
+        """Replay a turn's draws; the drawn tile that fits, which must be
+        placed, or None."""
+        r = self.r
+        key = rnd.key  # no draw changes the layout
+        drawn: Tile | None = None
+        for i, tile in enumerate(t.spelling.drawn):
+            held = self._held(rnd, hand) if drawn is None else rules_of.NO
+            faults = rules_of.draw_faults(r, key, held, rnd.can_draw, drawn is not None)
+            if faults:
+                say.draw_faults(self, rnd, t, i, hand, faults, drawn)
+            if self.watch:
+                rnd.voids.drew(seat, rnd.layout)
+            tile = self._take_from_stock(rnd, t, i, tile)
+            rnd.stock_count = max(0, rnd.stock_count - 1)
+            rnd.can_draw = drawable(r, rnd.stock_count)
+            if tile is None:
+                hand.unknown += 1
+            else:
+                hand.bits |= 1 << tile.index()
+                if drawn is None and key != EMPTY_KEY and tile_fits(r, key, tile.lo, tile.hi):
+                    drawn = tile
+        return drawn
+
+    def _take_from_stock(self, rnd: Round, t: Turn, i: int, tile: Tile | None) -> Tile | None:
+        """Remove the ``i``-th drawn tile of ``t`` from what is known of the
+        stock; an illegal draw is reported and taken as done."""
+        stock = rnd.stock
+        if stock:
+            nxt = stock[0]
+            if tile is None or tile is nxt:
+                tile = nxt
+                del stock[0]
+            else:
+                if tile != nxt:
+                    what = ("is not in the stock" if tile not in stock
+                            else f"is not the next tile of the stock ({nxt} is)")
+                    d = t.draws[i]
+                    self.report.error(d.line, d.column, "illegal-draw",
+                                      f"{t.player} drew {tile}, which {what}")
+                if tile in stock:
+                    stock.remove(tile)
+            if rnd.stock_pool is not None:
+                rnd.stock_pool &= ~(1 << tile.index())
+            return tile
+        if tile is None:
+            return None
+        bit = 1 << tile.index()
+        if rnd.stock_pool is not None:
+            if not rnd.stock_pool & bit:
+                d = t.draws[i]
+                self.report.error(d.line, d.column, "illegal-draw",
+                                  f"{t.player} drew {tile}, which is not in the stock")
+            rnd.stock_pool &= ~bit
+        elif rnd.seen & bit:
+            d = t.draws[i]
+            self.report.error(d.line, d.column, "illegal-draw",
+                              f"{t.player} drew {tile}, which is already placed or held")
+        rnd.seen |= bit
+        return tile
+
+    def _pass(self, rnd: Round, t: Turn, seat: int, hand: HandView, drawn: Tile | None,
+              before: Layout) -> None:
+        can_draw = rnd.can_draw
+        fault = rules_of.pass_fault(rnd.key, self._held(rnd, hand), can_draw, drawn is not None)
+        if fault:
+            say.pass_fault(self, rnd, t, hand, fault, drawn)
+        if self.events:
+            self._event(rnd, t, seat, hand, None, before, None, 0)
+        rnd.to_move = (seat + 1) % self.n
+        rnd.passes += 1
+        if self._blocked(rnd, can_draw) or rules_of.all_passed(rnd.passes, self.n, can_draw):
+            self.end_blocked(rnd, t.line, t.column, inferred=not rnd.hands_known)
+
+    def _blocked(self, rnd: Round, can_draw: int) -> bool:
+        """Blocked as the engine says, once every hand is known."""
+        if can_draw > 0 or not rnd.hands_known:
+            return False
+        return blocked_at(self.table, rnd.key, [h.bits for h in rnd.hands], can_draw)
+
+    def _place(self, rnd: Round, t: Turn, seat: int, hand: HandView, drawn: Tile | None,
+               before: Layout) -> None:
+        """Replay a placement: the commonest line of a record, so the tokens
+        of the turn are made only to say what is wrong with them."""
+        r, spelling = self.r, t.spelling
+        tile, ti, end, key = spelling.tile, spelling.index, spelling.end, rnd.key
+        assert tile is not None
+        bit = 1 << ti
+        held = holding(hand.bits, 0 if rnd.seen & bit else hand.unknown, bit)
+        faults = place_faults(r, key, _END_AT[end], ti, held,
+                              -1 if drawn is None else drawn.index())
+        if faults and not say.place_faults(self, rnd, t, faults, drawn):
+            rnd.skipping = True
+            return
+        if held == YES:
+            hand.bits ^= bit
+        else:
+            hand.unknown -= 1
+            if rnd.stock_pool is not None:
+                rnd.stock_pool &= ~bit
+        rnd.seen |= bit
+        if key == EMPTY_KEY:
+            end = None
+            key = self.table.lead(tile, spelling.a)
+            points = self.table.score_of(key)
+            rnd.laid.append((tile, None, spelling.a))
+        else:
+            for e, next_key, scored in self.table.moves(key, ti):
+                if e is end:
+                    key, points = next_key, scored
+                    break
+            else:
+                key, points, end = self._other_end(rnd, t, tile, ti)
+                if key < 0:
+                    rnd.skipping = True
+                    return
+            rnd.laid.append((tile, end, 0))
+        rnd.key = key
+        rnd.passes = 0
+        if self.events:
+            self._event(rnd, t, seat, hand, Place(tile, end, spelling.a if end is None else None),
+                        before, drawn, points, placed=tile)
+        claimed = -1 if spelling.points is None else spelling.points
+        if claim_fault(r, claimed, points):
+            say.claim_mismatch(self, rnd, t, points)
+        credit = credited(r, claimed, points)
+        if self.muggins:
+            self.pending = (seat, points - credit)
+        if credit > 0:
+            self.credit(seat, credit, t.line, EndReason.PLACEMENT)
+        rnd.to_move = (seat + 1) % self.n
+        if out_of_tiles(hand.bits, hand.unknown):
+            rnd.ended = True
+            rnd.went_out = seat
+        elif self._blocked(rnd, rnd.can_draw):
+            self.end_blocked(rnd, t.line, t.column, inferred=False)
+
+    def _other_end(self, rnd: Round, t: Turn, tile: Tile, ti: int
+                   ) -> tuple[int, int, End | None]:
+        """A placement whose end letter is missing or does not fit: the end
+        the record meant (:func:`~.ends.choose_end`), where the placement
+        then leads and what it scores; -1 for the key when it fits no end."""
+        p = t.action
+        assert isinstance(p, Placement)
+        end = choose_end(self, rnd, p, tile)
+        for e, key, points in self.table.moves(rnd.key, ti):
+            if e is end:
+                return key, points, end
+        return -1, 0, end
+
+    def _event(self, rnd: Round, t: Turn, seat: int, hand: HandView, move: Place | None,
+               before: Layout, drawn: Tile | None, points: int,
+               placed: Tile | None = None) -> None:
+        held: frozenset[Tile] | None = None
+        if hand.complete:
+            held = frozenset(hand.known | ({placed} if placed else set()))
+        choices = frozenset({drawn}) if drawn is not None else held
+        self.visitor.turn(TurnEvent(
+            round=rnd.number, turn=rnd.turns, seat=seat, line=t.line, column=t.column,
+            layout=before, hand=held, choices=choices, draws=len(t.spelling.drawn),
+            placed=move, points=points, scores_before=tuple(self.scores),
+            stock_left=rnd.stock_count))
+

@@ -1,0 +1,520 @@
+"""The round tracker's own bookkeeping, case by case: the hands a record
+without deals gives away, a round led by the highest double with hidden
+hands, and the words of its findings.
+
+Every expected hand is the deal line of the record the case was cut from
+(tests/test_check.py's PAGAT), and every expected message is worked out
+from the record as a reader would say it, not taken from the replay.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from muggins_cli.check import check_file
+from muggins_cli.notation.model import Severity
+from muggins_cli.notation.parser import parse_text
+from muggins_cli.replay.deduce import deduce_round
+from muggins_cli.replay.replay import replay_match
+from muggins_cli.rules.loader import load_preset
+from muggins_cli.rules.resolve import resolver_for
+from muggins_cli.tiles import Tile
+from tests.test_check import PAGAT, SPINNER, edit
+
+PAGAT_RULES = load_preset("pagat")
+SEAT = {"Ana": 0, "Budi": 1}
+#: The deal lines of PAGAT.
+ANA = {"5-5", "3-4", "6-1", "0-0", "2-3", "4-4", "1-1"}
+BUDI = {"5-0", "1-2", "6-6", "0-3", "2-2", "4-6", "1-3"}
+#: PAGAT kept without its deals, each hand shown at the end: Ana kept 4-4
+#: 1-1 0-4 (she drew 0-4, 2-6, 3-5 and laid the last two), Budi 1-2.
+HIDDEN = "\n".join(line for line in PAGAT.splitlines()
+                   if not line.startswith(("deal ", "stock ")))
+REVEALED = edit(HIDDEN, "score Ana 35", "reveal Ana 4-4 1-1 0-4\nreveal Budi 1-2\nscore Ana 35")
+
+
+def _tiles(names: set[str]) -> set[Tile]:
+    return {Tile.of(int(n[0]), int(n[2])) for n in names}
+
+
+def _deduced(text: str, line: int = 6) -> dict[int, set[str]]:
+    (match,) = parse_text(text)
+    found = deduce_round(match.body, line, SEAT, 7)
+    return {seat: {str(t) for t in hand} for seat, hand in found.items()}
+
+
+def test_revealed_hands_give_the_deal_away() -> None:
+    """Opening hand = end hand + placed - drawn: Ana 4-4 1-1 0-4 + her seven
+    placements - 0-4 2-6 3-5; Budi 1-2 + his six placements."""
+    assert _deduced(REVEALED) == {0: {str(t) for t in _tiles(ANA)},
+                                  1: {str(t) for t in _tiles(BUDI)}}
+
+
+def test_without_a_reveal_only_who_went_out_is_known() -> None:
+    """Neither went out (Ana laid 7 of 10, Budi 6 of 7) and only Budi shows
+    his hand: Budi alone."""
+    text = edit(HIDDEN, "score Ana 35", "reveal Budi 1-2\nscore Ana 35")
+    assert _deduced(text) == {1: {str(t) for t in _tiles(BUDI)}}
+    # Budi goes out with his last tile: 7 laid, none drawn.
+    text = edit(HIDDEN, "Ana: d3-5 3-5L +15\n", "Ana: d3-5 3-5L +15\nBudi: 1-2R\n")
+    assert _deduced(text) == {1: {str(t) for t in _tiles(BUDI)}}
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    # A draw whose face is hidden: that seat's hand cannot be worked back.
+    ("Ana: d0-4 d2-6 2-6R", "Ana: d?? d2-6 2-6R", {1}),
+    # A drawn tile neither kept nor laid: no hand explains it.
+    ("reveal Ana 4-4 1-1 0-4", "reveal Ana 4-4 1-1 5-6", {1}),
+    # A reveal of too many tiles gives eight at the start.
+    ("reveal Ana 4-4 1-1 0-4", "reveal Ana 4-4 1-1 0-4 5-6", {1}),
+    # A tile twice: no hand of seven distinct tiles.
+    ("reveal Ana 4-4 1-1 0-4", "reveal Ana 4-4 4-4 0-4", {1}),
+    # The same tile in both hands: neither is trusted.
+    ("reveal Budi 1-2", "reveal Budi 1-1", set()),
+    # A deal line anywhere in the round: nothing to deduce.
+    ("Budi: 6-6R", "deal Budi 5-0\nBudi: 6-6R", set()),
+])
+def test_what_spoils_a_deduction(old: str, new: str, expected: set[int]) -> None:
+    assert set(_deduced(edit(REVEALED, old, new))) == expected
+
+
+def test_a_deduction_reads_only_its_own_round() -> None:
+    """Round 2 begins after Budi's 2-2R: round 1 then lacks the end of the
+    record, round 2 has no reveal of Ana's."""
+    text = edit(REVEALED, "Ana: d0-4 d2-6 2-6R", "round 2\nAna: d0-4 d2-6 2-6R")
+    assert _deduced(text, 6) == {}
+    line = text.splitlines().index("round 2") + 1
+    assert _deduced(text, line) == {}  # Budi laid only 6-6R there, and holds 1-2
+
+
+def _errors(text: str, path: Path | None = None) -> list[tuple[int, str, str]]:
+    if path is None:
+        (match,) = parse_text(text)
+        result = replay_match(match, resolver_for(None))
+        diags = result.diagnostics
+    else:
+        path.write_text(text, encoding="utf-8")
+        diags = check_file(str(path)).diagnostics
+    return [(d.line, d.code, d.message) for d in diags if d.severity is not Severity.INFO]
+
+
+def test_deduced_hands_are_checked_as_if_dealt() -> None:
+    """Without the reveals nothing is deduced, and the first placement says
+    the hands are not checked (line 8, Ana's 5-5); with them both hands are
+    worked out and every placement is checked against them."""
+    def notes(text: str) -> list[tuple[int, str]]:
+        (match,) = parse_text(text)
+        return [(d.line, d.message) for d in replay_match(match, resolver_for(None)).diagnostics
+                if d.code == "unverified"]
+    held = ("round 1: hands are not in the record, so whether players held the tiles they "
+            "placed is not checked (first: Ana's 5-5 here)")
+    assert (8, held) in notes(HIDDEN)
+    assert [n for n in notes(REVEALED) if "held the tiles" in n[1]] == []
+
+
+HOUSE = "base: pagat\nlead_tile: highest-double\n"
+
+
+def _house(tmp_path: Path, text: str) -> list[tuple[int, str, str]]:
+    (tmp_path / "house.yaml").write_text(HOUSE, encoding="utf-8")
+    text = edit(text, '[Rules "pagat"]', '[Rules "house.yaml"]')
+    return _errors(text, tmp_path / "m.mgn")
+
+
+def test_a_hidden_deal_led_by_the_highest_double(tmp_path: Path) -> None:
+    """Round 1 under highest-double with the hands hidden: 5-5 may be the
+    highest double dealt (not checked); 3-4 is no double at all; and the
+    lead line names who leads."""
+    found = _house(tmp_path, edit(HIDDEN, "Ana: 5-5 +10", "Ana: 3-4 +5"))
+    assert (8, "wrong-leader", "round 1 opens with the highest double dealt, not 3-4") in found
+    found = _house(tmp_path, edit(HIDDEN, "lead Ana", "lead Budi"))
+    assert (8, "wrong-leader", "Budi leads round 1, not Ana") in found
+    found = _house(tmp_path, HIDDEN)
+    assert [f for f in found if f[1] == "wrong-leader"] == []
+
+
+@pytest.mark.parametrize(("base", "old", "new", "expected"), [
+    ("P", "Budi: 0-3R\n", "Budi: d0-4 0-3R\n",
+     (14, "illegal-draw", "Budi drew 0-4 while holding 0-3, which fits R (0)")),
+    # Ana's 2-3R left R showing 2: Budi holds 1-2 and 2-2 (a tile next to
+    # its double, and a double), and names the lower.
+    ("P", "Budi: 2-2R\n", "Budi: d0-4 2-2R\n",
+     (20, "illegal-draw", "Budi drew 0-4 while holding 1-2, which fits R (2)")),
+    ("P", "Ana: d0-4 d2-6 2-6R", "Ana: d0-4 d2-6 pass",
+     (21, "drawn-tile-not-played", "Ana drew 2-6, which fits R (2), and must place it")),
+    ("P", "Ana: d0-4 d2-6 2-6R", "Ana: d0-4 d2-6 1-1R",
+     (21, "drawn-tile-not-played", "Ana drew 2-6, which fits R (2), and must place it, not 1-1")),
+    ("P", "Ana: d0-4 d2-6 2-6R", "Ana: d0-4 d2-6 d3-5 2-6R",
+     (21, "illegal-draw", "Ana drew again after drawing 2-6, which fits R (2)")),
+    ("P", "Ana: d0-4 d2-6 2-6R", "Ana: d2-6 2-6R",
+     (21, "illegal-draw", "Ana drew 2-6, which is not the next tile of the stock (0-4 is)")),
+    ("P", "Ana: d0-4 d2-6 2-6R", "Ana: pass",
+     (21, "illegal-pass", "Ana passed while the stock has 14 tiles to draw")),
+    ("P", "Budi: 0-3R\n", "Budi: pass\n",
+     (14, "illegal-pass", "Budi passed while the stock has 14 tiles to draw")),
+    ("P", "Ana: 5-5 +10\n", "Ana: pass\n",
+     (11, "illegal-pass", "Ana passed on the round's first turn; any tile may open")),
+    ("P", "Ana: 5-5 +10\n", "Ana: d0-4 5-5 +10\n",
+     (11, "illegal-draw", "Ana drew on the round's first turn; any tile may open")),
+    ("P", "Budi: 0-3R\n", "Budi: 0-4R\n",
+     (14, "not-in-hand", "Budi places 0-4, which they do not hold (it is in the stock)")),
+    ("P", "Budi: 0-3R\n", "Budi: 3-0R\n", None),  # the same tile, halves either way
+    ("P", "Budi: 0-3R\n", "Budi: 0-0R\n",
+     (14, "not-in-hand", "Budi places 0-0, which they do not hold (it is already on the table)")),
+    ("P", "Budi: 0-3R\n", "Budi: 3-4R\n",
+     (14, "not-in-hand", "Budi places 3-4, which they do not hold (Ana holds it)")),
+    ("P", "Budi: 0-3R\n", "Budi: 0-7R\n",
+     (14, "not-in-hand", "0-7 is not in a double-6 set")),
+    ("P", "Budi: 0-3R\n", "Budi: 0-3L\n",
+     (14, "does-not-fit", "0-3 does not fit L, which shows 5; open ends: L=5, R=0")),
+    ("P", "Budi: 0-3R\n", "Budi: 0-3U\n",
+     (14, "bad-end", "end U is not open (there is no spinner); open ends: L=5, R=0")),
+    ("P", "Budi: 1-3R\n", "Budi: 6-6\n", (18, "does-not-fit", "6-6 fits no open end (L=5, R=1)")),
+    ("P", "Ana: 5-5 +10\n", "Ana: 5-5L +10\n",
+     (11, "bad-end", "the opening tile takes no end letter (5-5L)")),
+    ("P", "Budi: 0-3R\n", "Budi: 0-3R +5\n",
+     (14, "score-mismatch", "Budi claims 5; 0-3 scores 0 (the open ends add up to 13)")),
+    ("S", "Budi: 0-2L +10\n", "Budi: 0-2L +20\n",
+     (13, "score-mismatch", "Budi claims 20; 0-2 scores 15 (the open ends add up to 15)")),
+    ("P", "Budi: 0-3R\n", "Budi: 0-3R\nAna: muggins +5\n",
+     (15, "muggins-invalid",
+      "rules 'pagat' have no muggins call; every placement scores by itself")),
+    ("S", "Ana: muggins +5\n", "Ana: muggins +10\n",
+     (14, "muggins-invalid", "Ana calls muggins for 10, but only 5 went unclaimed")),
+    ("S", "Ana: muggins +5\n", "Budi: muggins +5\n",
+     (14, "muggins-invalid", "Budi cannot call muggins on their own play")),
+    ("S", "Ana: muggins +5\n", "Ana: muggins +5\nAna: muggins +5\n",
+     (15, "muggins-invalid", "one muggins call at most follows a placement, and Ana called "
+      "on line 14")),
+    ("S", "Budi: 0-2L +10\nAna: muggins +5\n", "Budi: 0-2L +15\nAna: muggins +5\n",
+     (14, "muggins-invalid", "nothing to take: Budi claimed all the play scored")),
+    ("S", "Ana: muggins +5\n", "score Ana 10, Budi 20\nAna: muggins +5\n",
+     (15, "muggins-invalid", "a muggins call must follow the turn it takes points from")),
+    ("P", "Ana: 0-0R +10\n", "Budi: 0-0R +10\n", (13, "out-of-turn",
+                                                  "it is Ana's turn, not Budi's")),
+    ("P", "score Ana 35, Budi 10", "score Ana 35, Budi 15",
+     (24, "total-mismatch", "Budi has 10, not 15")),
+    ("P", "round 1\n", "round 2\n", (6, "bad-round", "expected round 1, got round 2")),
+    ("P", "lead Ana\n", "lead Ana\nlead Ana\n", None),
+])
+def test_the_words_of_a_finding(base: str, old: str, new: str,
+                                expected: tuple[int, str, str] | None) -> None:
+    found = _errors(edit(PAGAT if base == "P" else SPINNER, old, new))
+    if expected is None:
+        assert [f for f in found if f[1] != "bad-round"] == []
+    else:
+        assert expected in found, found
+
+
+def test_the_spinners_sides_first(tmp_path: Path) -> None:
+    """Under spinner_sides_first, U and D open once L and R hold a tile:
+    Budi's 5-0U on the lone spinner 5-5 (line 11) is on no open end."""
+    (tmp_path / "sides.yaml").write_text("base: spinner\nspinner_sides_first: true\n",
+                                         encoding="utf-8")
+    text = edit(edit(SPINNER, '[Rules "spinner"]', '[Rules "sides.yaml"]'),
+                "Budi: 5-0L +10", "Budi: 5-0U +10")
+    found = _errors(text, tmp_path / "m.mgn")
+    assert (11, "bad-end", "end U is not open (the spinner's U and D open once L and R hold "
+            "a tile); open ends: L=5, R=5") in found
+
+
+def test_a_line_before_any_round_is_placed_at_its_start() -> None:
+    """A turn or a lead line before the first ``round`` line: bad-round at
+    column 1 of that line."""
+    (match,) = parse_text(edit(PAGAT, "round 1\n", "Ana: 5-5\nlead Budi\nround 1\n"))
+    found = [(d.line, d.column, d.code, d.message)
+             for d in replay_match(match, resolver_for(None)).diagnostics]
+    said = "this line comes before any `round` line"
+    assert (6, 1, "bad-round", said) in found and (7, 1, "bad-round", said) in found
+
+
+def test_turn_events_show_a_hand_only_where_the_record_does() -> None:
+    """PAGAT: Ana's first turn holds her deal, all of it choices; after her
+    draws of 0-4 and 2-6 (line 21) only the fitting 2-6 may go down. Kept
+    without deals and reveals, no event shows a hand or choices."""
+    (match,) = parse_text(PAGAT)
+    events = replay_match(match, resolver_for(None), collect_events=True).events
+    first = events[0]
+    assert (first.line, first.hand, first.choices) == (11, frozenset(_tiles(ANA)),
+                                                       frozenset(_tiles(ANA)))
+    drew = next(e for e in events if e.line == 21)
+    assert drew.choices == frozenset({Tile.of(2, 6)}) and drew.draws == 2
+    assert drew.hand == frozenset(_tiles({"4-4", "1-1", "0-4", "2-6"}))
+    (match,) = parse_text(HIDDEN)
+    events = replay_match(match, resolver_for(None), collect_events=True).events
+    assert [e.hand for e in events] == [None] * 13
+    assert {e.line: e.choices for e in events if e.choices is not None} == {
+        18: frozenset({Tile.of(2, 6)}), 20: frozenset({Tile.of(3, 5)})}
+
+
+def test_a_turn_event_in_full() -> None:
+    """Budi's 0-3R (line 14, the round's 4th turn) on 5-5 5-0 0-0, with the
+    six tiles he has left of his deal, for nothing: Ana had 20 (5-5 and
+    0-0R, 10 each), Budi 10 (5-0R), 14 tiles in the stock. Passing there
+    instead, his hand is the same six, without a tile placed."""
+    from muggins_cli.engine.state import Place
+    from muggins_cli.tiles import End
+
+    (match,) = parse_text(PAGAT)
+    events = replay_match(match, resolver_for(None), collect_events=True).events
+    e = next(e for e in events if e.line == 14)
+    hand = frozenset(_tiles(BUDI - {"5-0"}))
+    assert (e.round, e.turn, e.seat, e.line, e.column) == (1, 4, 1, 14, 1)
+    assert sorted(map(str, e.layout.tiles())) == ["0-0", "0-5", "5-5"]
+    assert (e.hand, e.choices, e.draws) == (hand, hand, 0)
+    assert (e.placed, e.points, e.scores_before, e.stock_left) == \
+        (Place(Tile.of(0, 3), End.R), 0, (20, 10), 14)
+    (match,) = parse_text(edit(PAGAT, "Budi: 0-3R\n", "Budi: pass\n"))
+    events = replay_match(match, resolver_for(None), collect_events=True).events
+    e = next(e for e in events if e.line == 14)
+    assert (e.placed, e.hand, e.points) == (None, hand, 0)
+
+
+def test_positions_of_a_record() -> None:
+    """PAGAT: before the first turn the hands are the deal lines, the stock
+    its line, Ana to move, the unseen tiles the 21 she does not hold; before
+    Budi's 0-3R (1.4) the table holds 5-5 5-0 0-0 and the score is 20 to 10;
+    the record ends inside the round, whose end is 1.14, with no 1.15."""
+    from muggins_cli.errors import InputError
+    from muggins_cli.replay.replay import decisions, position_at, positions
+    from muggins_cli.tiles import full_set
+
+    (match,) = parse_text(PAGAT)
+    resolve = resolver_for(None)
+    seen = list(positions(match, resolve))
+    assert [(p.round, p.turn) for p, _ in seen] == [(1, t) for t in range(1, 15)]
+    first, item = seen[0]
+    assert item is not None and item.line == 11
+    assert first.hands == (frozenset(_tiles(ANA)), frozenset(_tiles(BUDI)))
+    assert first.hand_sizes == (7, 7) and first.stock_count == 14 and first.to_move == 0
+    assert [str(t) for t in first.stock or ()] == ["0-4", "2-6", "3-5", "1-5", "0-1", "2-4", "3-6", "0-6", "1-4", "3-3", "2-5", "4-5", "5-6", "0-2"]
+    assert first.unseen == frozenset(full_set(6)) - frozenset(_tiles(ANA))
+    assert (first.scores, first.target, first.layout.tiles(), first.drawn) == ((0, 0), 250, [], None)
+    assert (first.round_over, first.winner, first.settlement, first.voids) == (False, None, None, ())
+    last, after = seen[-1]
+    assert after is None and not last.round_over
+    at = position_at(match, resolve, "1.4")
+    assert at.to_move == 1 and at.scores == (20, 10)
+    assert sorted(map(str, at.layout.tiles())) == ["0-0", "0-5", "5-5"]
+    assert at.hands[1] == frozenset(_tiles(BUDI - {"5-0"}))
+    with pytest.raises(InputError, match=r"^the match has no position 1\.15$"):
+        position_at(match, resolve, "1.15")
+    drew = next(d for d in decisions(match, resolve) if d.turn.line == 21)
+    assert drew.start is not None and drew.start.turn == drew.at.turn == 11
+    assert drew.at.drawn == Tile.of(2, 6) and drew.start.drawn is None
+    assert drew.at.hands[0] == frozenset(_tiles({"4-4", "1-1", "0-4", "2-6"}))
+    assert drew.start.stock_count == 14 and drew.at.stock_count == 12
+
+
+def test_where_the_match_was_decided() -> None:
+    """SPINNER to 20: Budi's 0-2L (the 4th turn, +10) takes him from 10 to
+    20, so the match is over at 1.5 and the muggins call after it is one
+    line too many; the last position says so, and none follows it."""
+    from muggins_cli.engine.scoring import EndReason
+    from muggins_cli.errors import InputError
+    from muggins_cli.replay.replay import position_at, positions
+
+    text = edit(SPINNER, '[Result "*"]', '[Result "Budi"]\n[Target "20"]')
+    (match,) = parse_text(text)
+    resolve = resolver_for(None)
+    seen = list(positions(match, resolve))
+    last, item = seen[-1]
+    assert item is None and (last.round, last.turn) == (1, 5)
+    assert last.winner == 1 and last.ending is not None
+    assert (last.ending.reason, last.ending.line, last.ending.scores) == \
+        (EndReason.PLACEMENT, 14, (10, 20))
+    assert position_at(match, resolve, "1.5").winner == 1
+    with pytest.raises(InputError, match=r"no position 1\.6: it was over at 1\.5, when Budi "
+                                         r"reached the target of 20$"):
+        position_at(match, resolve, "1.6")
+
+
+FAMILY = (Path(__file__).resolve().parent.parent / "records" / "family-pagat-3p.mgn"
+          ).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("after", "expected"), [
+    # Round 14 is blocked by Eko's 2-6L (line 380): nobody holds a 2, a 6 or
+    # the ends' pips. The closing passes may follow, each seat once, in seat
+    # order from the next one (Citra).
+    ("Citra: pass\nDewi: pass\nEko: pass\n", []),
+    ("Citra: pass\nCitra: pass\n",
+     [(382, "after-round-end", "Citra plays after round 14 ended (the round was blocked)")]),
+    ("Dewi: pass\n",
+     [(381, "after-round-end", "Dewi plays after round 14 ended (the round was blocked)")]),
+    ("Citra: pass\nDewi: pass\nEko: pass\nCitra: pass\n",
+     [(384, "after-round-end", "Citra plays after round 14 ended (the round was blocked)")]),
+    ("Citra: d1-2 pass\n",
+     [(381, "after-round-end", "Citra plays after round 14 ended (the round was blocked)")]),
+])
+def test_closing_passes_after_a_block(after: str, expected: list[tuple[int, str, str]]) -> None:
+    text = edit(FAMILY, "Eko: 2-6L\nreveal Citra 2-2\n", "Eko: 2-6L\n" + after + "reveal Citra 2-2\n")
+    (match,) = parse_text(text)
+    found = [(d.line, d.code, d.message) for d in
+             replay_match(match, resolver_for(None)).diagnostics if d.code == "after-round-end"]
+    assert found == expected
+    columns = {d.column for d in replay_match(match, resolver_for(None)).diagnostics
+               if d.code == "after-round-end"}
+    assert columns <= {1}
+
+
+def test_a_play_after_someone_went_out() -> None:
+    """Round 1 ends when Citra lays her last tile (line 31)."""
+    text = edit(FAMILY, "Citra: 3-3R\nreveal Dewi", "Citra: 3-3R\nDewi: pass\nreveal Dewi")
+    assert (32, "after-round-end", "Dewi plays after round 1 ended (Citra went out)") \
+        in _errors(text)
+
+
+def test_the_rules_as_ints() -> None:
+    """engine/keys.py's R_* fields, from the presets' YAML: pagat (no spinner,
+    fives, must play, deduct-own to 5, nearest, at-target, no muggins, 28
+    tiles, any lead), spinner (a spinner, lightest-bonus divided by 5, the
+    muggins call), and a house rules file with every other value."""
+    from muggins_cli.engine.keys import max_place, rule_ints
+    from muggins_cli.rules.loader import load_preset
+
+    assert rule_ints(load_preset("pagat")) == (6, 0, 0, 0, 5, 0, 1, 0, 0, 5, 1, 0, 1, 0, 28, 0)
+    assert rule_ints(load_preset("spinner")) == (6, 1, 0, 0, 5, 0, 1, 0, 1, 5, 5, 0, 1, 1, 28, 0)
+    # The most one placement scores: the open ends add up to at most 24 on a
+    # line (two 6-6 ends) and 48 with a spinner's four; the best multiple of
+    # 5 below is 20 and 45, of 3 (all-threes) 48 itself.
+    assert max_place(rule_ints(load_preset("pagat"))) == 20
+    assert max_place(rule_ints(load_preset("spinner"))) == 45
+    assert max_place(rule_ints(load_preset("all-threes"))) == 48
+
+
+def test_the_rules_as_ints_of_a_house_file(tmp_path: Path) -> None:
+    from muggins_cli.engine.keys import max_place, rule_ints
+
+    (tmp_path / "house.yaml").write_text(
+        "base: spinner\nmax_pip: 9\nhand_size: {2: 9, 3: 7, 4: 7}\nspinner_sides_first: true\n"
+        "spinner_count: until-sides-covered\nscore_value: multiples\nmust_play: false\n"
+        "stock_reserve: 2\nround_end: winner-takes\nrounding: up\nmatch_end: round-end\n"
+        "muggins: false\nlead_tile: highest-double\nbonus_divisor: 1\nmodulus: 5\n",
+        encoding="utf-8")
+    rules = resolver_for(str(tmp_path / "m.mgn"))("house.yaml")
+    # A double-nine set: 55 tiles; four 9-9 ends add up to 72, 70 / 5 = 14.
+    assert rule_ints(rules) == (9, 1, 1, 1, 5, 1, 0, 2, 2, 5, 1, 2, 0, 0, 55, 1)
+    assert max_place(rule_ints(rules)) == 14
+
+
+RECORDS = Path(__file__).resolve().parent.parent / "records"
+
+
+def _positions(path: Path) -> list[tuple[object, object]]:
+    from muggins_cli.check import record_resolver
+    from muggins_cli.replay.replay import positions
+
+    (match,) = parse_text(path.read_text(encoding="utf-8"))
+    return list(positions(match, record_resolver(str(path))))
+
+
+def test_round_ends_and_what_they_hold() -> None:
+    """family-pagat-3p, round 1: Citra goes out with 3-3R (line 31); the
+    round's end is followed by the ``round 2`` line (36); under pagat's
+    deduct-own each loses their hand rounded to 5: Dewi 0-0 0-5 4-4 (13 ->
+    15), Eko 0-3 1-1 1-3 1-5 3-5 (23 -> 25)."""
+    seen = _positions(RECORDS / "family-pagat-3p.mgn")
+    end, item = next((p, i) for p, i in seen if p.round_over)  # type: ignore[attr-defined]
+    assert (end.round, item.line) == (1, 36)  # type: ignore[attr-defined]
+    assert end.settlement == (0, -15, -25)  # type: ignore[attr-defined]
+    assert end.winner is None  # type: ignore[attr-defined]
+
+
+def test_a_match_decided_at_a_rounds_end() -> None:
+    """fives-round-end-2p: under match_end round-end the match is decided by
+    the last settlement (Ketut, as its Result tag says): the last position
+    is that round's end and names him, and why."""
+    from muggins_cli.engine.scoring import EndReason
+
+    last, item = _positions(RECORDS / "fives-round-end-2p.mgn")[-1]
+    assert item is None
+    assert last.round_over and last.winner == 1  # type: ignore[attr-defined]
+    assert last.ending.reason is EndReason.ROUND_END  # type: ignore[attr-defined]
+
+
+def test_the_highest_double_to_lead_is_in_the_opening_position() -> None:
+    """highest-double-3p round 1: Eko is dealt 6-6, the highest double, and
+    must open with it; once it is down no lead tile is due."""
+    seen = _positions(RECORDS / "highest-double-3p.mgn")
+    assert seen[0][0].lead_tile == Tile.of(6, 6)  # type: ignore[attr-defined]
+    assert seen[1][0].lead_tile is None  # type: ignore[attr-defined]
+
+
+def test_hidden_hands_and_passed_over_placements_in_a_position() -> None:
+    """Without deals no hand is shown and there is no stock order; with
+    them, before Budi's 0-3R (1.4) the placements chosen since each seat
+    last drew are Budi's 5-0R and Ana's 0-0R (a round's lead is not kept)."""
+    from muggins_cli.replay.replay import position_at, positions
+
+    (match,) = parse_text(HIDDEN)
+    for pos, _ in positions(match, resolver_for(None)):
+        assert pos.hands == (None, None) and pos.stock is None
+    (match,) = parse_text(PAGAT)
+    at = position_at(match, resolver_for(None), "1.4")
+    assert [(s, str(t), e.value if e else None) for s, _, t, e in at.placed] == \
+        [(1, "0-5", "R"), (0, "0-0", "R")]
+
+
+def test_positions_at_a_closing_pass_and_at_a_rounds_end() -> None:
+    """family round 14: Eko's blocking 2-6L is its 26th turn line (line 380),
+    then Citra's closing pass: 14.27 is before it (the round over, Citra to
+    move), 14.28 the round's end; family round 1 has 18 turn lines, so 1.19
+    is its end."""
+    from muggins_cli.replay.replay import position_at
+
+    text = edit(FAMILY, "Eko: 2-6L\nreveal Citra 2-2\n", "Eko: 2-6L\nCitra: pass\nreveal Citra 2-2\n")
+    (match,) = parse_text(text)
+    resolve = resolver_for(str(RECORDS / "x.mgn"))
+    before = position_at(match, resolve, "14.27")
+    assert before.round_over and (before.round, before.turn, before.to_move) == (14, 27, 0)
+    assert not position_at(match, resolve, "14.26").round_over
+    assert position_at(match, resolve, "14.28").round_over
+    assert position_at(match, resolve, "1.19").round_over
+
+
+def test_a_rules_key_holds_pips_up_to_99() -> None:
+    import dataclasses
+
+    from muggins_cli.engine.keys import R_MAX_PIP, R_N_TILES, rule_ints
+
+    r = rule_ints(dataclasses.replace(PAGAT_RULES, max_pip=99))
+    assert (r[R_MAX_PIP], r[R_N_TILES]) == (99, 5050)
+    with pytest.raises(ValueError, match=r"^max_pip 100 is above 99$"):
+        rule_ints(dataclasses.replace(PAGAT_RULES, max_pip=100))
+
+
+def test_may_draw_only_when_nothing_fits_and_the_stock_has_one() -> None:
+    from muggins_cli.engine import turn
+    from muggins_cli.engine.keys import EMPTY, lead_key, rule_ints
+
+    r = rule_ints(PAGAT_RULES)
+    line = lead_key(r, 3, 4)
+    fit = 1 << Tile.of(3, 5).index()
+    other = 1 << Tile.of(1, 2).index()
+    assert turn.may_draw(r, line, other, fit, 1)
+    assert not turn.may_draw(r, line, fit, fit, 1)
+    assert not turn.may_draw(r, line, other, fit, 0)
+    assert not turn.may_draw(r, EMPTY, other, fit, 1)
+    assert turn.call_fault((*r[:13], 1, *r[14:]), False, 0, 1, 1, 1) == turn.CALL_OK
+
+
+def test_a_round_end_settled_where_the_record_ends() -> None:
+    """fives-round-end-2p without its last reveal and score lines: the last
+    round is settled only at the record's end, and that settlement decides
+    the match (Ketut, as the Result tag says): the round's end position,
+    taken before the settlement, still names the winner and why."""
+    from muggins_cli.check import record_resolver
+    from muggins_cli.engine.scoring import EndReason
+    from muggins_cli.replay.replay import positions
+
+    path = RECORDS / "fives-round-end-2p.mgn"
+    text = edit(path.read_text(encoding="utf-8"),
+                "reveal Wayan 4-4\nscore Wayan 150, Ketut 195\n", "")
+    (match,) = parse_text(text)
+    last, item = list(positions(match, record_resolver(str(path))))[-1]
+    assert item is None and last.round_over and last.settlement is None
+    assert last.winner == 1 and last.ending is not None
+    assert last.ending.reason is EndReason.ROUND_END

@@ -12,10 +12,12 @@ from typer.testing import CliRunner
 from muggins_cli.cli import app
 from muggins_cli.notation.model import Severity
 from muggins_cli.notation.parser import parse_text
+from muggins_cli.replay.position import positions
 from muggins_cli.replay.replay import MatchReplay, replay_match
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import Rules
 from muggins_cli.rules.resolve import resolver_for
+from tests.records import CLUB_FIRST
 
 
 def replay(text: str, rules: Rules | None = None) -> MatchReplay:
@@ -160,3 +162,22 @@ def test_above_the_reserve_a_new_round_is_still_too_early() -> None:
     text = KEPT.replace("d?? d?? 5-0R", "d?? 5-0R") + "round 2\nlead Budi\n"
     assert errors(replay(text, RESERVED)) == [(9, "bad-round")]
 
+
+
+# ---------------------------------------------------------------------------
+# Memory in proportion to the record: what every position holds is bounded
+
+
+def test_every_position_of_a_round_of_passes_holds_a_few_voids() -> None:
+    """4,000 passes after the lead: every position holds the voids the
+    passes showed, one per seat (each pass shows the same open end, 6), not
+    one per pass, which made the positions of a long record grow with the
+    square of its turns."""
+    head = CLUB_FIRST[: CLUB_FIRST.index("Budi: 4-6R")]
+    body = "".join("Budi: pass\n" if i % 2 == 0 else "Ana: pass\n" for i in range(4000))
+    (match,) = parse_text(head + body)
+    seen = [pos for pos, _ in positions(match, resolver_for(None))]
+    assert len(seen) == 4002  # before the lead, before each pass, and the round's end
+    assert max(len(pos.voids) for pos in seen) == 2
+    assert {(v.seat, v.pips) for v in seen[-1].voids} == {(0, frozenset({6})),
+                                                          (1, frozenset({6}))}

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from muggins_cli.check import check_file
 from muggins_cli.cli import app
-from muggins_cli.engine.layout import lead
+from muggins_cli.engine.layout import lead, open_ends
 from muggins_cli.engine.state import (
     Draw,
     Pass,
@@ -272,8 +272,91 @@ def test_watch_by_hand() -> None:
     watch.observe(s0, Draw(t("2-2")))
     watch.observe(s0, Draw(t("3-3")))
     watch.observe(s0, Pass())  # both kept: the first void may now be broken twice
+    # Seat 0's first void (at most 2 tiles with a 5, after the kept draws)
+    # says less than its new one (none with a 5): only the new one is kept.
     assert watch.voids() == (
-        Void(0, frozenset({5}), 2),
         Void(1, frozenset({5}), 0),
         Void(0, frozenset({5}), 0),
     )
+
+
+def _reference_voids(rules: Rules, moves: list[tuple[RoundState, Any]]
+                     ) -> list[tuple[int, frozenset[int], int]]:
+    """Every void the moves showed, none dropped: the module's rules written
+    out again plainly (a void at a turn's first draw or pass with the table
+    started; later turns' kept draws counted against the seat's earlier
+    voids; a drawn tile that goes down is not kept)."""
+    out: list[list[Any]] = []
+    first_of_turn = 0
+    draws = 0
+    for before, move in moves:
+        seat = before.to_move
+        if isinstance(move, (Draw, Pass)) and draws == 0:
+            first_of_turn = len(out)
+            if before.layout.started:
+                out.append([seat, frozenset(open_ends(rules, before.layout).values()), 0])
+        if isinstance(move, Draw):
+            draws += 1
+            for v in out[:first_of_turn]:
+                if v[0] == seat:
+                    v[2] += 1
+        elif isinstance(move, Place):
+            if draws:
+                for v in out[:first_of_turn]:
+                    if v[0] == seat:
+                        v[2] -= 1
+            draws = 0
+        else:
+            draws = 0
+    return [(s, p, k) for s, p, k in out]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_voids_kept_say_what_every_void_said_and_no_more(preset: str) -> None:
+    """A void says "at most k of the seat's tiles carry these pips"; one with
+    fewer pips and a k as large says nothing more. The watch keeps, of all
+    the voids a round showed (:func:`_reference_voids`), only some, and each
+    one left out is implied by one kept (same seat, its pips among the kept
+    one's, its k at least the kept one's): the same deals agree with both.
+    It keeps at most one void per seat and set of pips, so a round of
+    thousands of passes holds a handful, not thousands."""
+    rules = load_preset(preset)
+    compared = dropped = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        n = 2 + seed % 3
+        hands, stock = deal(rules, n, rng)
+        state = new_round(hands, stock, seed % n)
+        watch = VoidWatch(rules)
+        watch.start_round()
+        seen: list[tuple[RoundState, Any]] = []
+        while not state.over:
+            moves = legal_moves(rules, state)
+            move = rng.choice(moves)
+            watch.observe(state, move)
+            seen.append((state, move))
+            state, _ = apply(rules, state, move)
+            every = _reference_voids(rules, seen)
+            kept = [(v.seat, v.pips, v.drawn_since) for v in watch.voids()]
+            assert set(kept) <= set(every), (seed, kept, every)
+            for s, p, k in every:
+                assert any(s == s2 and p <= p2 and k >= k2 for s2, p2, k2 in kept), \
+                    (seed, (s, p, k), kept)
+            assert len({(s, p) for s, p, _ in kept}) == len(kept)
+            compared += 1
+            dropped += len(every) - len(kept)
+    assert compared > 500
+    assert dropped > 50  # the playouts did repeat voids
+
+
+def test_a_round_of_passes_keeps_one_void_per_seat() -> None:
+    """20,000 passes with the same open end: two voids, not 20,000."""
+    rules = load_preset("pagat")
+    t = Tile.parse
+    layout = lead(rules, t("6-6"))
+    watch = VoidWatch(rules)
+    watch.start_round()
+    hands = (frozenset({t("1-2")}), frozenset({t("3-4")}))
+    for i in range(20_000):
+        watch.observe(RoundState(hands, (), layout, i % 2), Pass())
+    assert watch.voids() == (Void(0, frozenset({6}), 0), Void(1, frozenset({6}), 0))

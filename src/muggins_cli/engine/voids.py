@@ -40,6 +40,11 @@ class Void:
 class VoidWatch:
     """The voids of one round, as everyone at the table saw them.
 
+    A void implied by a later one of the same seat (its pips among the
+    later one's) is not kept: the same deals agree with the voids kept as
+    with all of them, and their number is bounded by the sets of pips, not
+    by the length of the round.
+
     The tiles a seat draws in the turn that showed a void do not fit (the
     one that fits is placed at once), so they keep that void exact; tiles it
     keeps from later turns may carry those pips, and are counted. Without
@@ -104,9 +109,21 @@ class VoidWatch:
             self.placed(seat, before.layout, move.tile, move.end)
 
     def _show_void(self, seat: int, layout: Layout) -> None:
-        self._turn_first_void = len(self._voids)
         if layout.started and self.rules.must_play:
-            self._voids.append(Void(seat, frozenset(open_ends(self.rules, layout).values())))
+            pips = frozenset(open_ends(self.rules, layout).values())
+            # An earlier void of the seat over some of these pips says less
+            # than this one (at most as many of them, and a count that can
+            # only have grown since): dropped, so a seat keeps at most one
+            # void per set of pips, and a round of ten thousand passes holds
+            # a few voids instead of ten thousand (which every position of
+            # the replay copied).
+            if any(v.seat == seat and v.pips <= pips for v in self._voids):
+                self._voids = [v for v in self._voids
+                               if v.seat != seat or not v.pips <= pips]
+            self._turn_first_void = len(self._voids)
+            self._voids.append(Void(seat, pips))
+        else:
+            self._turn_first_void = len(self._voids)
 
     def _count_kept(self, seat: int, tiles: int) -> None:
         self._voids = [

@@ -181,3 +181,57 @@ def test_every_position_of_a_round_of_passes_holds_a_few_voids() -> None:
     assert max(len(pos.voids) for pos in seen) == 2
     assert {(v.seat, v.pips) for v in seen[-1].voids} == {(0, frozenset({6})),
                                                           (1, frozenset({6}))}
+
+
+# ---------------------------------------------------------------------------
+# An end letter left out where two ends fit: the end the record needs
+
+
+AMBIGUOUS = """\
+[Players "Ana, Budi"]
+[Rules "pagat"]
+[Result "*"]
+
+round 1
+lead Ana
+deal Ana 3-3 2-6 0-4 1-4 0-5 4-5 5-6
+deal Budi 0-0 1-1 2-2 4-4 5-5 0-2 1-2
+stock 1-5 0-1 2-4 3-6 0-3 1-3 2-3 3-4 3-5 0-6 1-6 4-6 6-6 2-5
+Ana: 3-3
+Budi: d1-5 d0-1 d2-4 d3-6 3-6
+Ana: 6-2R
+Budi: 2-2R
+"""
+
+
+def test_a_missing_end_is_taken_where_the_next_plays_need_it() -> None:
+    """3-6 fits both ends of 3-3. Laid on L, Ana's 6-2R (line 12) and then
+    Budi's 2-2R would not fit: only R lets the record go on, so R is taken
+    and the one error is the missing letter. Scores (the lone 3-3 counts 6
+    on the L end): 3-6R 6 + 6 = 12, 6-2R 6 + 2 = 8, 2-2R 6 + 4 = 10 for
+    Budi."""
+    result = replay(AMBIGUOUS)
+    assert errors(result) == [(11, "ambiguous-end")]
+    (diag,) = [d for d in result.diagnostics if d.code == "ambiguous-end"]
+    assert diag.message == ("3-6 fits L and R; taken as R, which the play on line 12 "
+                            "needs; write the end: 3-6R")
+    assert result.summary.scores == {"Ana": 0, "Budi": 10}
+
+
+def test_a_missing_end_nothing_later_decides_says_which_end_was_taken() -> None:
+    """Without the lines after it, nothing tells L from R: the first end is
+    taken, and the message says so."""
+    text = AMBIGUOUS[: AMBIGUOUS.index("Ana: 6-2R")]
+    result = replay(text)
+    assert errors(result) == [(11, "ambiguous-end")]
+    (diag,) = [d for d in result.diagnostics if d.code == "ambiguous-end"]
+    assert diag.message == ("3-6 fits L and R; taken as L, as nothing later tells which; "
+                            "write the end, e.g. 3-6L")
+
+
+def test_a_missing_end_the_record_contradicts_either_way_keeps_the_later_error() -> None:
+    """Ana's next play, 1-4R, fits neither choice (R shows 3 or 6): it
+    decides nothing, L is taken, and 1-4R is an error of its own."""
+    text = AMBIGUOUS.replace("Ana: 6-2R\nBudi: 2-2R\n", "Ana: 1-4R\n")
+    result = replay(text)
+    assert errors(result) == [(11, "ambiguous-end"), (12, "does-not-fit")]

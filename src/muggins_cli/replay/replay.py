@@ -1246,10 +1246,59 @@ class Replayer:
                        f"{p.tile} fits no open end ({shown})")
             return None
         if len(fitting_ends) > 1:
-            self.error(p.line, p.column, "ambiguous-end",
-                       f"{p.tile} fits " + " and ".join(e.value for e in fitting_ends)
-                       + "; write the end, e.g. " + f"{p.tile}{fitting_ends[0].value}")
+            end, needed_on = self._end_needed(rnd, p.line, tile, fitting_ends)
+            fits = f"{p.tile} fits " + " and ".join(e.value for e in fitting_ends)
+            if needed_on is not None:
+                self.error(p.line, p.column, "ambiguous-end",
+                           f"{fits}; taken as {end.value}, which the play on line "
+                           f"{needed_on} needs; write the end: {p.tile}{end.value}")
+            else:
+                self.error(p.line, p.column, "ambiguous-end",
+                           f"{fits}; taken as {end.value}, as nothing later tells which; "
+                           f"write the end, e.g. {p.tile}{end.value}")
+            return end
         return fitting_ends[0]
+
+    def _end_needed(self, rnd: RoundProgress, line: int, tile: Tile, ends: list[End]
+                    ) -> tuple[End, int | None]:
+        """Of the ``ends`` that ``tile``, laid on ``line`` without an end
+        letter, fits: the one after which the round's next placements still
+        fit, and the line of the placement that told; else the first end
+        still possible, and None. Taking the first end blindly made every
+        later play on the other one an error that the one missing letter
+        caused. Follows the placements as written, on the layout table
+        alone, until one choice is left, a play fits no choice (an error
+        either way), one is itself ambiguous, or the round ends."""
+        table = self.table
+        live = {e: nid for e, nid, _ in table.real_moves(rnd.lid, tile.index()) if e in ends}
+        body = self.match.body
+        start = bisect.bisect_right(body, line, key=_line_of)
+        for item in body[start:start + _LOOK_AHEAD]:
+            if isinstance(item, RoundLine):
+                break
+            if item.__class__ is not Turn:
+                continue
+            assert isinstance(item, Turn)
+            spelling = item.spelling
+            later = spelling.tile
+            if later is None:
+                continue  # a pass tells nothing of the layout
+            if later.hi > self.rules.max_pip:
+                break
+            follow: dict[End, int] = {}
+            for e, lid in live.items():
+                moves = [m for m in table.real_moves(lid, spelling.index)
+                         if spelling.end is None or m[0] is spelling.end]
+                if len(moves) > 1:
+                    return next(iter(live)), None
+                if moves:
+                    follow[e] = moves[0][1]
+            if not follow:
+                break
+            live = follow
+            if len(live) == 1:
+                return next(iter(live)), item.line
+        return next(iter(live)), None
 
     def _end_blocked(self, rnd: RoundProgress, line: int, column: int, inferred: bool) -> None:
         rnd.ended = True
@@ -1483,6 +1532,15 @@ class Replayer:
 
 
 _EVERY: dict[int, frozenset[Tile]] = {}
+
+
+#: How many body lines after a placement without its end letter are read to
+#: find the end the record needs (a round rarely holds more turns).
+_LOOK_AHEAD = 64
+
+
+def _line_of(item: BodyLine) -> int:
+    return item.line
 
 
 def _every(max_pip: int) -> frozenset[Tile]:

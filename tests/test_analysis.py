@@ -17,9 +17,11 @@ from muggins_cli.analysis import (
     analyse_file,
     analyse_text,
     options,
+    play_text,
 )
 from muggins_cli.check import FileReport, check_file
 from muggins_cli.engine.layout import EMPTY, lead, place
+from muggins_cli.engine.state import Place
 from muggins_cli.notation.model import Severity
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.tiles import End, Tile
@@ -113,6 +115,44 @@ def test_missed_scores_name_the_better_play() -> None:
     assert all(d.severity is Severity.WARNING
                for d in f.report.diagnostics if d.code == MISSED_SCORE)
     assert f.report.errors == 0
+
+
+# The same tile, the better end: 5-3 leads (L 5, R 3), 3-1R (L 5, R 1).
+# Ana's 1-5 is the only tile that fits: on L it shows 1, 1 + 1 = 2,
+# nothing; on R it shows 5, 5 + 5 = 10. She writes it 5-1, and the message
+# must write it so too, not 1-5 (the engine's spelling, the pip that joins
+# first).
+SAME_TILE = """\
+[Players "Ana, Budi"]
+[Rules "pagat"]
+[Result "*"]
+
+round 1
+lead Ana
+deal Ana 3-5 1-5 0-0 2-2 4-4 6-6 2-4
+deal Budi 1-3 0-1 0-2 0-4 0-6 1-2 1-6
+stock 0-3 0-5 1-1 1-4 2-3 2-5 2-6 3-3 3-4 3-6 4-5 4-6 5-5 5-6
+Ana: 5-3
+Budi: 3-1R
+Ana: 5-1L
+"""
+
+
+def test_a_message_writes_the_tile_played_as_the_record_does() -> None:
+    f = analyse(SAME_TILE)
+    assert found(f, MISSED_SCORE) == [
+        (12, 1, "Ana played 5-1L for 0; 5-1R scored 10 (10 missed)"),
+    ]
+
+
+def test_play_text_keeps_the_halves_of_the_tile_as_written() -> None:
+    rules = load_preset("pagat")
+    t = Tile.parse
+    layout = place(rules, lead(rules, t("5-3"), left=5), t("1-3"), End.R)
+    assert play_text(rules, layout, Place(t("1-5"), End.R)) == "1-5R"
+    assert play_text(rules, layout, Place(t("1-5"), End.R), written=(5, 1)) == "5-1R"
+    # Another tile keeps the engine's spelling.
+    assert play_text(rules, layout, Place(t("1-5"), End.R), written=(2, 1)) == "1-5R"
 
 
 def test_each_turn_lists_its_alternatives() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from muggins_cli.analysis.plays import PlayAnalysis, analyse_event, written
+from muggins_cli.analysis.plays import PlayAnalysis, analyse_event, written, written_halves
 from muggins_cli.analysis.weigh import (
     SolverStats,
     Weighed,
@@ -120,7 +120,7 @@ def analyse_match(match: Match, replay: MatchReplay, resolve: RulesResolver | No
         turn = turns.get(event.line)
         played = written(turn) if turn is not None else (
             "pass" if event.placed is None else str(event.placed))
-        p = analyse_event(rules, event, name, played)
+        p = analyse_event(rules, event, name, played, written_halves(turn))
         out.plays.append(p)
         c = stats[name]
         c.turns += 1

@@ -131,7 +131,7 @@ def test_round_end_shows_the_settled_scores(runner: CliRunner, tmp_path: Path,
     [
         (["missing.mgn"], "cannot read missing.mgn: No such file or directory"),
         (["a.mgn", "--at", "x"], "--at 'x': expected R.T, a round and a turn number such "
-                                 "as 2.5"),
+                                 "as 2.5 (each from 1 to 999,999,999)"),
         (["a.mgn", "--at", "3.1"], "the match has no position 3.1"),
         (["a.mgn", "--match", "2"], "a.mgn holds 1 match; there is no match 2"),
     ],

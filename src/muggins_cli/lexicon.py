@@ -16,6 +16,11 @@ END = r"[LRUD]"
 #: Longest first, so that ``!?`` is not read as ``!`` followed by ``?``.
 GLYPH = r"!!|!\?|\?!|\?\?|!|\?"
 POINTS = r"[0-9]{1,9}"
+#: The largest number a record may hold (claims, score lines, round numbers,
+#: the Target tag) or a position ``R.T`` may name: nine ASCII digits, so that
+#: reading one never makes Python's int() refuse a long string and a total
+#: of them fits the compiled searches' 64 bits.
+NUMBER_MAX = 999_999_999
 
 #: ``A-B``, the two pips as groups.
 TILE_RE = re.compile(rf"({PIP})-({PIP})")

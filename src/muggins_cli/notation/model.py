@@ -20,9 +20,20 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TypeAlias
 
+from muggins_cli.lexicon import COUNT_RE
+from muggins_cli.lexicon import NUMBER_MAX as NUMBER_MAX
 from muggins_cli.notation.quoting import quote, shorten
 from muggins_cli.tiles import End as End
 from muggins_cli.tiles import Tile
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as a number of a record (a tag's value, a part of ``R.T``):
+    one to nine ASCII digits, so at most :data:`NUMBER_MAX`; None otherwise.
+    Bounded here, where such text is read, because ``int()`` refuses a
+    string of more than 4,300 digits and other scripts' digits are no MGN."""
+    return int(text) if COUNT_RE.fullmatch(text) is not None else None
+
 
 
 class Severity(str, Enum):

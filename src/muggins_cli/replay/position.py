@@ -8,7 +8,6 @@ the record hides stays ``None``, never a guess.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -18,7 +17,15 @@ from muggins_cli.engine.state import Place, RoundState
 from muggins_cli.engine.view import SeatView, moves_seen
 from muggins_cli.engine.voids import Placed, Void
 from muggins_cli.errors import InputError
-from muggins_cli.notation.model import BodyLine, Match, RoundLine, Turn
+from muggins_cli.notation.model import (
+    NUMBER_MAX,
+    BodyLine,
+    Match,
+    RoundLine,
+    Turn,
+    whole_number,
+)
+from muggins_cli.notation.quoting import quote
 from muggins_cli.replay.replay import (
     MatchEnding,
     Replayer,
@@ -30,8 +37,6 @@ from muggins_cli.replay.replay import (
 )
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile, full_set
-
-_AT_RE = re.compile(r"^\s*(\d+)\.(\d+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -114,10 +119,12 @@ class Position:
 
 
 def parse_at(at: str) -> tuple[int, int]:
-    m = _AT_RE.match(at)
-    if m is None or int(m.group(1)) < 1 or int(m.group(2)) < 1:
-        raise InputError(f"--at {at!r}: expected R.T, a round and a turn number such as 2.5")
-    return int(m.group(1)), int(m.group(2))
+    r, dot, t = at.strip().partition(".")
+    round_number, turn = whole_number(r), whole_number(t)
+    if not dot or not round_number or not turn:
+        raise InputError(f"--at {quote(at)}: expected R.T, a round and a turn number such "
+                         f"as 2.5 (each from 1 to {NUMBER_MAX:,})")
+    return round_number, turn
 
 
 def snapshot(rep: Replayer, drawn: Tile | None = None, *, in_turn: bool = False) -> Position:

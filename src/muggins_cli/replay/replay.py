@@ -35,6 +35,7 @@ from muggins_cli.engine.table import LayoutTable, table_for
 from muggins_cli.engine.voids import VoidWatch
 from muggins_cli.errors import RulesError
 from muggins_cli.notation.model import (
+    NUMBER_MAX,
     BodyLine,
     DealLine,
     Diagnostic,
@@ -48,6 +49,7 @@ from muggins_cli.notation.model import (
     Severity,
     StockLine,
     Turn,
+    whole_number,
 )
 from muggins_cli.notation.quoting import quote
 from muggins_cli.rules.model import MatchEnd, Rules
@@ -346,12 +348,13 @@ def read_setup(match: Match, resolve_rules: RulesResolver, diags: list[Diagnosti
     target_tag = match.tag_line("Target")
     target = rules.target_for(len(names))
     if target_tag is not None:
-        text = target_tag.value.strip()
-        if not text.isdigit() or int(text) <= 0:
+        number = whole_number(target_tag.value.strip())
+        if number is None or number <= 0:
             error(target_tag.line, target_tag.column,
-                  f"Target must be a positive whole number, got {quote(target_tag.value)}")
+                  f"Target must be a whole number from 1 to {NUMBER_MAX:,}, "
+                  f"got {quote(target_tag.value)}")
         else:
-            target = int(text)
+            target = number
     seat = {n: i for i, n in enumerate(names)}
     return _Header(names, rules, MatchSetup(names, seat, rules, target))
 

@@ -69,19 +69,23 @@ from muggins_cli.notation.model import (
     players_problems,
     split_players,
 )
-from muggins_cli.notation.quoting import quote, shorten
+from muggins_cli.notation.quoting import listing, quote, shorten
 
 __all__ = ["iter_matches", "parse_text"]
 
 # A line without these characters holds no tag, annotation or comment: it is
 # read without scanning it character by character.
 _SPECIAL_RE = re.compile(r"[{}#\[]")
-# Inside a tag line, where a quoted value hides '{', '#' and ']'.
+# Inside a tag line, where a quoted value hides '{', '#' and ']'. A value is
+# read by looking for its next quote or backslash (_QUOTE_OR_ESCAPE_RE), not
+# with one regex for the whole value: a repeated group such as
+# (?:[^"\\]|\\.)* keeps a backtracking record per character, 170 bytes of
+# memory each, 1.7 GB for a 10 MB Event.
 _TAG_STOP_RE = re.compile(r'["\]{#]')
-_TAG_STRING_RE = re.compile(r'(?:[^"\\]|\\.)*', re.DOTALL)
-_TAG_RE = re.compile(r'\[[ \t\r]*([A-Za-z0-9_]+)[ \t\r]*"((?:[^"\\]|\\["\\])*)"[ \t\r]*\]')
+_QUOTE_OR_ESCAPE_RE = re.compile(r'["\\]')
+_TAG_HEAD_RE = re.compile(r'\[[ \t\r]*([A-Za-z0-9_]+)[ \t\r]*"')
+_TAG_TAIL_RE = re.compile(r'[ \t\r]*\]')
 _TAG_NAME_RE = re.compile(r"[A-Za-z0-9_]+")
-_TAG_VALUE_RE = re.compile(r'(?:[^"\\]|\\["\\])*')
 _UNESCAPE_RE = re.compile(r'\\(["\\])')
 _BLANK_RE = re.compile(r"[ \t\r]*")
 _WORD_RE = re.compile(r"[^ \t\r]*")
@@ -172,7 +176,7 @@ def _tag_span_end(text: str, start: int) -> int:
             return size
         char = stop.group()
         if char == '"':
-            pos = _TAG_STRING_RE.match(text, stop.end()).end()  # type: ignore[union-attr]
+            pos = _quoted_end(text, stop.end())
             if pos >= size:
                 return size
             pos += 1  # the closing quote
@@ -180,6 +184,37 @@ def _tag_span_end(text: str, start: int) -> int:
         if char == "]":
             return stop.end()
         return stop.start()
+
+
+def _quoted_end(text: str, pos: int) -> int:
+    """The index of the '"' that closes the quoted text starting at ``pos``
+    (a backslash hides the character after it, whatever it is), or the
+    length of ``text`` when none does."""
+    while True:
+        found = _QUOTE_OR_ESCAPE_RE.search(text, pos)
+        if found is None:
+            return len(text)
+        if found.group() == '"':
+            return found.start()
+        pos = found.end() + 1
+
+
+def _value_end(text: str, pos: int) -> tuple[int, bool]:
+    """Where the tag value starting at ``pos`` stops: at its closing '"',
+    at a backslash that escapes neither '"' nor a backslash (True), or at
+    the end of ``text``."""
+    size = len(text)
+    while True:
+        found = _QUOTE_OR_ESCAPE_RE.search(text, pos)
+        if found is None:
+            return size, False
+        at = found.start()
+        if found.group() == '"':
+            return at, False
+        if at + 1 < size and text[at + 1] in '"\\':
+            pos = at + 2
+            continue
+        return at, True
 
 
 def _looks_like_tile(word: str) -> bool:
@@ -519,8 +554,10 @@ class _Parser:
 
     def _tag(self, number: int, content: str, start: int, end: int) -> Tag | None:
         span = content[start:end]
-        found = _TAG_RE.fullmatch(span)
-        if found is None:
+        head = _TAG_HEAD_RE.match(span)
+        close, bad_escape = _value_end(span, head.end()) if head is not None else (0, True)
+        if head is None or bad_escape or close >= len(span) \
+                or _TAG_TAIL_RE.fullmatch(span, close + 1) is None:
             column, message = _tag_problem(span)
             self._syntax(number, start + column, message)
             return None
@@ -532,8 +569,8 @@ class _Parser:
             self._syntax(number, column,
                          f"unexpected {quote(word)} after the tag; one tag per line")
             return None
-        value = _UNESCAPE_RE.sub(r"\1", found.group(2))
-        return Tag(found.group(1), value, number, start + 1, self._comments)
+        value = _UNESCAPE_RE.sub(r"\1", span[head.end():close])
+        return Tag(head.group(1), value, number, start + 1, self._comments)
 
     # -- body lines -------------------------------------------------------
 
@@ -619,7 +656,7 @@ class _Parser:
         return name, column, index
 
     def _unknown(self, number: int, column: int, name: str) -> None:
-        known = ", ".join(self._players or ())
+        known = listing(self._players or ())
         self._diag(number, column, "unknown-player", f"{quote(name)} is not in Players ({known})")
 
     def _tiles(
@@ -942,7 +979,7 @@ def _tag_problem(span: str) -> tuple[int, str]:
         got = _shown(span, pos)
         return pos + 1, f"expected '\"' to open the value of tag {shorten(name.group())}, got {got}"
     opening = pos
-    pos = _TAG_VALUE_RE.match(span, pos + 1).end()  # type: ignore[union-attr]
+    pos, _ = _value_end(span, pos + 1)
     if pos >= len(span):
         return opening + 1, f"the value of tag {shorten(name.group())} is not closed by '\"'"
     if span[pos] == "\\":

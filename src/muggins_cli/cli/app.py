@@ -35,6 +35,7 @@ from typer.main import get_command_from_info
 from typer.models import CommandFunctionType
 
 import muggins_cli
+from muggins_cli.cli.output import OutputError, guarded, say_unwritable
 from muggins_cli.errors import MugginsError
 from muggins_cli.report.escape import for_terminal
 
@@ -251,6 +252,17 @@ class MugginsGroup(TyperGroup):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args,
                                 **extra)
+        with guarded():
+            try:
+                sys.exit(self._run(args, prog_name, complete_var, windows_expand_args,
+                                   **extra))
+            except OutputError as e:
+                sys.exit(say_unwritable(_command_path(args), e))
+
+    def _run(self, args: Sequence[str] | None, prog_name: str | None,
+             complete_var: str | None, windows_expand_args: bool, **extra: Any) -> int:
+        """The exit status of the command line, its output flushed (so that
+        a write that fails at the end fails here, as an OutputError)."""
         try:
             # Not standalone, so that Click's errors come here instead of
             # being printed in Click's three-line form. Commands end with
@@ -260,14 +272,24 @@ class MugginsGroup(TyperGroup):
                                   **extra)
         except typer.Abort:
             sys.stderr.write(f"{NAME}: interrupted\n")
-            sys.exit(130)
+            status = 130
         except NoArgsIsHelpError as e:  # ``muggins`` alone: the help, as Click gives it
             e.show()
-            sys.exit(e.exit_code)
+            status = e.exit_code
         except ClickException as e:
             sys.stderr.write(for_terminal(usage_error_line(e)) + "\n")
-            sys.exit(e.exit_code)
-        sys.exit(status if isinstance(status, int) else 0)
+            status = e.exit_code
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return status if isinstance(status, int) else 0
+
+
+def _command_path(args: Sequence[str] | None) -> str:
+    """``muggins CMD`` for the command the command line names, for a message
+    that comes after its context is gone."""
+    words = list(sys.argv[1:] if args is None else args)
+    name = next((w for w in words if not w.startswith("-")), None)
+    return f"{NAME} {name}" if name in COMMANDS else NAME
 
 
 def usage_error_line(e: ClickException) -> str:

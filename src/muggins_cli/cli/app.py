@@ -37,6 +37,7 @@ from typer.models import CommandFunctionType
 import muggins_cli
 from muggins_cli.cli.output import OutputError, guarded, say_unwritable
 from muggins_cli.errors import MugginsError
+from muggins_cli.notation.quoting import shorten
 from muggins_cli.report.escape import for_terminal
 
 NAME = "muggins"
@@ -317,6 +318,12 @@ def _message(e: ClickException) -> str:
     return text[:1].lower() + text[1:].rstrip(".")
 
 
+def _bound_of(param: Any) -> Any:
+    """The ``max`` of a Typer parameter, when it has one."""
+    desc = getattr(param, "type_descriptor", None)
+    return getattr(getattr(desc, "parameter_info", None), "max", None)
+
+
 def _value_message(e: BadParameter) -> str:
     """A bad value said plainly. Typer validates with pydantic, whose error
     (the exception's cause) knows the value given and the rule it broke."""
@@ -326,7 +333,13 @@ def _value_message(e: BadParameter) -> str:
         if found:
             err = found[0]
             given, kind, limits = err.get("input"), err.get("type"), err.get("ctx") or {}
-            shown = str(given) if kind and kind.startswith(("greater", "less")) else repr(given)
+            shown = shorten(str(given)) if kind and kind.startswith(("greater", "less")) \
+                else repr(shorten(given)) if isinstance(given, str) else repr(given)
+            if kind == "int_parsing_size":
+                # More digits than Python turns into an int: past any bound.
+                bound = _bound_of(e.param)
+                most = f" (the most is {bound})" if bound is not None else ""
+                return f"{shorten(str(given))} is too large{most}"
             if kind in ("greater_than_equal", "greater_than"):
                 bound = limits.get("ge", limits.get("gt"))
                 return f"{shown} is too small (the least is {bound})" if kind.endswith(

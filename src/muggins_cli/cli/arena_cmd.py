@@ -15,6 +15,8 @@ from tabulate import tabulate
 from muggins_cli.cli.app import app
 from muggins_cli.cli.files import AtomicFile
 from muggins_cli.cli.options import (
+    JOBS_MAX,
+    NUMBER_MAX,
     ForceOption,
     ForgetOption,
     Format,
@@ -28,6 +30,7 @@ from muggins_cli.cli.options import (
     QuietOption,
     SamplesOption,
     SearchLeadOption,
+    SeedOption,
     TargetOption,
     check_output,
     fail,
@@ -145,13 +148,11 @@ def arena(
                                "file.")
     ] = "pagat",
     matches: Annotated[
-        int, typer.Option("--matches", "-k", min=1, metavar="K",
+        int, typer.Option("--matches", "-k", min=1, max=NUMBER_MAX, metavar="K",
                           help="Deal sequences (at least 1); each is played twice, seats "
                                "swapped (2K matches).")
     ] = 50,
-    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N",
-                                      help="Seed of the deals and of the strategies' "
-                                           "choices.")] = 0,
+    seed: SeedOption = 0,
     players: Annotated[
         int, typer.Option("--players", "-n", min=2, max=4, metavar="N",
                           help="Seats, 2 to 4: A and B alternate round the table (A first in "
@@ -166,7 +167,7 @@ def arena(
     hidden: HiddenOption = HiddenOpt.sample,
     forget: ForgetOption = DEFAULT_FORGET,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, metavar="N",
+        int, typer.Option("--jobs", "-j", min=1, max=JOBS_MAX, metavar="N",
                           help="Processes to play in (at least 1; never more than the deal "
                                "sequences, a note on stderr when more than the cores); the "
                                "results do not depend on it.")

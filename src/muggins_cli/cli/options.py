@@ -23,8 +23,32 @@ from typer._click.exceptions import BadParameter
 
 from muggins_cli.batch import default_jobs
 from muggins_cli.check import STDIN, FileReport, expand_paths
+from muggins_cli.lexicon import NUMBER_MAX as RECORD_NUMBER_MAX
 from muggins_cli.report import text
 from muggins_cli.report.json_report import Totals
+
+# ---------------------------------------------------------------------------
+# The bounds of the command line's numbers
+
+# Every number an option takes has a bound, which Typer checks where it reads
+# the value and names when it refuses one ("--nodes: ... is too large (the
+# most is 1000000000000)"): a number past what a run can use is a typo, and
+# one past 64 bits breaks the compiled searches (tests/test_cli_options.py
+# holds every option to it; README.md lists them).
+
+#: Counts, points, targets, seeds and match numbers: what a record may hold.
+NUMBER_MAX = RECORD_NUMBER_MAX
+#: Deals or stock orders the solver solves and averages per move or turn.
+SAMPLES_MAX = 10_000
+#: Search nodes per move, deal or turn.
+NODES_MAX = 10**12
+#: Worker processes.
+JOBS_MAX = 1024
+#: Submissions of a failed task to a cluster.
+RETRIES_MAX = 100
+#: Seconds a search may take.
+SECONDS_MAX = 1_000_000.0
+
 
 # ---------------------------------------------------------------------------
 # Output: --format, --json, --quiet
@@ -93,12 +117,13 @@ PathsArgument = Annotated[
 #: ``--match N``: which match of a record file a one-position command reads
 #: (``replay``, ``solve``).
 MatchOption = Annotated[
-    int, typer.Option("--match", "-m", min=1, metavar="N",
+    int, typer.Option("--match", "-m", min=1, max=NUMBER_MAX, metavar="N",
                       help="Which match of the file (the first is 1).")
 ]
 JobsOption = Annotated[
     int | None,
-    typer.Option("--jobs", "-j", min=1, metavar="N", show_default="the number of cores",
+    typer.Option("--jobs", "-j", min=1, max=JOBS_MAX, metavar="N",
+                 show_default="the number of cores",
                  help="Worker processes to spread the work over (at least 1; never more than "
                       "there are files, or tasks; a note on stderr when more than the cores). "
                       "1 works in this process. The output is the same, in the same order."),
@@ -112,7 +137,7 @@ SchedulerOption = Annotated[
 ]
 RetriesOption = Annotated[
     int | None,
-    typer.Option("--retries", min=0, metavar="N", show_default="1",
+    typer.Option("--retries", min=0, max=RETRIES_MAX, metavar="N", show_default="1",
                  help="With --scheduler: submit a file whose task failed (its worker died "
                       "while running it, or it raised) again up to N times; then report it "
                       "as not checked (code not-checked) and go on with the rest. "
@@ -251,12 +276,12 @@ class HiddenOpt(str, Enum):
 
 
 SamplesOption = Annotated[
-    int | None, typer.Option("--samples", min=1, metavar="K",
+    int | None, typer.Option("--samples", min=1, max=SAMPLES_MAX, metavar="K",
                              help="Deals of the unseen tiles the solver strategy solves and "
                                   "averages per move (at least 1; default 64 with two "
                                   "players, 32 with three or four).", show_default=False)]
 NodesOption = Annotated[
-    int, typer.Option("--nodes", min=0, metavar="N",
+    int, typer.Option("--nodes", min=0, max=NODES_MAX, metavar="N",
                       help="Cap on search nodes per move of the exact searches (solver, "
                            "oracle; default 4,000,000; 0: none); the deals solved within it "
                            "are averaged. A search the compiled code cannot run (the match "
@@ -264,7 +289,7 @@ NodesOption = Annotated[
                            "always; a time cap) gets a quarter of it. Reproducible, unlike "
                            "--move-time. The expectimax search has its own budget.")]
 MoveTimeOption = Annotated[
-    float | None, typer.Option("--move-time", min=0.0, metavar="S",
+    float | None, typer.Option("--move-time", min=0.0, max=SECONDS_MAX, metavar="S",
                                help="Cap on seconds per move of the exact searches (solver, "
                                     "oracle); results then depend on the machine.",
                                show_default=False)]
@@ -290,8 +315,13 @@ ForgetOption = Annotated[
                         help="How often careless forgets to claim a score it made, from 0 "
                              "(never: it plays as greedy) to 1 (always); only under rules with "
                              "a muggins call (spinner, all-threes).")]
+SeedOption = Annotated[
+    int, typer.Option("--seed", "-s", min=0, max=NUMBER_MAX, metavar="N",
+                      help="Seed of the deals and of the strategies' choices (0 to "
+                           "999,999,999): the same command writes the same bytes.")
+]
 TargetOption = Annotated[
-    int | None, typer.Option("--target", min=1, metavar="N",
+    int | None, typer.Option("--target", min=1, max=NUMBER_MAX, metavar="N",
                              help="Score that ends a match (default: the rules' target).",
                              show_default=False)
 ]

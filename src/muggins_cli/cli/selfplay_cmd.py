@@ -14,6 +14,7 @@ import typer
 from muggins_cli.cli.app import app
 from muggins_cli.cli.files import AtomicFile
 from muggins_cli.cli.options import (
+    NUMBER_MAX,
     ForceOption,
     ForgetOption,
     HiddenOpt,
@@ -25,6 +26,7 @@ from muggins_cli.cli.options import (
     QuietOption,
     SamplesOption,
     SearchLeadOption,
+    SeedOption,
     TargetOption,
     check_output,
     fail,
@@ -58,12 +60,12 @@ def selfplay(
                           help="A rules preset (pagat, spinner, all-threes) or a rules YAML file "
                                "in the output's folder or below it.")
     ] = "pagat",
-    players: Annotated[int, typer.Option("--players", "-n", min=2, metavar="N",
-                                         help="Seats at the table.")] = 2,
-    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N",
-                                      help="Seed: the same command writes the same "
-                                           "bytes.")] = 0,
-    matches: Annotated[int, typer.Option("--matches", "-k", min=1, metavar="K",
+    players: Annotated[int, typer.Option("--players", "-n", min=2, max=8, metavar="N",
+                                         help="Seats at the table (2 to 8, as the rules "
+                                              "allow).")] = 2,
+    seed: SeedOption = 0,
+    matches: Annotated[int, typer.Option("--matches", "-k", min=1, max=NUMBER_MAX,
+                                         metavar="K",
                                          help="Matches to play (at least 1).")] = 1,
     strategy: Annotated[
         str, typer.Option("--strategy", metavar="A,B[,C,D]",

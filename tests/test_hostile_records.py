@@ -3,10 +3,21 @@ of a bounded length whatever the record holds."""
 
 from __future__ import annotations
 
+import os
+import threading
 import tracemalloc
+from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
+from muggins_cli.check import FileReport, check_file
+from muggins_cli.cli import app
 from muggins_cli.notation.parser import parse_text
-from tests.records import CLUB_FIRST
+from tests.conftest import REPO
+from tests.records import CLUB_FIRST, THREES
+
+runner = CliRunner()
 
 EVENT = '[Event "Club night"]'
 
@@ -68,3 +79,94 @@ def test_an_unknown_player_message_names_every_player_of_a_short_list() -> None:
     (match,) = parse_text(CLUB_FIRST + "Zed: pass\n")
     (found,) = [d for d in match.diagnostics if d.code == "unknown-player"]
     assert found.message == "'Zed' is not in Players (Ana, Budi)"
+
+
+# ---------------------------------------------------------------------------
+# Files that hold no record, or are no file: one line each, exit status 2
+
+
+def _check(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["check", *args], input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_dangling_and_looping_links_in_a_folder_are_named_not_skipped(tmp_path: Path) -> None:
+    (tmp_path / "base.mgn").write_text(THREES, encoding="utf-8")
+    (tmp_path / "dangling.mgn").symlink_to("/nonexistent")
+    (tmp_path / "self.mgn").symlink_to("self.mgn")
+    code, out, _ = _check(str(tmp_path))
+    assert code == 2
+    lines = out.splitlines()
+    dangling, looping = tmp_path / "dangling.mgn", tmp_path / "self.mgn"
+    assert f"{dangling}:0:0: error unreadable cannot read {dangling}: " \
+           "No such file or directory" in lines
+    assert f"{looping}:0:0: error unreadable cannot read {looping}: " \
+           "Too many levels of symbolic links" in lines
+    assert lines[-1].startswith("checked 3 files, 1 match: 2 errors")
+
+
+def test_a_named_pipe_nobody_writes_to_is_read_as_empty_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.mgn"
+    os.mkfifo(fifo)
+    found: list[FileReport] = []
+    reader = threading.Thread(target=lambda: found.append(check_file(str(fifo))), daemon=True)
+    reader.start()
+    reader.join(10)
+    if reader.is_alive():  # let the stuck open() go before failing
+        with open(fifo, "w"):
+            pass
+        reader.join(10)
+        pytest.fail("check_file waited for a writer")
+    (report,) = found
+    assert report.unreadable
+    assert [d.message for d in report.diagnostics] == [
+        f"cannot read {fifo}: it holds no record (it is empty)"]
+
+
+def test_a_device_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """/dev/zero is an endless line of NUL bytes: never read."""
+    (tmp_path / "zero.mgn").symlink_to("/dev/zero")
+    code, out, _ = _check(str(tmp_path))
+    assert code == 2
+    zero = tmp_path / "zero.mgn"
+    assert out.splitlines()[0] == (f"{zero}:0:0: error unreadable cannot read {zero}: "
+                                   "a device, not a record file")
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("", "it holds no record (it is empty)"),
+    ("\n  \n", "it holds no record (it is empty)"),
+    ("# a comment\n\n# another\n", "it holds no record (only comments and blank lines)"),
+])
+def test_a_file_without_a_record_is_exit_2_on_one_line(tmp_path: Path, text: str,
+                                                       why: str) -> None:
+    path = tmp_path / "empty.mgn"
+    path.write_text(text, encoding="utf-8")
+    code, out, _ = _check(str(path))
+    assert code == 2
+    assert out.splitlines() == [
+        f"{path}:0:0: error unreadable cannot read {path}: {why}",
+        "checked 1 file, 0 matches: 1 error, 0 warnings; exit status 2: a file could not "
+        "be read"]
+    code, out, _ = _check("-", stdin=text)
+    assert code == 2
+    assert out.splitlines()[0] == f"-:0:0: error unreadable cannot read <stdin>: {why}"
+
+
+def test_a_file_that_is_not_mgn_is_one_line_saying_so() -> None:
+    """README.md: prose, code and tables, none of it MGN; one finding
+    instead of one per line."""
+    code, out, _ = _check(str(REPO / "README.md"))
+    assert code == 2
+    lines = out.splitlines()
+    assert len(lines) == 2, lines[:5]
+    readme = REPO / "README.md"
+    assert lines[0].startswith(f"{readme}:0:0: error unreadable cannot read {readme}: not an "
+                               "MGN record (no line of it reads as MGN; line ")
+
+
+def test_a_damaged_record_is_still_a_record() -> None:
+    """One good tag is enough for the file to be a record with errors."""
+    code, out, _ = _check("-", stdin='[Event "x"]\nthis is not MGN\n')
+    assert code == 1
+    assert "unreadable" not in out

@@ -53,13 +53,18 @@ def analyse_text(path: str, text: str, weigh: WeighOptions | None = None,
     report = FileReport(path)
     out = FileAnalysis(report, text=text)
     resolve = record_resolver(path)
-    for match, replay in replay_lines(split_lines(text), path, events=True):
-        analysis = analyse_match(match, replay, resolve, weigh, weigher)
-        report.matches.append(replay.summary)
-        report.diagnostics.extend(
-            sorted([*replay.diagnostics, *analysis.findings], key=lambda d: (d.line, d.column)))
-        out.matches.append(analysis)
-        out.records.append(match)
+    try:
+        for match, replay in replay_lines(split_lines(text), path, events=True):
+            analysis = analyse_match(match, replay, resolve, weigh, weigher)
+            report.matches.append(replay.summary)
+            report.diagnostics.extend(sorted([*replay.diagnostics, *analysis.findings],
+                                             key=lambda d: (d.line, d.column)))
+            out.matches.append(analysis)
+            out.records.append(match)
+    except InputError as e:  # no record in the text after all: as check reports it
+        report = FileReport(path, unreadable=True)
+        report.diagnostics.append(unreadable_diagnostic(e))
+        return FileAnalysis(report)
     return out
 
 

@@ -28,9 +28,13 @@ from muggins_cli.check import STDIN, unreadable_diagnostic
 from muggins_cli.cli.app import app
 from muggins_cli.cli.files import AtomicFile, replace_problem
 from muggins_cli.cli.options import PathsArgument, fail, record_files
-from muggins_cli.notation.model import Severity
-from muggins_cli.notation.parser import iter_matches
-from muggins_cli.notation.reading import UnreadableError, open_record
+from muggins_cli.notation.model import Match, Severity
+from muggins_cli.notation.reading import (
+    NoRecordError,
+    UnreadableError,
+    iter_records,
+    open_record,
+)
 from muggins_cli.notation.writer import write_match
 from muggins_cli.report.text import diagnostic_line
 
@@ -120,20 +124,42 @@ def _canonical(lines: Iterable[str], write: Callable[[str], object], path: str
 
     errors = 0
     number = -1
-    for number, match in enumerate(iter_matches(seen(lines))):
-        for diag in match.diagnostics:
-            if diag.severity is Severity.ERROR:
-                errors += 1
-                typer.echo(diagnostic_line(path, diag), err=True)
+    # The findings of a match without a tag or a body line wait until a
+    # record shows the file is MGN: a README has none, and is one
+    # unreadable line (iter_records raises), not a finding per line.
+    waiting: list[str] = []
+    for number, match in enumerate(_records(seen(lines), path)):
+        found = [diagnostic_line(path, d) for d in match.diagnostics
+                 if d.severity is Severity.ERROR]
+        errors += len(found)
+        if not match.tags and not match.body:
+            waiting.extend(found)
+            found = []
+        elif waiting:
+            found, waiting = [*waiting, *found], []
+        for line in found:
+            typer.echo(line, err=True)
         # As notation.writer.write_matches joins them: a blank line between two.
         text = ("\n" if number else "") + write_match(match)
         written.update(text.encode("utf-8"))
         write(text)
+    for line in waiting:
+        typer.echo(line, err=True)
     if number < 0:
         # A text without a match (only comments, or blank) has no canonical
         # form; writing "" would throw the comments away.
         return errors, False
     return errors, read.digest() != written.digest()
+
+
+def _records(lines: Iterable[str], path: str) -> Iterator[Match]:
+    """The matches of ``lines``; a text of comments or nothing is left as it
+    is (no match, nothing to write), one that is not MGN is unreadable."""
+    try:
+        yield from iter_records(lines, path)
+    except NoRecordError as e:
+        if e.garbled:
+            raise
 
 
 def _rewrite(path: str) -> int:

@@ -298,3 +298,30 @@ def test_a_number_past_its_bound_is_one_line_naming_the_bound(command: str,
         assert f"muggins {command}: {option}: " in lines[0]
         assert f"(the most is {bound})" in lines[0], lines[0]
         assert len(lines[0]) < 200
+
+
+@pytest.mark.parametrize("command", ["check", "analyze"])
+def test_the_closing_line_is_said_once(command: str) -> None:
+    """A text report ends with the summary on stdout, and stderr does not
+    count the files again ("checked 12 files" read twice where both go to
+    one log)."""
+    result = runner.invoke(app, [command, str(RECORDS)])
+    assert result.exit_code == 1
+    summary = result.stdout.splitlines()[-1]
+    assert summary.endswith("; exit status 1: errors found")
+    assert f"{'checked' if command == 'check' else 'analysed'} 12 files" not in result.stderr
+    assert summary not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["check", "analyze"])
+@pytest.mark.parametrize("fmt", ["table", "json", "junit", "github"])
+def test_every_format_says_what_its_exit_status_means(command: str, fmt: str) -> None:
+    """Where stdout is the report alone, the closing line, which says what
+    exit status 1 means, is on stderr (and not with --quiet)."""
+    text = runner.invoke(app, [command, str(RECORDS)]).stdout.splitlines()[-1]
+    result = runner.invoke(app, [command, "--format", fmt, str(RECORDS)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == text
+    assert "exit status" not in result.stdout
+    quiet = runner.invoke(app, [command, "--format", fmt, "-q", str(RECORDS)])
+    assert quiet.stderr == ""

@@ -29,6 +29,7 @@ from muggins_cli.cli.options import (
     RetriesOption,
     SchedulerOption,
     check_output,
+    closing_line,
     exit_status,
     fail,
     format_option,
@@ -36,6 +37,7 @@ from muggins_cli.cli.options import (
     record_files,
     report_unreadable,
     summary_line,
+    summary_stream,
     use_colour,
     worker_count,
 )
@@ -214,7 +216,8 @@ def analyze(
             workers = worker_count(_NAME, jobs, len(files)) if scheduler is None else jobs
             results = with_progress(run(work, files, jobs=workers, scheduler=scheduler,
                                         retries=retries),
-                                    len(files), quiet=quiet, verb="analysed")
+                                    len(files), quiet=quiet, verb="analysed",
+                                    summary=summary_stream(fmt))
             after_table = _write_report((annotated(f) for f in results), fmt, out, totals,
                                         turns=turns)
     except BatchError as e:
@@ -223,9 +226,9 @@ def analyze(
         typer.echo(f"{_NAME}: interrupted", err=True)
         raise typer.Exit(130) from None
     status = max(status, exit_status(totals, fail_on))
-    if fmt is Format.text and not quiet:
-        out.write(("\n" if after_table else "") + summary_line(totals, status, fail_on) + "\n")
-        out.flush()
+    if not quiet:
+        closing_line(("\n" if after_table and fmt is Format.text else "")
+                     + summary_line(totals, status, fail_on), fmt, out)
     raise typer.Exit(status)
 
 

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import IO, Annotated, Any, Literal, TextIO
 
 import typer
 from typer._click.exceptions import BadParameter
@@ -217,6 +217,21 @@ def summary_line(totals: Totals, status: int, fail_on: FailOn) -> str:
         what = "errors or warnings" if fail_on is FailOn.warning else "errors"
         return line + f"; exit status 1: {what} found"
     return line
+
+
+def summary_stream(fmt: Format) -> Literal["stdout", "stderr"]:
+    """Where :func:`closing_line` puts the summary after a report in ``fmt``."""
+    return "stdout" if fmt is Format.text else "stderr"
+
+
+def closing_line(line: str, fmt: Format, out: IO[str] | None = None) -> None:
+    """The summary a report closes with, which says what a non-zero exit
+    status means: after a text report, on its stream (stdout unless
+    ``out``); on stderr after any other format, whose stdout is the report
+    alone (a table, a JSON document, XML)."""
+    stream = (out or sys.stdout) if fmt is Format.text else sys.stderr
+    stream.write(line + "\n")
+    stream.flush()
 
 
 def report_unreadable(reports: Iterable[FileReport], stream: TextIO | None = None) -> None:

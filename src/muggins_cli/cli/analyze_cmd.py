@@ -33,6 +33,7 @@ from muggins_cli.cli.options import (
     exit_status,
     fail,
     format_option,
+    note,
     output_format,
     record_files,
     report_unreadable,
@@ -223,7 +224,7 @@ def analyze(
     except BatchError as e:
         raise _fail(str(e)) from None
     except KeyboardInterrupt:
-        typer.echo(f"{_NAME}: interrupted", err=True)
+        note(f"{_NAME}: interrupted")
         raise typer.Exit(130) from None
     status = max(status, exit_status(totals, fail_on))
     if not quiet:
@@ -279,22 +280,22 @@ def _write_annotation(f: FileAnalysis, thresholds: Thresholds, output: Path | No
     try:
         result, marked = annotate_text(f.text, f.records, f.matches, thresholds)
     except AnnotateError as e:
-        typer.echo(f"{_NAME}: {path}: not annotated: {e}", err=True)
+        note(f"{_NAME}: {path}: not annotated: {e}")
         return 2
     plural = "" if marked == 1 else "s"
     try:
         if output is not None:
             write_atomic(output, result)
-            typer.echo(f"wrote {output} ({marked} turn{plural} annotated)", err=True)
+            note(f"wrote {output} ({marked} turn{plural} annotated)")
         elif in_place:
             if marked:
                 write_atomic(Path(path), result)
-                typer.echo(f"annotated {path} ({marked} turn{plural})", err=True)
+                note(f"annotated {path} ({marked} turn{plural})")
         else:
             sys.stdout.write(result if result.endswith("\n") or not result else result + "\n")
             sys.stdout.flush()
     except OSError as e:
         target = output if output is not None else path
-        typer.echo(f"{_NAME}: cannot write {target}: {e.strerror or e}", err=True)
+        note(f"{_NAME}: cannot write {target}: {e.strerror or e}")
         return 2
     return 0

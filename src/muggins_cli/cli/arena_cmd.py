@@ -36,6 +36,7 @@ from muggins_cli.cli.options import (
     fail,
     format_option,
     node_cap,
+    note,
     output_format,
     worker_count,
 )
@@ -277,7 +278,7 @@ def arena(
                                   verb="played"):
             games.extend(done)
     except KeyboardInterrupt:
-        typer.echo(f"{_NAME}: interrupted", err=True)
+        note(f"{_NAME}: interrupted")
         raise typer.Exit(130) from None
     finally:
         if sink is not None:
@@ -308,7 +309,7 @@ def _ladder(names: list[str], spec: ArenaSpec, matches: int, every: bool, jobs: 
             result = run_ladder(names, spec, matches, every=every, jobs=jobs,
                                 on_pair=lambda _: count.advance())
     except KeyboardInterrupt:
-        typer.echo(f"{_NAME}: interrupted", err=True)
+        note(f"{_NAME}: interrupted")
         raise typer.Exit(130) from None
     if as_json_out:
         sys.stdout.write(json.dumps(ladder_json(result), indent=2) + "\n")

@@ -27,7 +27,7 @@ import typer
 from muggins_cli.check import STDIN, unreadable_diagnostic
 from muggins_cli.cli.app import app
 from muggins_cli.cli.files import AtomicFile, replace_problem
-from muggins_cli.cli.options import PathsArgument, fail, record_files
+from muggins_cli.cli.options import PathsArgument, fail, note, record_files
 from muggins_cli.notation.model import Match, Severity
 from muggins_cli.notation.reading import (
     NoRecordError,
@@ -91,17 +91,17 @@ def fmt_command(
             elif check:
                 errors, changed = _canonical(open_record(path), _ignore, path)
                 if changed and not errors:
-                    typer.echo(f"would reformat {path}", err=True)
+                    note(f"would reformat {path}")
                 status = max(status, _CHANGED if errors or changed else _OK)
             else:
                 wrote, errors = _print(path, printed)
                 printed = printed or wrote
                 status = max(status, _CHANGED if errors else _OK)
         except UnreadableError as e:
-            typer.echo(diagnostic_line(path, unreadable_diagnostic(e)), err=True)
+            note(diagnostic_line(path, unreadable_diagnostic(e)))
             status = max(status, _UNREADABLE)
         except OSError as e:
-            typer.echo(f"{path}:0:0: error unwritable {e.strerror or e}", err=True)
+            note(f"{path}:0:0: error unwritable {e.strerror or e}")
             status = max(status, _UNREADABLE)
     raise typer.Exit(code=status)
 
@@ -138,13 +138,13 @@ def _canonical(lines: Iterable[str], write: Callable[[str], object], path: str
         elif waiting:
             found, waiting = [*waiting, *found], []
         for line in found:
-            typer.echo(line, err=True)
+            note(line)
         # As notation.writer.write_matches joins them: a blank line between two.
         text = ("\n" if number else "") + write_match(match)
         written.update(text.encode("utf-8"))
         write(text)
     for line in waiting:
-        typer.echo(line, err=True)
+        note(line)
     if number < 0:
         # A text without a match (only comments, or blank) has no canonical
         # form; writing "" would throw the comments away.
@@ -173,7 +173,7 @@ def _rewrite(path: str) -> int:
         if errors:
             return _CHANGED
         if changed:
-            typer.echo(f"{path}:0:0: error unwritable {problem}", err=True)
+            note(f"{path}:0:0: error unwritable {problem}")
             return _UNREADABLE
         return _OK
     with AtomicFile(path) as out:
@@ -182,7 +182,7 @@ def _rewrite(path: str) -> int:
             return _CHANGED
         if changed:
             out.commit()
-            typer.echo(f"reformatted {path}", err=True)
+            note(f"reformatted {path}")
     return _OK
 
 

@@ -25,6 +25,7 @@ from muggins_cli.batch import default_jobs
 from muggins_cli.check import STDIN, FileReport, expand_paths
 from muggins_cli.lexicon import NUMBER_MAX as RECORD_NUMBER_MAX
 from muggins_cli.report import text
+from muggins_cli.report.escape import for_terminal
 from muggins_cli.report.json_report import Totals
 
 # ---------------------------------------------------------------------------
@@ -145,9 +146,15 @@ RetriesOption = Annotated[
 ]
 
 
+def note(line: str) -> None:
+    """One line on stderr, every control character in it shown as its
+    escape: a message names paths and quotes records, a stranger's text."""
+    typer.echo(for_terminal(line), err=True)
+
+
 def fail(command: str, message: str) -> typer.Exit:
     """Say what is wrong on one line and give the exit status 2 to raise."""
-    typer.echo(f"{command}: {message}", err=True)
+    note(f"{command}: {message}")
     return typer.Exit(2)
 
 
@@ -175,8 +182,8 @@ def worker_count(command: str, jobs: int | None, tasks: int | None, *,
         else:
             why = "as asked"
         share = ", which share them" if n > have else ""
-        typer.echo(f"{command}: note: --jobs {jobs} is more than the {have} cores: running "
-                   f"{n} process{'' if n == 1 else 'es'} ({why}){share}", err=True)
+        note(f"{command}: note: --jobs {jobs} is more than the {have} cores: running "
+             f"{n} process{'' if n == 1 else 'es'} ({why}){share}")
     return n
 
 

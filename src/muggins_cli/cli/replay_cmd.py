@@ -12,7 +12,7 @@ import typer
 from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
 from muggins_cli.cli.files import write_atomic
-from muggins_cli.cli.options import MatchOption
+from muggins_cli.cli.options import MatchOption, note
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, MugginsCall, Severity, Turn
 from muggins_cli.notation.reading import read_match
@@ -93,7 +93,7 @@ def replay(
             parse_at(at)
         lines = _replay_lines(path, at, match_number, tally)
     except InputError as e:
-        typer.echo(for_terminal(f"{_NAME}: {e}"), err=True)
+        note(f"{_NAME}: {e}")
         raise typer.Exit(2) from None
     # The record's names, tags and notes are a stranger's text.
     sys.stdout.write("\n".join(for_terminal(line) for line in lines) + "\n")
@@ -111,9 +111,9 @@ def _replayed(path: str, number: int) -> tuple[Match, RulesResolver, MatchReplay
     errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
     if errors:
         e = errors[0]
-        typer.echo(for_terminal(f"{_NAME}: note: the record has {len(errors)} error"
-                                f"{'' if len(errors) == 1 else 's'}, the first at line "
-                                f"{e.line}: {e.code} {e.message}"), err=True)
+        note(f"{_NAME}: note: the record has {len(errors)} error"
+             f"{'' if len(errors) == 1 else 's'}, the first at line "
+             f"{e.line}: {e.code} {e.message}")
     return match, resolve, result
 
 
@@ -202,7 +202,7 @@ def _next_lines(match: Match, item: BodyLine | None) -> list[str]:
 
 def _with_notes(item: BodyLine) -> str:
     line = format_line(item)
-    for note in item.notes:
-        line += " {" + " ".join(note.text.split()) + "}"
+    for annotation in item.notes:
+        line += " {" + " ".join(annotation.text.split()) + "}"
     return line
 

@@ -31,6 +31,7 @@ from muggins_cli.cli.options import (
     check_output,
     fail,
     node_cap,
+    note,
 )
 from muggins_cli.cli.progress import with_progress
 from muggins_cli.errors import InputError, MugginsError
@@ -165,7 +166,7 @@ def selfplay(
                 sys.stdout.flush()
     except KeyboardInterrupt:
         _commit(sink, output)  # the matches finished, each whole
-        typer.echo(f"{_NAME}: interrupted", err=True)
+        note(f"{_NAME}: interrupted")
         raise typer.Exit(130) from None
     except BaseException:
         if sink is not None:

@@ -24,6 +24,7 @@ from muggins_cli.cli.options import (
     fail,
     format_option,
     node_cap,
+    note,
     output_format,
 )
 from muggins_cli.errors import MugginsError
@@ -145,7 +146,7 @@ def solve_cmd(
     except MugginsError as e:
         raise fail(_NAME, str(e)) from None
     except KeyboardInterrupt:
-        typer.echo(f"{_NAME}: interrupted", err=True)
+        note(f"{_NAME}: interrupted")
         raise typer.Exit(130) from None
     where = f"{pos.round}.{pos.turn}"
     if fmt is Format.json:
@@ -157,7 +158,7 @@ def solve_cmd(
         # The search answered Ctrl-C with what it had: printed above, but
         # the run was still stopped, as a shell script must be able to tell.
         if not quiet:
-            typer.echo(f"{_NAME}: interrupted", err=True)
+            note(f"{_NAME}: interrupted")
         raise typer.Exit(130)
 
 

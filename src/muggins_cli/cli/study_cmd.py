@@ -13,7 +13,7 @@ from muggins_cli.analysis.weigh import DEFAULT_SAMPLES, Weigher, WeighOptions, w
 from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
 from muggins_cli.cli.files import write_atomic
-from muggins_cli.cli.options import JobsOption, MatchOption
+from muggins_cli.cli.options import JobsOption, MatchOption, note
 from muggins_cli.cli.solver_options import (
     BlunderOption,
     MistakeOption,
@@ -36,7 +36,7 @@ _NAME = "muggins study"
 
 
 def _fail(message: str) -> typer.Exit:
-    typer.echo(f"{_NAME}: {message}", err=True)
+    note(f"{_NAME}: {message}")
     return typer.Exit(2)
 
 
@@ -113,7 +113,7 @@ def study(
     except InputError as e:
         raise _fail(str(e)) from None
     except KeyboardInterrupt:
-        typer.echo(f"{_NAME}: interrupted", err=True)
+        note(f"{_NAME}: interrupted")
         raise typer.Exit(130) from None
     if output is None:
         sys.stdout.write(html)
@@ -123,7 +123,7 @@ def study(
     except OSError as e:
         raise _fail(f"cannot write {output}: {e.strerror or e}") from None
     if not quiet:
-        typer.echo(f"wrote {output}", err=True)
+        note(f"wrote {output}")
 
 
 def study_page(path: str, number: int, weigh: WeighOptions | None = None,

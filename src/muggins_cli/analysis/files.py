@@ -10,6 +10,7 @@ diagnostics over the conformance corpus.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -17,6 +18,7 @@ from muggins_cli.analysis.match import MatchAnalysis, analyse_match
 from muggins_cli.analysis.weigh import Weigher, WeighOptions, weigh_each
 from muggins_cli.batch import Work, relabel_report
 from muggins_cli.check import (
+    STDIN,
     FileReport,
     not_checked,
     record_resolver,
@@ -32,12 +34,15 @@ from muggins_cli.notation.reading import read_record_text
 class FileAnalysis:
     """``report`` is what ``check`` reports for the file with the analysis
     findings merged in; ``matches`` and ``records`` run in step with
-    ``report.matches``; ``text`` is None for a file that could not be read."""
+    ``report.matches``; ``text`` is None for a file that could not be read.
+    ``read_as`` is the file's ``os.stat`` taken before its text was read, so
+    that a rewrite can tell whether another program wrote it since."""
 
     report: FileReport
     matches: list[MatchAnalysis] = field(default_factory=list)
     records: list[Match] = field(default_factory=list)
     text: str | None = None
+    read_as: os.stat_result | None = None
 
 
 def split_lines(text: str) -> list[str]:
@@ -73,12 +78,16 @@ def analyse_file(path: str, weigh: WeighOptions | None = None,
     """Check and analyse one file, keeping its text and parsed records (for
     ``--annotate``); never raises for what the file holds."""
     try:
+        read_as: os.stat_result | None = os.stat(path) if path != STDIN else None
+    except OSError:
+        read_as = None  # reading says why
+    try:
         text = read_record_text(path)
     except InputError as e:
         report = FileReport(path, unreadable=True)
         report.diagnostics.append(unreadable_diagnostic(e))
         return FileAnalysis(report)
-    return analyse_text(path, text, weigh, weigher)
+    return replace(analyse_text(path, text, weigh, weigher), read_as=read_as)
 
 
 def analyse_file_lean(path: str, weigh: WeighOptions | None = None,

@@ -289,7 +289,7 @@ def _write_annotation(f: FileAnalysis, thresholds: Thresholds, output: Path | No
             note(f"wrote {output} ({marked} turn{plural} annotated)")
         elif in_place:
             if marked:
-                write_atomic(Path(path), result)
+                write_atomic(Path(path), result, f.read_as)
                 note(f"annotated {path} ({marked} turn{plural})")
         else:
             sys.stdout.write(result if result.endswith("\n") or not result else result + "\n")

@@ -16,6 +16,7 @@ whatever the size of the file.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import sys
 import tempfile
@@ -164,6 +165,10 @@ def _records(lines: Iterable[str], path: str) -> Iterator[Match]:
 
 def _rewrite(path: str) -> int:
     """``--in-place`` for one file."""
+    try:
+        read_as: os.stat_result | None = os.stat(path)  # before a line is read
+    except OSError:
+        read_as = None  # open_record says why
     lines = open_record(path)  # a missing file is unreadable before it is unwritable
     problem = replace_problem(path)
     if problem is not None:
@@ -176,7 +181,7 @@ def _rewrite(path: str) -> int:
             note(f"{path}:0:0: error unwritable {problem}")
             return _UNREADABLE
         return _OK
-    with AtomicFile(path) as out:
+    with AtomicFile(path, read_as) as out:
         errors, changed = _canonical(lines, out.write, path)
         if errors:
             return _CHANGED

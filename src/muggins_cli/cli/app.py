@@ -193,7 +193,8 @@ class MugginsCommand(TyperCommand):
     """Every ``muggins`` command: its parameters shown plainly, and any
     :class:`MugginsError` it does not handle itself said on one line with
     exit status 2 (bad input, a bad rules file, a cluster that cannot be
-    reached), never a traceback."""
+    reached), never a traceback; Ctrl-C it does not handle itself is
+    ``interrupted`` and exit status 130."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -205,6 +206,11 @@ class MugginsCommand(TyperCommand):
         except MugginsError as e:
             sys.stderr.write(for_terminal(f"{ctx.command_path}: {e}") + "\n")
             raise typer.Exit(2) from None
+        except KeyboardInterrupt:
+            # A command that stops on Ctrl-C with something to say says it
+            # itself; the others are stopped the same way, with one line.
+            sys.stderr.write(f"{NAME} {ctx.info_name}: interrupted\n")
+            raise typer.Exit(130) from None
 
     def get_help_option(self, ctx: Context) -> TyperOption | None:
         option = super().get_help_option(ctx)  # made on first use

@@ -4,6 +4,7 @@ of a bounded length whatever the record holds."""
 from __future__ import annotations
 
 import os
+import random
 import threading
 import tracemalloc
 from pathlib import Path
@@ -13,6 +14,7 @@ from typer.testing import CliRunner
 
 from muggins_cli.check import FileReport, check_file
 from muggins_cli.cli import app
+from muggins_cli.notation import parser
 from muggins_cli.notation.parser import parse_text
 from tests.conftest import REPO
 from tests.records import CLUB_FIRST, THREES
@@ -170,3 +172,61 @@ def test_a_damaged_record_is_still_a_record() -> None:
     code, out, _ = _check("-", stdin='[Event "x"]\nthis is not MGN\n')
     assert code == 1
     assert "unreadable" not in out
+
+
+def _reference_quoted_end(text: str, pos: int) -> int:
+    """Character by character, as a reader reads: a backslash hides the next."""
+    while pos < len(text):
+        if text[pos] == '"':
+            return pos
+        pos += 2 if text[pos] == "\\" else 1
+    return len(text)
+
+
+def _reference_value_end(text: str, pos: int) -> tuple[int, bool]:
+    while pos < len(text):
+        if text[pos] == '"':
+            return pos, False
+        if text[pos] == "\\":
+            if pos + 1 < len(text) and text[pos + 1] in '"\\':
+                pos += 2
+                continue
+            return pos, True
+        pos += 1
+    return len(text), False
+
+
+def test_the_value_scanner_reads_as_a_reader_does() -> None:
+    """Random text of quotes, backslashes and letters, long enough to cross
+    the scanner's first windows (64, 128, 256 characters) at every kind of
+    place, against a reading one character at a time."""
+    rng = random.Random(29)
+    pieces = ["a", "b", "a", "b", "\\\\", '\\"']
+    ends = ['"', "\\x", "\\", "", '\\"']
+    for _ in range(4000):
+        size = rng.choice([5, 60, 70, 130, 300, 700])
+        if rng.random() < 0.5:  # anything: quotes and bad escapes come early
+            text = "".join(rng.choice('ab\\\\\\"x') for _ in range(size))
+        else:  # long runs of escapes, the end of the value far in
+            text = "".join(rng.choice(pieces) for _ in range(size)) + rng.choice(ends)
+        pos = rng.randrange(0, 3)
+        text = '"' * pos + text  # what stands before is never a backslash
+        assert parser._quoted_end(text, pos) == _reference_quoted_end(text, pos), text
+        assert parser._value_end(text, pos) == _reference_value_end(text, pos), text
+
+
+def test_any_value_comes_back_from_its_escaped_tag() -> None:
+    rng = random.Random(30)
+    for _ in range(500):
+        value = "".join(rng.choice('ab\\\\"x{#]') for _ in range(rng.randrange(200)))
+        written = value.replace("\\", "\\\\").replace('"', '\\"')
+        (match,) = parse_text(CLUB_FIRST.replace(EVENT, f'[Event "{written}"]'))
+        assert match.tag("Event") == value
+
+
+def test_a_value_holding_nul_is_unescaped_all_the_same() -> None:
+    """The fast way undoes escapes through a NUL placeholder; a value that
+    holds a NUL itself (text given to the parser, not a file) is read the
+    slow way, to the same value."""
+    (match,) = parse_text(CLUB_FIRST.replace(EVENT, '[Event "a\x00b\\\\\\\\c\\"d"]'))
+    assert match.tag("Event") == 'a\0b\\\\c"d'

@@ -181,6 +181,12 @@ def test_every_position_of_a_round_of_passes_holds_a_few_voids() -> None:
     assert max(len(pos.voids) for pos in seen) == 2
     assert {(v.seat, v.pips) for v in seen[-1].voids} == {(0, frozenset({6})),
                                                           (1, frozenset({6}))}
+    # What does not change from one pass to the next (the unseen tiles: one
+    # pass by each seat) is held once, not copied into each position.
+    a, b = seen[100], seen[102]
+    assert a.hands == b.hands and a.unseen == b.unseen and a.stock == b.stock
+    assert a.hands is b.hands and a.unseen is b.unseen and a.stock is b.stock
+    assert a.voids is b.voids and a.scores is b.scores
 
 
 # ---------------------------------------------------------------------------

@@ -8,8 +8,9 @@ the record hides stays ``None``, never a guess.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from muggins_cli.engine.layout import Layout
 from muggins_cli.engine.state import Pass as EnginePass
@@ -39,7 +40,7 @@ from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile, full_set
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Position:
     """The moment before turn ``turn`` of round ``round`` (1-based)."""
 
@@ -127,6 +128,27 @@ def parse_at(at: str) -> tuple[int, int]:
     return round_number, turn
 
 
+#: Values positions hold, each kept once (see :func:`_shared`); cleared when
+#: full, so it stays small whatever the record.
+_SHARED: dict[object, object] = {}
+_SHARED_MAX = 4096
+_V = TypeVar("_V", bound=Hashable)
+
+
+def _shared(value: _V) -> _V:
+    """``value``, or the equal one an earlier position already holds.
+    Consecutive positions mostly repeat their hands, stock, unseen tiles,
+    scores and voids (a round of passes, all of them): sharing them keeps a
+    long record's positions to a few hundred bytes each, where copies made
+    them 3.8 KB (77 MB for the 20,000 positions of a study page)."""
+    found = _SHARED.get(value)
+    if found is None:
+        if len(_SHARED) >= _SHARED_MAX:
+            _SHARED.clear()
+        _SHARED[value] = found = value
+    return found  # type: ignore[return-value]
+
+
 def snapshot(rep: Replayer, drawn: Tile | None = None, *, in_turn: bool = False) -> Position:
     """The current state of a replay as a Position: before its next line,
     or (``in_turn``) inside a turn after its draws, ``drawn`` the tile that
@@ -134,28 +156,29 @@ def snapshot(rep: Replayer, drawn: Tile | None = None, *, in_turn: bool = False)
     rnd = rep.round
     rules = rep.rules
     assert rnd is not None
-    hands = tuple(frozenset(h.known) if h.complete else None for h in rnd.hands)
+    hands = _shared(tuple(_shared(frozenset(h.known)) if h.complete else None
+                          for h in rnd.hands))
     mover = rnd.to_move
     on_table = set(rnd.layout.tiles())
     mine = hands[mover] or frozenset()
-    unseen = frozenset(set(full_set(rules.max_pip)) - on_table - mine)
+    unseen = _shared(frozenset(set(full_set(rules.max_pip)) - on_table - mine))
     return Position(
         rules=rules,
         players=tuple(rep.players),
         round=rnd.number,
         turn=rnd.turn_lines + (0 if in_turn else 1),  # a turn line counts once begun
         hands=hands,
-        hand_sizes=tuple(h.size for h in rnd.hands),
-        stock=tuple(rnd.stock) if rnd.stock is not None else None,
+        hand_sizes=_shared(tuple(h.size for h in rnd.hands)),
+        stock=_shared(tuple(rnd.stock)) if rnd.stock is not None else None,
         stock_count=rnd.stock_count,
         layout=rnd.layout,
         to_move=mover,
         drawn=drawn,
-        scores=tuple(rep.scores),
+        scores=_shared(tuple(rep.scores)),
         target=rep.target,
         unseen=unseen,
-        voids=rnd.voids.voids(),
-        placed=rnd.voids.placements(),
+        voids=_shared(rnd.voids.voids()),
+        placed=_shared(rnd.voids.placements()),
         round_over=rnd.ended,
         winner=rep.winner,
         ending=rep.ending,

@@ -12,7 +12,7 @@ from muggins_cli.analysis.match import analyse_match
 from muggins_cli.analysis.weigh import DEFAULT_SAMPLES, Weigher, WeighOptions, weigh_each
 from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
-from muggins_cli.cli.files import write_atomic
+from muggins_cli.cli.files import AtomicFile
 from muggins_cli.cli.options import JobsOption, MatchOption, note
 from muggins_cli.cli.solver_options import (
     BlunderOption,
@@ -30,7 +30,7 @@ from muggins_cli.notation.model import Severity
 from muggins_cli.notation.reading import read_match
 from muggins_cli.replay.position import positions
 from muggins_cli.replay.replay import replay_match
-from muggins_cli.report.study import build_page, render_page
+from muggins_cli.report.study import Page, build_page, page_parts, render_page
 
 _NAME = "muggins study"
 
@@ -107,19 +107,25 @@ def study(
     try:
         if weigh is not None:
             with solver_weigher(_NAME, jobs, quiet=quiet) as (weigher, _):
-                html = study_page(path, match_number, weigh, weigher)
+                page = study_page_of(path, match_number, weigh, weigher)
         else:
-            html = study_page(path, match_number, None, weigh_each)
+            page = study_page_of(path, match_number, None, weigh_each)
     except InputError as e:
         raise _fail(str(e)) from None
     except KeyboardInterrupt:
         note(f"{_NAME}: interrupted")
         raise typer.Exit(130) from None
+    # Written as the template makes it: a page of tens of MB is never held
+    # whole (and again encoded) on top of what it is made from.
     if output is None:
-        sys.stdout.write(html)
+        for part in page_parts(page):
+            sys.stdout.write(part)
         return
     try:
-        write_atomic(output, html)
+        with AtomicFile(output) as out:
+            for part in page_parts(page):
+                out.write(part)
+            out.commit()
     except OSError as e:
         raise _fail(f"cannot write {output}: {e.strerror or e}") from None
     if not quiet:
@@ -129,6 +135,14 @@ def study(
 def study_page(path: str, number: int, weigh: WeighOptions | None = None,
                weigher: Weigher = weigh_each) -> str:
     """The page of match ``number`` of the record at ``path``."""
+    return render_page(study_page_of(path, number, weigh, weigher))
+
+
+def study_page_of(path: str, number: int, weigh: WeighOptions | None = None,
+                  weigher: Weigher = weigh_each) -> Page:
+    """What the page of match ``number`` shows. The replay, the analysis
+    and the positions it is made from go with this call, before the page
+    is written."""
     match = read_match(path, number)
     resolve = record_resolver(path)
     replay = replay_match(match, resolve, collect_events=True)
@@ -145,4 +159,4 @@ def study_page(path: str, number: int, weigh: WeighOptions | None = None,
                      "match as far as the replay can follow it (muggins check lists them).")
     analysis = analyse_match(match, replay, resolve, weigh, weigher)
     seen = list(positions(match, resolve))
-    return render_page(build_page(match, number, analysis, seen, notes=notes))
+    return build_page(match, number, analysis, seen, notes=notes)

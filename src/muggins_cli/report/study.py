@@ -16,7 +16,7 @@ adds the arrow keys and marks the current turn in the list and the chart.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
 
@@ -458,5 +458,12 @@ def _asset(name: str) -> Markup:
 
 
 def render_page(page: Page) -> str:
-    return _ENV.get_template("study.html.j2").render(
+    return "".join(page_parts(page))
+
+
+def page_parts(page: Page) -> Iterator[str]:
+    """The page's HTML in the pieces the template makes, for a caller that
+    writes them as they come: a long match's page (50 MB for 20,000 turns)
+    is then never held whole beside its pieces."""
+    return _ENV.get_template("study.html.j2").generate(
         page=page, csp=CSP, css=_asset("study.css"), js=_asset("study.js"))

@@ -151,6 +151,9 @@ def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[s
     rules = result.rules
     assert rules is not None  # _replayed refuses a match without rules
     out = [_header(match, number, result.summary.players, rules.name, result.summary.target)]
+    # Where each line is in the body, found once: looking each turn up from
+    # the start made a long record's replay take the square of its turns.
+    where = {id(item): k for k, item in enumerate(match.body)}
     shown = False
     for i, (pos, item) in enumerate(seen):
         if at is not None and f"{pos.round}.{pos.turn}" != _normal(at):
@@ -158,7 +161,7 @@ def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[s
         after = after_settlement(seen, i, final) if pos.round_over else None
         out.append("")
         out.extend(position_lines(pos, after))
-        out.extend(_next_lines(match, item))
+        out.extend(_next_lines(match, item, where))
         shown = True
         if at is not None:
             if tally:
@@ -186,14 +189,14 @@ def _header(match: Match, number: int, players: Sequence[str], rules: str,
     return f"{title}: {', '.join(players)} ({rules} rules, target {target})"
 
 
-def _next_lines(match: Match, item: BodyLine | None) -> list[str]:
+def _next_lines(match: Match, item: BodyLine | None, where: dict[int, int]) -> list[str]:
     """The turn that follows a position, as written, with any muggins calls
-    on it."""
+    on it (``where``: each body line's index, by ``id``)."""
     if not isinstance(item, Turn):
         return []
     out = [f"  played      {_with_notes(item)}"]
     body = match.body
-    k = next(i for i, b in enumerate(body) if b is item) + 1
+    k = where[id(item)] + 1
     while k < len(body) and isinstance(body[k], MugginsCall):
         out.append(f"  then        {_with_notes(body[k])}")
         k += 1

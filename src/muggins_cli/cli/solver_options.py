@@ -27,8 +27,8 @@ from muggins_cli.replay.position import Decision
 MistakeOption = Annotated[
     int, typer.Option("--mistake", min=1, max=NUMBER_MAX, metavar="POINTS",
                       help="A play that missed this many points or more is a mistake, "
-                           "marked ? (in the annotations of analyze --annotate, on the "
-                           "study page). With --solver: one that lost this many points or "
+                           "marked ? (in analyze's annotations, on the study page). With "
+                           "--solver: one that lost this many points or "
                            "more beyond the uncertainty of a sampled cost (2 standard "
                            "errors), also reported as a costly-play warning.")
 ]

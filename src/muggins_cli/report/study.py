@@ -249,6 +249,7 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
     rounds: list[RoundView] = []
     faces: set[tuple[int, int, bool]] = set()
     ids: list[str] = []
+    taken: set[str] = set()  # ids, to ask in one step (a list took the square of the turns)
     moments: list[str] = []
     prev: tuple[Position, BodyLine | None] | None = None
     for k, (pos, item) in enumerate(seen):
@@ -258,9 +259,10 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
         if prev is not None and not first and isinstance(prev[1], Turn):
             played, turn_no = prev[1], prev[0].turn
         bid = f"r{pos.round}t{turn_no}"
-        if bid in ids:  # a record whose rounds repeat a number: still one id each
+        if bid in taken:  # a record whose rounds repeat a number: still one id each
             bid = f"{bid}-{k}"
         ids.append(bid)
+        taken.add(bid)
         if first:
             leader = names[pos.to_move] if isinstance(item, Turn) else ""
             rounds.append(RoundView(pos.round, bid, leader,

@@ -37,7 +37,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.hostile import Measured, measure, muggins_argv, write_hostile_folder
-from tests.records import CLUB_FIRST, THREES
+from tests.records import AMBIGUOUS, CLUB_FIRST, IMPOSSIBLE, SAME_TILE, THREES
 
 LIMIT_SECONDS = 20.0
 LIMIT_MB = 400.0
@@ -125,48 +125,6 @@ def findings(count: int) -> Callable[[Measured, Path], str | None]:
 
 
 OTHER = "# saved by another program while fmt ran\n"
-AMBIGUOUS = """\
-[Players "Ana, Budi"]
-[Rules "pagat"]
-[Result "*"]
-
-round 1
-lead Ana
-deal Ana 3-3 2-6 0-4 1-4 0-5 4-5 5-6
-deal Budi 0-0 1-1 2-2 4-4 5-5 0-2 1-2
-stock 1-5 0-1 2-4 3-6 0-3 1-3 2-3 3-4 3-5 0-6 1-6 4-6 6-6 2-5
-Ana: 3-3
-Budi: d1-5 d0-1 d2-4 d3-6 3-6
-Ana: 6-2R
-Budi: 2-2R
-"""
-IMPOSSIBLE = """\
-[Players "Ana, Budi"]
-[Rules "pagat"]
-[Result "*"]
-
-round 1
-lead Ana
-deal Ana 2-5 4-4 1-6 6-6 1-5 5-6 0-0 3-3
-deal Budi 0-1 4-5 2-2 3-5 3-6 1-2 4-6
-stock 1-3 1-1 0-2 0-5 5-5 2-4 1-4 0-6 2-6 0-4 5-6 2-3 3-4 0-3
-Ana: 6-6
-Budi: 4-6R
-"""
-TWO_WAYS = """\
-[Players "Ana, Budi"]
-[Rules "pagat"]
-[Result "*"]
-
-round 1
-lead Ana
-deal Ana 3-5 1-5 0-0 2-2 4-4 6-6 2-4
-deal Budi 1-3 0-1 0-2 0-4 0-6 1-2 1-6
-stock 0-3 0-5 1-1 1-4 2-3 2-5 2-6 3-3 3-4 3-6 4-5 4-6 5-5 5-6
-Ana: 5-3
-Budi: 3-1R
-Ana: 5-1L
-"""
 
 
 def build(root: Path) -> None:
@@ -191,7 +149,7 @@ def build(root: Path) -> None:
     put("evil-svg.mgn", CLUB_FIRST.replace("Ana", "A\x1bn\x07a\ufffe&<b>\x01"))
     put("impossible.mgn", IMPOSSIBLE)
     put("ambiguous.mgn", AMBIGUOUS)
-    put("twoways.mgn", TWO_WAYS)
+    put("twoways.mgn", SAME_TILE)
     put("empty.mgn", "")
     put("comments.mgn", "# to be typed in tomorrow\n")
     links = root / "links"

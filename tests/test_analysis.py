@@ -27,6 +27,7 @@ from muggins_cli.rules.loader import load_preset
 from muggins_cli.tiles import End, Tile
 
 from .conftest import CLEAN_0019, CORPUS
+from .records import SAME_TILE
 
 # Pagat, two players. The comments give the open ends before each turn and
 # every legal placement with its score.
@@ -115,27 +116,6 @@ def test_missed_scores_name_the_better_play() -> None:
     assert all(d.severity is Severity.WARNING
                for d in f.report.diagnostics if d.code == MISSED_SCORE)
     assert f.report.errors == 0
-
-
-# The same tile, the better end: 5-3 leads (L 5, R 3), 3-1R (L 5, R 1).
-# Ana's 1-5 is the only tile that fits: on L it shows 1, 1 + 1 = 2,
-# nothing; on R it shows 5, 5 + 5 = 10. She writes it 5-1, and the message
-# must write it so too, not 1-5 (the engine's spelling, the pip that joins
-# first).
-SAME_TILE = """\
-[Players "Ana, Budi"]
-[Rules "pagat"]
-[Result "*"]
-
-round 1
-lead Ana
-deal Ana 3-5 1-5 0-0 2-2 4-4 6-6 2-4
-deal Budi 1-3 0-1 0-2 0-4 0-6 1-2 1-6
-stock 0-3 0-5 1-1 1-4 2-3 2-5 2-6 3-3 3-4 3-6 4-5 4-6 5-5 5-6
-Ana: 5-3
-Budi: 3-1R
-Ana: 5-1L
-"""
 
 
 def test_a_message_writes_the_tile_played_as_the_record_does() -> None:

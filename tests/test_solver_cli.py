@@ -19,6 +19,7 @@ from muggins_cli.rules.resolve import resolver_for
 from muggins_cli.solver import common as solver_common
 from muggins_cli.solver import solve
 from muggins_cli.tiles import Tile
+from tests.records import IMPOSSIBLE
 
 runner = CliRunner()
 
@@ -168,18 +169,6 @@ def test_voids_carry_the_draws_kept_since(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
 
 
-IMPOSSIBLE = """[Players "Ana, Budi"]
-[Rules "pagat"]
-[Result "*"]
-
-round 1
-lead Ana
-deal Ana 2-5 4-4 1-6 6-6 1-5 5-6 0-0 3-3
-deal Budi 0-1 4-5 2-2 3-5 3-6 1-2 4-6
-stock 1-3 1-1 0-2 0-5 5-5 2-4 1-4 0-6 2-6 0-4 5-6 2-3 3-4 0-3
-Ana: 6-6
-Budi: 4-6R
-"""
 
 
 @pytest.mark.parametrize("mode", ["perfect", "expect", "sample"])

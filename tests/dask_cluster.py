@@ -105,8 +105,13 @@ class Cluster:
                 f"{proc.args[:4]} ended with {code}; see the logs in {self.folder}"
 
     def address_of(self, name: str) -> str:
-        """The address the worker called ``name`` listens on."""
-        for address, info in self.client.scheduler_info()["workers"].items():
+        """The address the worker called ``name`` listens on, asked of the
+        scheduler now. Not through ``Client.scheduler_info()``: it returns
+        the client's cached copy after refreshing it, and the client's own
+        periodic refresh, which asks for no worker at all, may write that
+        copy in between (an empty list of workers, once under load)."""
+        identity = self.client.sync(self.client.scheduler.identity, n_workers=-1)
+        for address, info in identity["workers"].items():
             if info["name"] == name:
                 return str(address)
         raise AssertionError(f"no worker {name}")

@@ -14,6 +14,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tests.records import THREES
 
@@ -53,18 +54,49 @@ def write_hostile_folder(folder: Path) -> None:
 
 # The child runs the command and reports the largest resident set of the
 # processes below it; run in its own process so that nothing else this
-# process started counts.
+# process started counts. Its options (a JSON argument): where the command's
+# stdout goes ("pipe", a file name such as /dev/full, or "closed": a pipe
+# whose reader is gone), what its stdin holds (None: nothing, /dev/null),
+# and actions at given seconds after the start: send a signal to the
+# command's process group (as a terminal's Ctrl-Z and Ctrl-C do), or put a
+# file in another's place (another program saving it).
 _WRAPPER = """
-import json, os, resource, signal, subprocess, sys, time
-timeout, cap_mb, argv = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+import json, os, resource, signal, subprocess, sys, threading, time
+timeout, cap_mb, options, argv = (float(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3]),
+                                  sys.argv[4:])
 if cap_mb:
     resource.setrlimit(resource.RLIMIT_AS, (cap_mb * 2**20, cap_mb * 2**20))
+where = options.get("stdout", "pipe")
+if where == "pipe":
+    stdout = subprocess.PIPE
+elif where == "closed":
+    reader, stdout = os.pipe()
+    os.close(reader)
+else:
+    stdout = open(where, "w")
+stdin = options.get("stdin")
 start = time.monotonic()
 # A session of its own, so that a hung run is ended with every worker it forked.
-child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+child = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE, text=True,
+                         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
                          start_new_session=True)
+if where not in ("pipe",):
+    os.close(stdout) if isinstance(stdout, int) else stdout.close()
+
+def act():
+    for at, kind, arg in options.get("actions", []):
+        time.sleep(max(0.0, start + at - time.monotonic()))
+        if kind == "signal":
+            try:
+                os.killpg(child.pid, getattr(signal, arg))
+            except ProcessLookupError:
+                return
+        elif kind == "replace":
+            os.replace(arg[0], arg[1])
+
+threading.Thread(target=act, daemon=True).start()
 try:
-    out, err = child.communicate(timeout=timeout)
+    out, err = child.communicate(stdin, timeout=timeout)
     rc = child.returncode
 except subprocess.TimeoutExpired:
     os.killpg(child.pid, signal.SIGKILL)
@@ -72,7 +104,7 @@ except subprocess.TimeoutExpired:
     rc = None
 seconds = time.monotonic() - start
 peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"rc": rc, "stdout": out, "stderr": err, "seconds": seconds,
+print(json.dumps({"rc": rc, "stdout": out or "", "stderr": err, "seconds": seconds,
                   "peak_mb": peak_kb / 1024}))
 """
 
@@ -87,14 +119,20 @@ class Measured:
 
 
 def measure(argv: list[str], *, timeout: float, cwd: Path,
-            memory_cap_mb: int | None = None) -> Measured:
+            memory_cap_mb: int | None = None, stdout: str = "pipe",
+            stdin: str | None = None,
+            actions: list[tuple[float, str, Any]] | None = None) -> Measured:
     """Run ``argv`` in ``cwd``, killed after ``timeout`` seconds.
 
     ``memory_cap_mb`` caps the address space of each process of the run (so
     a regression fails on a MemoryError instead of taking the machine's
-    memory)."""
+    memory). ``stdout``, ``stdin`` and ``actions`` are the wrapper's options
+    (see ``_WRAPPER``): ``actions=[(2.0, "signal", "SIGINT")]`` is Ctrl-C
+    after two seconds, ``(0.5, "replace", [new, path])`` another program
+    saving ``path``."""
+    options = {"stdout": stdout, "stdin": stdin, "actions": actions or []}
     done = subprocess.run([sys.executable, "-c", _WRAPPER, str(timeout),
-                           str(memory_cap_mb or 0), *argv],
+                           str(memory_cap_mb or 0), json.dumps(options), *argv],
                           capture_output=True, text=True, cwd=cwd, timeout=timeout + 30)
     got = json.loads(done.stdout)
     return Measured(got["rc"], got["stdout"], got["stderr"], got["seconds"], got["peak_mb"])

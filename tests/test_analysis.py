@@ -17,14 +17,17 @@ from muggins_cli.analysis import (
     analyse_file,
     analyse_text,
     options,
+    play_text,
 )
 from muggins_cli.check import FileReport, check_file
 from muggins_cli.engine.layout import EMPTY, lead, place
+from muggins_cli.engine.state import Place
 from muggins_cli.notation.model import Severity
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.tiles import End, Tile
 
 from .conftest import CLEAN_0019, CORPUS
+from .records import SAME_TILE
 
 # Pagat, two players. The comments give the open ends before each turn and
 # every legal placement with its score.
@@ -113,6 +116,23 @@ def test_missed_scores_name_the_better_play() -> None:
     assert all(d.severity is Severity.WARNING
                for d in f.report.diagnostics if d.code == MISSED_SCORE)
     assert f.report.errors == 0
+
+
+def test_a_message_writes_the_tile_played_as_the_record_does() -> None:
+    f = analyse(SAME_TILE)
+    assert found(f, MISSED_SCORE) == [
+        (12, 1, "Ana played 5-1L for 0; 5-1R scored 10 (10 missed)"),
+    ]
+
+
+def test_play_text_keeps_the_halves_of_the_tile_as_written() -> None:
+    rules = load_preset("pagat")
+    t = Tile.parse
+    layout = place(rules, lead(rules, t("5-3"), left=5), t("1-3"), End.R)
+    assert play_text(rules, layout, Place(t("1-5"), End.R)) == "1-5R"
+    assert play_text(rules, layout, Place(t("1-5"), End.R), written=(5, 1)) == "5-1R"
+    # Another tile keeps the engine's spelling.
+    assert play_text(rules, layout, Place(t("1-5"), End.R), written=(2, 1)) == "1-5R"
 
 
 def test_each_turn_lists_its_alternatives() -> None:

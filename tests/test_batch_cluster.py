@@ -104,8 +104,25 @@ def test_a_worker_killed_while_it_holds_a_file_is_survived(
             run.kill()
             run.wait()
     assert out == local.stdout_bytes
-    assert err.decode() == local.stderr == "checked 32 files\n"
+    # The closing summary (on stderr after JSON), the one process's.
+    assert err.decode() == local.stderr
+    assert local.stderr.startswith("checked 32 files, ")
     assert run.returncode == 0
+
+
+def test_a_worker_is_found_by_name_while_the_client_refreshes_its_cache(
+        tmp_path: Path) -> None:
+    """The client's periodic refresh of its cached scheduler information
+    asks for no worker at all, and writes the attribute that
+    ``Client.scheduler_info()`` returns after its own fetch: a lookup by name
+    that crossed a refresh found no worker ("no worker w2", once under
+    load). With the refresh every 5 ms instead of 2 s, 200 lookups."""
+    import dask
+
+    with dask.config.set({"distributed.client.scheduler-info-interval": "5ms"}), \
+            real_cluster(tmp_path / "cluster", 2) as cluster:
+        found = {cluster.address_of(name) for _ in range(100) for name in ("w0", "w1")}
+    assert len(found) == 2
 
 
 def test_a_file_that_keeps_killing_its_workers_is_its_error_and_the_rest_is_kept(
@@ -154,7 +171,11 @@ def test_a_file_that_keeps_killing_its_workers_is_its_error_and_the_rest_is_kept
         "warnings": sum(d["severity"] == "warning" for d in diagnostics)}
     assert json.loads(out) == expected
     assert run.returncode == 2  # a file was not checked
-    assert err.decode() == "checked 8 files\n"
+    summary = expected["summary"]
+    assert err.decode() == (
+        f"checked 8 files, {summary['matches']} matches: {summary['errors']} error"
+        f"{'' if summary['errors'] == 1 else 's'}, {summary['warnings']} warning"
+        f"{'' if summary['warnings'] == 1 else 's'}; exit status 2: a file could not be read\n")
 
 
 def test_losing_the_scheduler_is_one_line(tmp_path: Path,

@@ -141,3 +141,27 @@ def test_a_value_echoed_in_an_error_cannot_drive_the_terminal() -> None:
     assert "\x1b" not in result.stderr and "\x07" not in result.stderr
     assert result.stderr == ("muggins check: --format: '\\x1b[2J\\x07' is not one of text, "
                              "json, table, github, junit (see 'muggins check --help')\n")
+
+
+def _options_of(name: str) -> set[str]:
+    result = CliRunner().invoke(app, [name, "--help"])
+    return set(re.findall(r"^\s+(?:-\w, )?(--[a-z][a-z-]*)", result.stdout, re.MULTILINE))
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_help_names_only_options_the_command_has(name: str) -> None:
+    """An option named in a command's help is one of its own, unless the
+    text says whose it is (``analyze --annotate``, ``muggins study ...``)."""
+    text = " ".join(CliRunner().invoke(app, [name, "--help"]).stdout.split())
+    text = re.sub(r"(--[a-z-]*-) ", r"\1", text)  # an option the help wrapped at a hyphen
+    own = _options_of(name)
+    others = {c: _options_of(c) for c in COMMANDS if c != name}
+    wrong = []
+    for found in re.finditer(r"(?:(\w+) )?(--[a-z][a-z-]*)", text):
+        command, option = found.groups()
+        if option in own or (command in others and option in others[command]):
+            continue
+        if re.search(rf"muggins \w+ [^.;]*{re.escape(option)}", text[:found.end()][-80:]):
+            continue  # an example of another command
+        wrong.append(option)
+    assert wrong == []

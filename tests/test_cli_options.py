@@ -8,11 +8,14 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import Any, get_args
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from muggins_cli.cli import app
+from muggins_cli.cli.app import COMMANDS as COMMAND_NAMES
 
 from .records import CLUB
 
@@ -250,3 +253,75 @@ def test_any_muggins_error_a_command_lets_through_is_one_line_and_exit_2(
     assert result.exit_code == 2, result.output
     assert result.stderr == "muggins stats: the library could not go on\n"
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+# --- every number of the command line is bounded where it is read -------
+
+
+def _numeric_options() -> list[tuple[str, str, Any]]:
+    """(command, option, its TyperOption) for every int and float option."""
+    group = typer.main.get_command(app)
+    out: list[tuple[str, str, Any]] = []
+    for name in COMMAND_NAMES:
+        command = group.get_command(None, name)  # type: ignore[attr-defined, arg-type]
+        for param in command.params:
+            desc = getattr(param, "type_descriptor", None)
+            if desc is None or not param.opts or param.opts[0].startswith("--help"):
+                continue
+            kinds = {a for a in (desc.annotation, *get_args(desc.annotation))
+                     if a in (int, float)}
+            if kinds:
+                out.append((name, max(param.opts, key=len), param))
+    return out
+
+
+def test_every_numeric_option_has_a_bound() -> None:
+    found = _numeric_options()
+    assert len(found) > 30
+    unbounded = [(c, o) for c, o, p in found
+                 if p.type_descriptor.parameter_info.max is None]
+    assert unbounded == []
+
+
+@pytest.mark.parametrize(("command", "option"),
+                         [(c, o) for c, o, _ in _numeric_options()])
+def test_a_number_past_its_bound_is_one_line_naming_the_bound(command: str,
+                                                              option: str) -> None:
+    (param,) = [p for c, o, p in _numeric_options() if (c, o) == (command, option)]
+    bound = param.type_descriptor.parameter_info.max
+    past = bound + 1 if isinstance(bound, int) else bound * 2
+    for value in (str(past), "9" * 5000):
+        result = runner.invoke(app, [command, option, value])
+        assert result.exit_code == 2, (command, option, value, result.output)
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1, lines
+        assert f"muggins {command}: {option}: " in lines[0]
+        assert f"(the most is {bound})" in lines[0], lines[0]
+        assert len(lines[0]) < 200
+
+
+@pytest.mark.parametrize("command", ["check", "analyze"])
+def test_the_closing_line_is_said_once(command: str) -> None:
+    """A text report ends with the summary on stdout, and stderr does not
+    count the files again ("checked 12 files" read twice where both go to
+    one log)."""
+    result = runner.invoke(app, [command, str(RECORDS)])
+    assert result.exit_code == 1
+    summary = result.stdout.splitlines()[-1]
+    assert summary.endswith("; exit status 1: errors found")
+    assert f"{'checked' if command == 'check' else 'analysed'} 12 files" not in result.stderr
+    assert summary not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["check", "analyze"])
+@pytest.mark.parametrize("fmt", ["table", "json", "junit", "github"])
+def test_every_format_says_what_its_exit_status_means(command: str, fmt: str) -> None:
+    """Where stdout is the report alone, the closing line, which says what
+    exit status 1 means, is on stderr (and not with --quiet)."""
+    text = runner.invoke(app, [command, str(RECORDS)]).stdout.splitlines()[-1]
+    result = runner.invoke(app, [command, "--format", fmt, str(RECORDS)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == text
+    assert "exit status" not in result.stdout
+    quiet = runner.invoke(app, [command, "--format", fmt, "-q", str(RECORDS)])
+    assert quiet.stderr == ""

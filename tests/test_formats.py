@@ -43,7 +43,9 @@ def test_github_annotations_exactly(folder: Path) -> None:
         "the record ends inside round 1 before anyone reached 20; "
         "write [Result \"*\"] for an unfinished match\n"
     )
-    assert result.stderr == "checked 2 files\n"
+    # The closing line, on stderr: stdout holds the annotations alone.
+    assert result.stderr == ("checked 2 files, 3 matches: 1 error, 1 warning; exit status 1: "
+                             "errors found\n")
 
 
 def test_github_unreadable_file_has_no_line(folder: Path) -> None:

@@ -67,3 +67,32 @@ def test_at_past_the_bound_is_one_line(tmp_path: Path, command: str, at: str) ->
     assert len(lines) == 1, lines
     assert "from 1 to 999,999,999" in lines[0]
     assert len(lines[0]) < 200
+
+
+# -- rules files ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("field", ["target: {2: %s}", "modulus: %s", "round_to: %s",
+                                   "bonus_divisor: %s", "hand_size: {2: %s}",
+                                   "stock_reserve: %s"])
+@pytest.mark.parametrize("value", [10**9, 10**30])
+def test_a_rules_number_past_the_bound_is_one_line_naming_it(tmp_path: Path, field: str,
+                                                             value: int) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_text("base: pagat\n" + field % value + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["rules", str(path)])
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.splitlines()
+    assert "999,999,999" in line, line
+    assert "line 2" in line
+
+
+def test_a_record_naming_rules_with_a_huge_target_is_a_bad_header(tmp_path: Path) -> None:
+    (tmp_path / "big.yaml").write_text(f"base: pagat\ntarget: {{2: {10**30}}}\n",
+                                       encoding="utf-8")
+    path = tmp_path / "r.mgn"
+    path.write_text(CLUB_FIRST.replace('[Rules "pagat"]', '[Rules "big.yaml"]')
+                    .replace('[Target "20"]\n', ""), encoding="utf-8")
+    report = check_file(str(path))
+    (diag,) = [d for d in report.diagnostics if d.code == "bad-header"]
+    assert "999,999,999" in diag.message

@@ -11,7 +11,9 @@ import stat
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -139,3 +141,61 @@ def test_ctrl_c_in_solve_is_exit_130() -> None:
     assert proc.returncode == 130, err
     assert b"interrupted" in out + err
     assert b"Traceback" not in err
+
+
+OTHER = "# written by another program while fmt ran\n"
+
+
+@pytest.mark.parametrize("how", ["replaced", "rewritten"])
+def test_fmt_in_place_keeps_what_another_program_wrote_meanwhile(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """An editor saves the record (a new file renamed over it, or the same
+    file written again) while fmt reads it: fmt's rewrite, made from the
+    old text, would throw that away. It is refused, and the file keeps
+    what the other program wrote."""
+    path = write(tmp_path / "a.mgn", MESSY, 0o644)
+    from muggins_cli.cli import fmt as fmt_module
+
+    real = fmt_module.open_record
+
+    def meanwhile(name: str) -> Iterator[str]:
+        for k, line in enumerate(real(name)):
+            if k == 1:
+                if how == "replaced":
+                    (tmp_path / "new").write_text(OTHER, encoding="utf-8")
+                    os.replace(tmp_path / "new", path)
+                else:
+                    time.sleep(0.01)  # a later modification time, on any clock
+                    path.write_text(OTHER, encoding="utf-8")
+            yield line
+
+    monkeypatch.setattr(fmt_module, "open_record", meanwhile)
+    result = runner.invoke(app, ["fmt", "--in-place", str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (f"{path}:0:0: error unwritable the file changed while it was "
+                             "read (another program wrote it); it is left as that program "
+                             "left it\n")
+    assert path.read_text(encoding="utf-8") == OTHER
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.mgn"]
+
+
+def test_analyze_annotate_in_place_keeps_what_another_program_wrote_meanwhile(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same for analyze --annotate --in-place, whose analysis (with
+    --solver, minutes) runs between the read and the write."""
+    path = write(tmp_path / "a.mgn", PAGAT, 0o644)
+    from muggins_cli.cli import analyze_cmd
+
+    real = analyze_cmd.annotate_text
+
+    def meanwhile(*args: Any, **kwargs: Any) -> Any:
+        path.write_text(OTHER, encoding="utf-8")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(analyze_cmd, "annotate_text", meanwhile)
+    result = runner.invoke(app, ["analyze", "-q", "--annotate", "--in-place", str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (f"muggins analyze: cannot write {path}: the file changed while "
+                             "it was read (another program wrote it); it is left as that "
+                             "program left it\n")
+    assert path.read_text(encoding="utf-8") == OTHER

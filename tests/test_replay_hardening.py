@@ -17,7 +17,7 @@ from muggins_cli.replay.values import MatchReplay
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import Rules
 from muggins_cli.rules.resolve import resolver_for
-from tests.records import CLUB_FIRST
+from tests.records import AMBIGUOUS, CLUB_FIRST
 
 
 def replay(text: str, rules: Rules | None = None) -> MatchReplay:
@@ -181,27 +181,18 @@ def test_every_position_of_a_round_of_passes_holds_a_few_voids() -> None:
     assert max(len(pos.voids) for pos in seen) == 2
     assert {(v.seat, v.pips) for v in seen[-1].voids} == {(0, frozenset({6})),
                                                           (1, frozenset({6}))}
+    # What does not change from one pass to the next (the unseen tiles: one
+    # pass by each seat) is held once, not copied into each position.
+    a, b = seen[100], seen[102]
+    assert a.hands == b.hands and a.unseen == b.unseen and a.stock == b.stock
+    assert a.hands is b.hands and a.unseen is b.unseen and a.stock is b.stock
+    assert a.voids is b.voids and a.scores is b.scores
 
 
 # ---------------------------------------------------------------------------
 # An end letter left out where two ends fit: the end the record needs
 
 
-AMBIGUOUS = """\
-[Players "Ana, Budi"]
-[Rules "pagat"]
-[Result "*"]
-
-round 1
-lead Ana
-deal Ana 3-3 2-6 0-4 1-4 0-5 4-5 5-6
-deal Budi 0-0 1-1 2-2 4-4 5-5 0-2 1-2
-stock 1-5 0-1 2-4 3-6 0-3 1-3 2-3 3-4 3-5 0-6 1-6 4-6 6-6 2-5
-Ana: 3-3
-Budi: d1-5 d0-1 d2-4 d3-6 3-6
-Ana: 6-2R
-Budi: 2-2R
-"""
 
 
 def test_a_missing_end_is_taken_where_the_next_plays_need_it() -> None:

@@ -359,12 +359,12 @@ ERRORS = [
     ),
     pytest.param(
         "modulus: 1\n",
-        "rules file my.yaml: line 1: field 'modulus' must be at least 2, got 1",
+        "rules file my.yaml: line 1: field 'modulus' must be from 2 to 999,999,999, got 1",
         id="modulus below 2",
     ),
     pytest.param(
         "stock_reserve: -1\n",
-        "rules file my.yaml: line 1: field 'stock_reserve' must be at least 0, got -1",
+        "rules file my.yaml: line 1: field 'stock_reserve' must be from 0 to 999,999,999, got -1",
         id="negative reserve",
     ),
     pytest.param(
@@ -390,7 +390,7 @@ ERRORS = [
     ),
     pytest.param(
         "target: {2: 0}\n",
-        "rules file my.yaml: line 1: field 'target.2' must be at least 1, got 0",
+        "rules file my.yaml: line 1: field 'target.2' must be from 1 to 999,999,999, got 0",
         id="target zero",
     ),
     pytest.param(

@@ -230,15 +230,20 @@ def _held(state: RoundState, v: Void) -> int:
     return sum(1 for t in hand if t.lo in v.pips or t.hi in v.pips)
 
 
+def _watched_round(rules: Rules, seed: int) -> tuple[random.Random, RoundState, VoidWatch]:
+    """A round of 2 to 4 players dealt from ``seed``, and a watch on it."""
+    rng = random.Random(seed)
+    n = 2 + seed % 3
+    hands, stock = deal(rules, n, rng)
+    watch = VoidWatch(rules)
+    watch.start_round()
+    return rng, new_round(hands, stock, seed % n), watch
+
+
 def _check_voids_on_playouts(rules: Rules) -> None:
     checked = 0
     for seed in range(30):
-        rng = random.Random(seed)
-        n = 2 + seed % 3
-        hands, stock = deal(rules, n, rng)
-        state = new_round(hands, stock, seed % n)
-        watch = VoidWatch(rules)
-        watch.start_round()
+        rng, state, watch = _watched_round(rules, seed)
         while not state.over:
             for v in watch.voids():
                 assert _held(state, v) <= v.drawn_since, (seed, v)
@@ -323,12 +328,7 @@ def test_the_voids_kept_say_what_every_void_said_and_no_more(preset: str) -> Non
     rules = load_preset(preset)
     compared = dropped = 0
     for seed in range(40):
-        rng = random.Random(seed)
-        n = 2 + seed % 3
-        hands, stock = deal(rules, n, rng)
-        state = new_round(hands, stock, seed % n)
-        watch = VoidWatch(rules)
-        watch.start_round()
+        rng, state, watch = _watched_round(rules, seed)
         seen: list[tuple[RoundState, Any]] = []
         while not state.over:
             moves = legal_moves(rules, state)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from muggins_cli.analysis.solving import playable_position
+from muggins_cli.analysis.solving import playable_position, position_problem
 from muggins_cli.check import record_resolver
 from muggins_cli.cli import app
 from muggins_cli.notation.parser import parse_text
@@ -18,6 +19,8 @@ from muggins_cli.replay.replay import position_at
 from muggins_cli.rules.resolve import resolver_for
 from muggins_cli.solver import common as solver_common
 from muggins_cli.solver import solve
+from muggins_cli.tiles import Tile
+from tests.records import IMPOSSIBLE
 
 runner = CliRunner()
 
@@ -165,3 +168,41 @@ def test_voids_carry_the_draws_kept_since(tmp_path: Path) -> None:
     result = runner.invoke(app, ["solve", path, "--at", "1.16", "--mode", "sample",
                                  "--samples", "3"])
     assert result.exit_code == 0, result.output
+
+
+
+
+@pytest.mark.parametrize("mode", ["perfect", "expect", "sample"])
+def test_a_position_no_deal_can_reach_is_refused_in_every_mode(tmp_path: Path,
+                                                                mode: str) -> None:
+    """Ana is dealt 8 tiles, and 5-6 is both in her hand and in the stock
+    (two bad-deal errors): 7 + 6 in the hands, 14 in the stock and 2 on the
+    table make 29 tiles of a set of 28 (the replay keeps no stock order it
+    found wrong, so only the count tells). No mode values such a position."""
+    path = tmp_path / "impossible.mgn"
+    path.write_text(IMPOSSIBLE, encoding="utf-8")
+    result = runner.invoke(app, ["solve", str(path), "--at", "1.3", "--mode", mode])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr == (
+        "muggins solve: position 1.3 cannot be played: the hands, the stock and the table "
+        "hold 29 tiles, and a double-6 set has 28 (the record has 2 errors, the first at "
+        "line 7: bad-deal Ana "
+        "is dealt 8 tiles; with 2 players a hand is 7)\n")
+
+
+def test_a_tile_in_two_places_or_off_the_set_is_named(tmp_path: Path) -> None:
+    """The clean record's position 1.3 is playable; the same position with
+    a hand's tile also in the stock, or a tile of a larger set, is not."""
+    path = _record(tmp_path)
+    pos = position_at(read_match(path, 1), record_resolver(path), "1.3")
+    assert position_problem(pos) is None
+    assert pos.stock is not None
+    hand = pos.hands[pos.to_move]
+    assert hand is not None
+    tile = min(hand)
+    twice = dataclasses.replace(pos, stock=(*pos.stock[:-1], tile))
+    name = pos.players[pos.to_move]
+    assert position_problem(twice) == f"{tile} is both in {name}'s hand and in the stock"
+    off = dataclasses.replace(pos, stock=(*pos.stock[:-1], Tile(6, 7)))
+    assert position_problem(off) == "6-7 is not in a double-6 set"

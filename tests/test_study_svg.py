@@ -19,10 +19,12 @@ from muggins_cli.engine.layout import EMPTY, Layout, lead, place
 from muggins_cli.notation.reading import read_match
 from muggins_cli.replay.position import Position
 from muggins_cli.replay.replay import position_at, positions
+from muggins_cli.report.escape import for_xml
 from muggins_cli.report.svg import board_svg, standalone
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import End, Tile
+from tests.records import CLUB_FIRST
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 RECORDS = Path(__file__).resolve().parent.parent / "records"
@@ -256,3 +258,26 @@ def test_a_long_hand_wraps_within_its_half_of_the_table() -> None:
         for o in drawn[1]:
             assert d.x + d.w <= o.x
     assert _tiles(drawn[0]) == Counter(tiles[:13])
+
+
+def test_replay_svg_of_names_xml_cannot_hold_is_well_formed(tmp_path: Path) -> None:
+    """Control characters and U+FFFE are no XML at all, not even as
+    references: each is drawn as U+FFFD, the rest of the name kept."""
+    path = tmp_path / "evil.mgn"
+    path.write_text(CLUB_FIRST.replace("Ana", "A\x1bn\x07a\ufffe&<b>\x01"), encoding="utf-8")
+    out = tmp_path / "b.svg"
+    r = CliRunner().invoke(app, ["replay", str(path), "--at", "1.2", "--svg", str(out)])
+    assert r.exit_code == 0, r.output
+    root = ET.fromstring(out.read_bytes())  # well-formed XML, its declaration included
+    texts = " ".join(t.text or "" for t in root.iterfind(".//s:text", NS))
+    assert "A\ufffdn\ufffda\ufffd&<b>\ufffd" in texts
+
+
+@pytest.mark.parametrize(("raw", "xml"), [
+    ("a&b<c>d\"e'f", "a&amp;b&lt;c&gt;d&quot;e&#39;f"),
+    ("tab\tnl\ncr\r", "tab\tnl\ncr\r"),  # the three controls XML allows
+    ("\x00\x1b\x7f\x85\ud800\ufffe\uffff", "\ufffd\ufffd\x7f\x85\ufffd\ufffd\ufffd"),
+    ("é ✓ \U0001f642", "é ✓ \U0001f642"),
+])
+def test_for_xml(raw: str, xml: str) -> None:
+    assert for_xml(raw) == xml

@@ -140,19 +140,21 @@ def test_a_token_of_48_characters_is_quoted_whole(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "status"),
     [
-        pytest.param(LONG, id="a line that is one word"),
-        pytest.param("[" + LONG, id="a tag name"),
-        pytest.param('[Players "Ana, Budi"]\n\nround 1\n' + LONG + ": 6-6\n", id="a name"),
+        # No line of these reads as MGN: the file holds no record (exit 2).
+        pytest.param(LONG, 2, id="a line that is one word"),
+        pytest.param("[" + LONG, 2, id="a tag name"),
+        pytest.param('[Players "Ana, Budi"]\n\nround 1\n' + LONG + ": 6-6\n", 1,
+                     id="a name"),
     ],
 )
-def test_a_one_line_megabyte_prints_a_few_lines(text: str, tmp_path: Path,
+def test_a_one_line_megabyte_prints_a_few_lines(text: str, status: int, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "big.mgn").write_text(text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["check", "-q", "big.mgn"])
-    assert result.exit_code == 1, result.output[:300]
+    assert result.exit_code == status, result.output[:300]
     assert 0 < len(result.stdout) < 1000, result.stdout[:300]
     assert "x" * 47 + "…" in result.stdout
 
@@ -183,3 +185,66 @@ def test_a_huge_rules_or_target_tag_is_quoted_briefly(tmp_path: Path) -> None:
         assert res.exit_code == 1
         assert "bad-header" in res.output
         assert len(res.output) < 2_000, len(res.output)
+
+
+# -- every command, every channel --------------------------------------------
+
+#: An OSC sequence retitles the terminal, CSI clears it (their one-byte
+#: forms: a name may not hold '[' or ']'), BEL rings, ESC c resets it.
+EVIL = "Ana\x9d0;owned\x07\x9b2J\u202e\x1bc"
+
+
+@pytest.fixture
+def evil(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A record whose first player is EVIL, in a file whose name holds an
+    escape too."""
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "club\x1b[1A.mgn"
+    # A double space: fmt has something to say about it.
+    path.write_text(CLUB_FIRST.replace("Ana", EVIL).replace("Budi: 4-6R", "Budi:  4-6R"),
+                    encoding="utf-8")
+    return path
+
+
+def _clean(text: str) -> bool:
+    return _CONTROL.search(text) is None
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "{path}"],
+    ["check", "--format", "table", "{path}"],
+    ["analyze", "{path}"],
+    ["stats", "{path}"],
+    ["replay", "{path}"],
+    ["replay", "{path}", "--at", "1.2"],
+    ["replay", "{path}", "--at", "9.9"],
+    ["solve", "{path}", "--at", "1.2"],
+    ["solve", "{path}", "--at", "1.2", "--mode", "sample", "--samples", "2"],
+    ["solve", "{path}", "--at", "1.9"],
+    ["solve", "{path}", "--at", "1.2", "--match", "2"],
+    ["study", "{path}", "-o", "{path}"],
+    ["fmt", "--check", "{path}"],
+    ["fmt", "--in-place", "{path}"],
+    ["rules", "{path}"],
+    ["explain", EVIL],
+    ["check", "{missing}"],
+])
+def test_no_command_lets_a_stranger_s_text_drive_the_terminal(evil: Path,
+                                                              args: list[str]) -> None:
+    """Names from the record, the record's own path, a missing path and a
+    command-line word, on stdout and on stderr, in reports and in the one
+    line of an error: every control character is shown as its escape."""
+    line = [a.format(path=evil, missing=evil.with_name("gone\x07.mgn")) for a in args]
+    result = runner.invoke(app, line)
+    assert "Traceback" not in result.output
+    assert _clean(result.stdout), result.stdout
+    assert _clean(result.stderr), result.stderr
+    assert result.stdout or result.stderr
+
+
+def test_solve_text_escapes_the_names_it_prints(evil: Path) -> None:
+    result = runner.invoke(app, ["solve", str(evil), "--at", "1.2"])
+    assert result.exit_code == 0, result.output
+    shown = for_terminal(EVIL)
+    assert f"{shown}'s points minus Budi's" in result.stdout or \
+           f"Budi's points minus {shown}'s" in result.stdout

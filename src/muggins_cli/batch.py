@@ -25,6 +25,7 @@ not start slower for what it does not use.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -69,6 +70,10 @@ started yet, or all lost) before it gives up; long enough for a worker to
 be started or restarted by hand."""
 POLL = 1.0
 """Seconds between looks at the cluster while a run waits for a task."""
+DRAIN_SECONDS = 3.0
+"""Seconds worker processes get, when a run stops early (Ctrl-C, an error, a
+closed pipe), to finish and send back the work they hold before they are
+ended."""
 
 
 class BatchError(MugginsError):
@@ -260,12 +265,42 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _stop(executor: ProcessPoolExecutor) -> None:
-    """Drop queued work and end the workers now, mid-file if need be."""
-    procs = dict(getattr(executor, "_processes", None) or {})  # shutdown forgets them
+def _stop(executor: ProcessPoolExecutor, deadline: float = DRAIN_SECONDS) -> None:
+    """Drop queued work, let the workers finish and send back what they hold
+    (for at most ``deadline`` seconds), then end the ones still at it.
+
+    A worker ended while it sends a result leaves half a message in the
+    result pipe, and the pool's reader thread waits for the rest for ever;
+    the interpreter joins that thread at exit, so Ctrl-C hung the command.
+    The workers are therefore let go only once their results are read, and
+    after ending one, the pipe is closed behind it (the workers' ends went
+    with them, this process's is the last): the reader sees its end,
+    declares the pool broken, and its thread ends."""
+    # Shutting down forgets them: kept here.
+    procs = list((getattr(executor, "_processes", None) or {}).values())
+    reader = getattr(executor, "_executor_manager_thread", None)
+    results = getattr(executor, "_result_queue", None)
     executor.shutdown(wait=False, cancel_futures=True)
-    for proc in procs.values():
+    end = time.monotonic() + deadline
+    for proc in procs:
+        proc.join(max(0.0, end - time.monotonic()))
+    late = [proc for proc in procs if proc.is_alive()]
+    for proc in late:
         proc.terminate()
+    for proc in late:
+        proc.join(1.0)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(1.0)
+    if reader is None:
+        return
+    reader.join(0.0 if late else max(0.0, end - time.monotonic()))
+    if reader.is_alive():
+        writer = getattr(results, "_writer", None)
+        if writer is not None:
+            with contextlib.suppress(OSError):
+                writer.close()
+        reader.join(1.0)
 
 
 def run_processes(work: Work[T], paths: Sequence[str], jobs: int) -> Iterator[T]:

@@ -14,8 +14,7 @@ from pathlib import Path
 
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Diagnostic, Match, Severity
-from muggins_cli.notation.parser import iter_matches
-from muggins_cli.notation.reading import open_record
+from muggins_cli.notation.reading import iter_records, open_record
 from muggins_cli.replay.replay import replay_match
 from muggins_cli.replay.setup import RulesResolver
 from muggins_cli.replay.values import MatchReplay, MatchSummary
@@ -55,8 +54,11 @@ def expand_paths(paths: Iterable[str]) -> Iterator[str]:
     as unreadable, in order, like any other file that cannot be read."""
     for p in paths:
         if p != STDIN and os.path.isdir(p):
+            # Everything named *.mgn but a folder: a link that leads nowhere
+            # or to itself, a pipe or a device is reported when it is read,
+            # never passed over as if it were not there.
             found = sorted(
-                str(f) for f in Path(p).rglob("*.mgn") if f.is_file()
+                str(f) for f in Path(p).rglob("*.mgn") if not f.is_dir()
             )
             yield from found
         else:
@@ -102,7 +104,7 @@ def replay_lines(lines: Iterable[str], path: str, *,
     """Replay the matches in ``lines``, read from ``path`` (which decides
     where the record's own rules files may be)."""
     resolve = record_resolver(path)
-    for match in iter_matches(lines):
+    for match in iter_records(lines, "<stdin>" if path == STDIN else path):
         yield match, replay_match(match, resolve, collect_events=events)
 
 

@@ -10,6 +10,7 @@ diagnostics over the conformance corpus.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -17,6 +18,7 @@ from muggins_cli.analysis.match import MatchAnalysis, analyse_match
 from muggins_cli.analysis.weigh import Weigher, WeighOptions, weigh_each
 from muggins_cli.batch import Work, relabel_report
 from muggins_cli.check import (
+    STDIN,
     FileReport,
     not_checked,
     record_resolver,
@@ -24,8 +26,7 @@ from muggins_cli.check import (
 )
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import Match
-from muggins_cli.notation.parser import iter_matches
-from muggins_cli.notation.reading import read_record_text
+from muggins_cli.notation.reading import iter_records, read_record_text
 from muggins_cli.replay.replay import replay_match
 from muggins_cli.replay.watch import Decisions
 
@@ -34,12 +35,15 @@ from muggins_cli.replay.watch import Decisions
 class FileAnalysis:
     """``report`` is what ``check`` reports for the file with the analysis
     findings merged in; ``matches`` and ``records`` run in step with
-    ``report.matches``; ``text`` is None for a file that could not be read."""
+    ``report.matches``; ``text`` is None for a file that could not be read.
+    ``read_as`` is the file's ``os.stat`` taken before its text was read, so
+    that a rewrite can tell whether another program wrote it since."""
 
     report: FileReport
     matches: list[MatchAnalysis] = field(default_factory=list)
     records: list[Match] = field(default_factory=list)
     text: str | None = None
+    read_as: os.stat_result | None = None
 
 
 def split_lines(text: str) -> list[str]:
@@ -55,18 +59,24 @@ def analyse_text(path: str, text: str, weigh: WeighOptions | None = None,
     report = FileReport(path)
     out = FileAnalysis(report, text=text)
     resolve = record_resolver(path)
-    for match in iter_matches(split_lines(text)):
-        # The solver's decisions come from the replay that checks the match.
-        decided = Decisions() if weigh is not None else None
-        replay = replay_match(match, resolve, *([decided] if decided is not None else []),
-                              collect_events=True)
-        analysis = analyse_match(match, replay, resolve, weigh, weigher,
-                                 decisions=decided.decisions() if decided is not None else None)
-        report.matches.append(replay.summary)
-        report.diagnostics.extend(
-            sorted([*replay.diagnostics, *analysis.findings], key=lambda d: (d.line, d.column)))
-        out.matches.append(analysis)
-        out.records.append(match)
+    try:
+        for match in iter_records(split_lines(text), "<stdin>" if path == STDIN else path):
+            # The solver's decisions come from the replay that checks the match.
+            decided = Decisions() if weigh is not None else None
+            replay = replay_match(match, resolve, *([decided] if decided is not None else []),
+                                  collect_events=True)
+            analysis = analyse_match(
+                match, replay, resolve, weigh, weigher,
+                decisions=decided.decisions() if decided is not None else None)
+            report.matches.append(replay.summary)
+            report.diagnostics.extend(sorted([*replay.diagnostics, *analysis.findings],
+                                             key=lambda d: (d.line, d.column)))
+            out.matches.append(analysis)
+            out.records.append(match)
+    except InputError as e:  # no record in the text after all: as check reports it
+        report = FileReport(path, unreadable=True)
+        report.diagnostics.append(unreadable_diagnostic(e))
+        return FileAnalysis(report)
     return out
 
 
@@ -75,12 +85,16 @@ def analyse_file(path: str, weigh: WeighOptions | None = None,
     """Check and analyse one file, keeping its text and parsed records (for
     ``--annotate``); never raises for what the file holds."""
     try:
+        read_as: os.stat_result | None = os.stat(path) if path != STDIN else None
+    except OSError:
+        read_as = None  # reading says why
+    try:
         text = read_record_text(path)
     except InputError as e:
         report = FileReport(path, unreadable=True)
         report.diagnostics.append(unreadable_diagnostic(e))
         return FileAnalysis(report)
-    return analyse_text(path, text, weigh, weigher)
+    return replace(analyse_text(path, text, weigh, weigher), read_as=read_as)
 
 
 def analyse_file_lean(path: str, weigh: WeighOptions | None = None,

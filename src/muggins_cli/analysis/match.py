@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from muggins_cli.analysis.plays import PlayAnalysis, analyse_event, written
+from muggins_cli.analysis.plays import PlayAnalysis, analyse_event, written, written_halves
 from muggins_cli.analysis.weigh import (
     SolverStats,
     Weighed,
@@ -128,7 +128,7 @@ def analyse_match(match: Match, replay: MatchReplay, resolve: RulesResolver | No
         turn = turns.get(event.line)
         played = written(turn) if turn is not None else (
             "pass" if event.placed is None else str(event.placed))
-        p = analyse_event(rules, event, name, played)
+        p = analyse_event(rules, event, name, played, written_halves(turn))
         out.plays.append(p)
         c = stats[name]
         c.turns += 1

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from muggins_cli.engine.layout import Layout, open_ends
 from muggins_cli.engine.state import Place, placement_score, placements
 from muggins_cli.notation.model import Pass as PassStep
-from muggins_cli.notation.model import Turn
+from muggins_cli.notation.model import Placement, Turn
 from muggins_cli.replay.values import TurnEvent
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile
@@ -32,23 +32,32 @@ class Option:
     text: str
 
 
-def play_text(rules: Rules, layout: Layout, move: Place) -> str:
-    """``move`` in MGN, the half that joins the end written first."""
+def play_text(rules: Rules, layout: Layout, move: Place,
+              written: tuple[int, int] | None = None) -> str:
+    """``move`` in MGN, the half that joins the end written first; or, when
+    ``written`` (the halves of the tile the record placed, in its order) is
+    the same tile, in the record's order, so that a message naming the play
+    made and a better one writes one tile one way (a placement's halves
+    orient themselves, so either order is the same play)."""
     tile = move.tile
     if move.end is None:
         first = tile.hi if move.left is None else move.left
         return f"{first}-{tile.other(first)}"
+    if written is not None and Tile.of(*written) == tile:
+        return f"{written[0]}-{written[1]}{move.end.value}"
     pip = open_ends(rules, layout)[move.end]
     return f"{pip}-{tile.other(pip)}{move.end.value}"
 
 
-def options(rules: Rules, layout: Layout, tiles: Iterable[Tile]) -> tuple[Option, ...]:
+def options(rules: Rules, layout: Layout, tiles: Iterable[Tile],
+            written: tuple[int, int] | None = None) -> tuple[Option, ...]:
     """Every legal placement of ``tiles`` on ``layout`` with its immediate
-    score, in the engine's order (tiles sorted, then ends L, R, U, D)."""
+    score, in the engine's order (tiles sorted, then ends L, R, U, D);
+    ``written`` as for :func:`play_text`."""
     out: list[Option] = []
     for move in placements(rules, layout, tiles):
         out.append(Option(move, placement_score(rules, layout, move),
-                          play_text(rules, layout, move)))
+                          play_text(rules, layout, move, written)))
     return tuple(out)
 
 
@@ -115,10 +124,13 @@ class PlayAnalysis(TurnRef):
         return max(0, best.points - self.points)
 
 
-def analyse_event(rules: Rules, event: TurnEvent, player: str, played: str) -> PlayAnalysis:
+def analyse_event(rules: Rules, event: TurnEvent, player: str, played: str,
+                  written: tuple[int, int] | None = None) -> PlayAnalysis:
     """The alternatives of one replayed turn. ``played`` is the placement as
-    written in the record (or ``pass``), used only to name it."""
-    opts = None if event.choices is None else options(rules, event.layout, event.choices)
+    written in the record (or ``pass``), used only to name it; ``written``
+    the halves of its tile as written (:func:`written_halves`)."""
+    opts = None if event.choices is None else options(rules, event.layout, event.choices,
+                                                      written)
     chosen: Option | None = None
     if opts is not None and event.placed is not None:
         placed = event.placed
@@ -136,3 +148,12 @@ def written(turn: Turn) -> str:
         return "pass"
     end = action.end.value if action.end is not None else ""
     return f"{action.tile}{end}"
+
+
+def written_halves(turn: Turn | None) -> tuple[int, int] | None:
+    """The halves of the tile a turn places, in the record's order; None for
+    a pass (or no turn)."""
+    action = turn.action if turn is not None else None
+    if isinstance(action, Placement):
+        return action.tile.a, action.tile.b
+    return None

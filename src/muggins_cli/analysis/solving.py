@@ -15,12 +15,12 @@ from collections.abc import Sequence
 
 from muggins_cli.engine.state import RoundState
 from muggins_cli.errors import InputError
-from muggins_cli.notation.model import Match, Turn
+from muggins_cli.notation.model import Match, Severity, Turn
 from muggins_cli.notation.model import Pass as PassStep
 from muggins_cli.replay.position import Position, parse_at
 from muggins_cli.replay.replay import run_replay
 from muggins_cli.replay.setup import RulesResolver
-from muggins_cli.replay.watch import PositionAt, Positions
+from muggins_cli.replay.watch import Checker, PositionAt, Positions
 from muggins_cli.solver import SolveResult, solve
 from muggins_cli.tiles import Tile, full_set
 
@@ -32,9 +32,16 @@ def playable_position(match: Match, resolve: RulesResolver, at: str
     """The position before turn ``at`` (R.T) and the turns of its round so
     far as the mover saw them (other players' draws as ``d??``); a position
     with nothing left to play is an :class:`InputError`."""
-    wanted, seen = PositionAt(*parse_at(at)), Positions()
-    run_replay(match, resolve, wanted, seen)
+    wanted, seen, checked = PositionAt(*parse_at(at)), Positions(), Checker()
+    run_replay(match, resolve, wanted, seen, checked)
     pos = wanted.position()
+    problem = position_problem(pos)
+    if problem is not None:
+        errors = [d for d in checked.diagnostics if d.severity is Severity.ERROR]
+        why = "" if not errors else (
+            f" (the record has {len(errors)} error{'' if len(errors) == 1 else 's'}, the "
+            f"first at line {errors[0].line}: {errors[0].code} {errors[0].message})")
+        raise InputError(f"position {pos.round}.{pos.turn} cannot be played: {problem}{why}")
     if pos.match_over:
         raise InputError(f"position {pos.round}.{pos.turn}: the match is over")
     if pos.round_over:
@@ -44,6 +51,33 @@ def playable_position(match: Match, resolve: RulesResolver, at: str
                for p, item in seen.out
                if p.round == pos.round and isinstance(item, Turn) and p.turn < pos.turn]
     return pos, history
+
+
+def position_problem(pos: Position) -> str | None:
+    """Why no deal can lead to ``pos``, or None. A record with errors can
+    take the replay to such a position (a hand dealt one tile too many, a
+    tile both dealt and in the stock), and a search from it would value a
+    game that cannot be played: every tile the record places must be in one
+    place, and the hands, the stock and the table must make up the set."""
+    where: dict[Tile, str] = {}
+    places: list[tuple[str, Sequence[Tile]]] = [("on the table", list(pos.layout.tiles()))]
+    places += [(f"in {pos.players[seat]}'s hand", sorted(hand))
+               for seat, hand in enumerate(pos.hands) if hand is not None]
+    if pos.stock is not None:
+        places.append(("in the stock", pos.stock))
+    for place, tiles in places:
+        for t in tiles:
+            if t.hi > pos.rules.max_pip:
+                return f"{t} is not in a double-{pos.rules.max_pip} set"
+            if t in where:
+                return f"{t} is both {where[t]} and {place}"
+            where[t] = place
+    in_set = len(full_set(pos.rules.max_pip))
+    total = len(pos.layout.tiles()) + sum(pos.hand_sizes) + pos.stock_count
+    if total != in_set:
+        return (f"the hands, the stock and the table hold {total} tiles, and a "
+                f"double-{pos.rules.max_pip} set has {in_set}")
+    return None
 
 
 def seen_turn(item: Turn, own: bool) -> str:

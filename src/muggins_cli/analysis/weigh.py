@@ -43,7 +43,7 @@ import statistics
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from muggins_cli.analysis.plays import TurnRef, play_text, same_move, written
+from muggins_cli.analysis.plays import TurnRef, play_text, same_move, written, written_halves
 from muggins_cli.engine.state import Pass, Place, UnseenDraw, as_seen
 from muggins_cli.engine.view import moves_seen
 from muggins_cli.errors import MugginsError
@@ -459,7 +459,7 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
     best_value = res.value
     best: str | None = None
     if isinstance(res.best, Place):
-        best = play_text(at.rules, at.layout, res.best)
+        best = play_text(at.rules, at.layout, res.best, written_halves(turn))
     elif res.best is not None:
         best = str(res.best)
     why: str | None = None

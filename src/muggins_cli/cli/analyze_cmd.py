@@ -29,13 +29,16 @@ from muggins_cli.cli.options import (
     RetriesOption,
     SchedulerOption,
     check_output,
+    closing_line,
     exit_status,
     fail,
     format_option,
+    note,
     output_format,
     record_files,
     report_unreadable,
     summary_line,
+    summary_stream,
     use_colour,
     worker_count,
 )
@@ -214,18 +217,19 @@ def analyze(
             workers = worker_count(_NAME, jobs, len(files)) if scheduler is None else jobs
             results = with_progress(run(work, files, jobs=workers, scheduler=scheduler,
                                         retries=retries),
-                                    len(files), quiet=quiet, verb="analysed")
+                                    len(files), quiet=quiet, verb="analysed",
+                                    summary=summary_stream(fmt))
             after_table = _write_report((annotated(f) for f in results), fmt, out, totals,
                                         turns=turns)
     except BatchError as e:
         raise _fail(str(e)) from None
     except KeyboardInterrupt:
-        typer.echo(f"{_NAME}: interrupted", err=True)
+        note(f"{_NAME}: interrupted")
         raise typer.Exit(130) from None
     status = max(status, exit_status(totals, fail_on))
-    if fmt is Format.text and not quiet:
-        out.write(("\n" if after_table else "") + summary_line(totals, status, fail_on) + "\n")
-        out.flush()
+    if not quiet:
+        closing_line(("\n" if after_table and fmt is Format.text else "")
+                     + summary_line(totals, status, fail_on), fmt, out)
     raise typer.Exit(status)
 
 
@@ -276,22 +280,22 @@ def _write_annotation(f: FileAnalysis, thresholds: Thresholds, output: Path | No
     try:
         result, marked = annotate_text(f.text, f.records, f.matches, thresholds)
     except AnnotateError as e:
-        typer.echo(f"{_NAME}: {path}: not annotated: {e}", err=True)
+        note(f"{_NAME}: {path}: not annotated: {e}")
         return 2
     plural = "" if marked == 1 else "s"
     try:
         if output is not None:
             write_atomic(output, result)
-            typer.echo(f"wrote {output} ({marked} turn{plural} annotated)", err=True)
+            note(f"wrote {output} ({marked} turn{plural} annotated)")
         elif in_place:
             if marked:
-                write_atomic(Path(path), result)
-                typer.echo(f"annotated {path} ({marked} turn{plural})", err=True)
+                write_atomic(Path(path), result, f.read_as)
+                note(f"annotated {path} ({marked} turn{plural})")
         else:
             sys.stdout.write(result if result.endswith("\n") or not result else result + "\n")
             sys.stdout.flush()
     except OSError as e:
         target = output if output is not None else path
-        typer.echo(f"{_NAME}: cannot write {target}: {e.strerror or e}", err=True)
+        note(f"{_NAME}: cannot write {target}: {e.strerror or e}")
         return 2
     return 0

@@ -35,7 +35,9 @@ from typer.main import get_command_from_info
 from typer.models import CommandFunctionType
 
 import muggins_cli
+from muggins_cli.cli.output import OutputError, guarded, say_unwritable
 from muggins_cli.errors import MugginsError
+from muggins_cli.notation.quoting import shorten
 from muggins_cli.report.escape import for_terminal
 
 NAME = "muggins"
@@ -191,7 +193,8 @@ class MugginsCommand(TyperCommand):
     """Every ``muggins`` command: its parameters shown plainly, and any
     :class:`MugginsError` it does not handle itself said on one line with
     exit status 2 (bad input, a bad rules file, a cluster that cannot be
-    reached), never a traceback."""
+    reached), never a traceback; Ctrl-C it does not handle itself is
+    ``interrupted`` and exit status 130."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -203,6 +206,11 @@ class MugginsCommand(TyperCommand):
         except MugginsError as e:
             sys.stderr.write(for_terminal(f"{ctx.command_path}: {e}") + "\n")
             raise typer.Exit(2) from None
+        except KeyboardInterrupt:
+            # A command that stops on Ctrl-C with something to say says it
+            # itself; the others are stopped the same way, with one line.
+            sys.stderr.write(f"{NAME} {ctx.info_name}: interrupted\n")
+            raise typer.Exit(130) from None
 
     def get_help_option(self, ctx: Context) -> TyperOption | None:
         option = super().get_help_option(ctx)  # made on first use
@@ -251,6 +259,17 @@ class MugginsGroup(TyperGroup):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args,
                                 **extra)
+        with guarded():
+            try:
+                sys.exit(self._run(args, prog_name, complete_var, windows_expand_args,
+                                   **extra))
+            except OutputError as e:
+                sys.exit(say_unwritable(_command_path(args), e))
+
+    def _run(self, args: Sequence[str] | None, prog_name: str | None,
+             complete_var: str | None, windows_expand_args: bool, **extra: Any) -> int:
+        """The exit status of the command line, its output flushed (so that
+        a write that fails at the end fails here, as an OutputError)."""
         try:
             # Not standalone, so that Click's errors come here instead of
             # being printed in Click's three-line form. Commands end with
@@ -260,14 +279,24 @@ class MugginsGroup(TyperGroup):
                                   **extra)
         except typer.Abort:
             sys.stderr.write(f"{NAME}: interrupted\n")
-            sys.exit(130)
+            status = 130
         except NoArgsIsHelpError as e:  # ``muggins`` alone: the help, as Click gives it
             e.show()
-            sys.exit(e.exit_code)
+            status = e.exit_code
         except ClickException as e:
             sys.stderr.write(for_terminal(usage_error_line(e)) + "\n")
-            sys.exit(e.exit_code)
-        sys.exit(status if isinstance(status, int) else 0)
+            status = e.exit_code
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return status if isinstance(status, int) else 0
+
+
+def _command_path(args: Sequence[str] | None) -> str:
+    """``muggins CMD`` for the command the command line names, for a message
+    that comes after its context is gone."""
+    words = list(sys.argv[1:] if args is None else args)
+    name = next((w for w in words if not w.startswith("-")), None)
+    return f"{NAME} {name}" if name in COMMANDS else NAME
 
 
 def usage_error_line(e: ClickException) -> str:
@@ -295,6 +324,12 @@ def _message(e: ClickException) -> str:
     return text[:1].lower() + text[1:].rstrip(".")
 
 
+def _bound_of(param: Any) -> Any:
+    """The ``max`` of a Typer parameter, when it has one."""
+    desc = getattr(param, "type_descriptor", None)
+    return getattr(getattr(desc, "parameter_info", None), "max", None)
+
+
 def _value_message(e: BadParameter) -> str:
     """A bad value said plainly. Typer validates with pydantic, whose error
     (the exception's cause) knows the value given and the rule it broke."""
@@ -304,7 +339,13 @@ def _value_message(e: BadParameter) -> str:
         if found:
             err = found[0]
             given, kind, limits = err.get("input"), err.get("type"), err.get("ctx") or {}
-            shown = str(given) if kind and kind.startswith(("greater", "less")) else repr(given)
+            shown = shorten(str(given)) if kind and kind.startswith(("greater", "less")) \
+                else repr(shorten(given)) if isinstance(given, str) else repr(given)
+            if kind == "int_parsing_size":
+                # More digits than Python turns into an int: past any bound.
+                bound = _bound_of(e.param)
+                most = f" (the most is {bound})" if bound is not None else ""
+                return f"{shorten(str(given))} is too large{most}"
             if kind in ("greater_than_equal", "greater_than"):
                 bound = limits.get("ge", limits.get("gt"))
                 return f"{shown} is too small (the least is {bound})" if kind.endswith(

@@ -15,6 +15,8 @@ from tabulate import tabulate
 from muggins_cli.cli.app import app
 from muggins_cli.cli.files import AtomicFile
 from muggins_cli.cli.options import (
+    JOBS_MAX,
+    NUMBER_MAX,
     ForceOption,
     ForgetOption,
     Format,
@@ -28,11 +30,13 @@ from muggins_cli.cli.options import (
     QuietOption,
     SamplesOption,
     SearchLeadOption,
+    SeedOption,
     TargetOption,
     check_output,
     fail,
     format_option,
     node_cap,
+    note,
     output_format,
     worker_count,
 )
@@ -145,13 +149,11 @@ def arena(
                                "file.")
     ] = "pagat",
     matches: Annotated[
-        int, typer.Option("--matches", "-k", min=1, metavar="K",
+        int, typer.Option("--matches", "-k", min=1, max=NUMBER_MAX, metavar="K",
                           help="Deal sequences (at least 1); each is played twice, seats "
                                "swapped (2K matches).")
     ] = 50,
-    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N",
-                                      help="Seed of the deals and of the strategies' "
-                                           "choices.")] = 0,
+    seed: SeedOption = 0,
     players: Annotated[
         int, typer.Option("--players", "-n", min=2, max=4, metavar="N",
                           help="Seats, 2 to 4: A and B alternate round the table (A first in "
@@ -166,7 +168,7 @@ def arena(
     hidden: HiddenOption = HiddenOpt.sample,
     forget: ForgetOption = DEFAULT_FORGET,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, metavar="N",
+        int, typer.Option("--jobs", "-j", min=1, max=JOBS_MAX, metavar="N",
                           help="Processes to play in (at least 1; never more than the deal "
                                "sequences, a note on stderr when more than the cores); the "
                                "results do not depend on it.")
@@ -276,7 +278,7 @@ def arena(
                                   verb="played"):
             games.extend(done)
     except KeyboardInterrupt:
-        typer.echo(f"{_NAME}: interrupted", err=True)
+        note(f"{_NAME}: interrupted")
         raise typer.Exit(130) from None
     finally:
         if sink is not None:
@@ -307,7 +309,7 @@ def _ladder(names: list[str], spec: ArenaSpec, matches: int, every: bool, jobs: 
             result = run_ladder(names, spec, matches, every=every, jobs=jobs,
                                 on_pair=lambda _: count.advance())
     except KeyboardInterrupt:
-        typer.echo(f"{_NAME}: interrupted", err=True)
+        note(f"{_NAME}: interrupted")
         raise typer.Exit(130) from None
     if as_json_out:
         sys.stdout.write(json.dumps(ladder_json(result), indent=2) + "\n")

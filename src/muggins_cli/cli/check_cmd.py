@@ -20,6 +20,7 @@ from muggins_cli.cli.options import (
     QuietOption,
     RetriesOption,
     SchedulerOption,
+    closing_line,
     exit_status,
     fail,
     format_option,
@@ -27,6 +28,7 @@ from muggins_cli.cli.options import (
     record_files,
     report_unreadable,
     summary_line,
+    summary_stream,
     use_colour,
     worker_count,
 )
@@ -82,14 +84,14 @@ def check(
     totals = Totals()
     try:
         reports = with_progress(check_many(files, jobs=n, scheduler=scheduler,
-                                           retries=retries), len(files), quiet=quiet)
+                                           retries=retries), len(files), quiet=quiet,
+                                summary=summary_stream(fmt))
         write_report(reports, fmt, totals)
     except BatchError as e:
         raise fail(_NAME, str(e)) from None
     status = exit_status(totals, fail_on)
-    if fmt is Format.text and not quiet:
-        sys.stdout.write(summary_line(totals, status, fail_on) + "\n")
-        sys.stdout.flush()
+    if not quiet:
+        closing_line(summary_line(totals, status, fail_on), fmt)
     raise typer.Exit(status)
 
 

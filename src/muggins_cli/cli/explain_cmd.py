@@ -15,6 +15,7 @@ import typer
 from tabulate import tabulate
 
 from muggins_cli.cli.app import app
+from muggins_cli.cli.options import note
 from muggins_cli.report.explain import entries
 
 
@@ -48,7 +49,7 @@ def explain(
     if entry is None:
         close = difflib.get_close_matches(code, list(known), n=1)
         hint = f"did you mean {close[0]}? " if close else ""
-        typer.echo(f"muggins explain: no diagnostic code {code!r} ({hint}"
-                   "`muggins explain` lists them)", err=True)
+        note(f"muggins explain: no diagnostic code {code!r} ({hint}"
+                   "`muggins explain` lists them)")
         raise typer.Exit(2)
     typer.echo(entry.text, nl=False)

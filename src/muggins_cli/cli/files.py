@@ -16,7 +16,12 @@ every command that rewrites or replaces a file follows (``fmt --in-place``,
   and must own it: a rename cannot give the file back to another owner;
 - the new file gets the old one's mode, owner and group;
 - SIGTERM and SIGHUP while the temporary file exists remove it (the
-  process then exits 128 + the signal, as the shell's default would).
+  process then exits 128 + the signal, as the shell's default would);
+- a rewrite made from the text read (``fmt --in-place``) is not put in
+  place if the file changed since it was read: another program (an editor
+  saving it) wrote it meanwhile, and the rename would throw its text away.
+  The file's identity (device, inode, size, modification time) is compared
+  just before the rename; what remains is the instant between the two.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from types import FrameType, TracebackType
 from typing import Any
 
 READ_ONLY = "the file is read-only (no write permission for its owner)"
+CHANGED = ("the file changed while it was read (another program wrote it); it is left as "
+           "that program left it")
 NOT_YOURS = "the file belongs to another user, whom a rewrite could not give it back to"
 NO_ACCESS = "you have no write permission for the file"
 
@@ -63,14 +70,30 @@ def _exit_on_signal(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)
 
 
+def identity(st: os.stat_result) -> tuple[int, int, int, int]:
+    """What tells a file from the same file written again or replaced."""
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
+class ChangedError(OSError):
+    """The file changed after it was read (:data:`CHANGED`)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        super().__init__(errno.ESTALE, CHANGED, os.fspath(path))
+
+
 class AtomicFile:
     """Text written to a temporary file beside ``path`` that replaces
     ``path`` on :meth:`commit`; leaving the ``with`` block without a commit
     (or with an exception, or on SIGTERM) removes it and leaves ``path`` as
     it was. Raises :class:`PermissionError` (its ``strerror`` says why) for
-    a file that :func:`replace_problem` refuses."""
+    a file that :func:`replace_problem` refuses; with ``read_as`` (the
+    file's ``os.stat`` when its text was read), :meth:`commit` raises
+    :class:`ChangedError` instead of replacing a file that changed since."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str],
+                 read_as: os.stat_result | None = None) -> None:
+        self._read_as = identity(read_as) if read_as is not None else None
         self.path = Path(os.path.realpath(path))  # a symbolic link keeps pointing at it
         problem = replace_problem(self.path)
         if problem is not None:
@@ -140,12 +163,20 @@ class AtomicFile:
             self._stream.flush()
             os.fsync(self._stream.fileno())
             self._stream.close()
+            if self._read_as is not None and self._identity() != self._read_as:
+                raise ChangedError(self.path)
             os.replace(self._temp, self.path)
         except BaseException:
             self._cleanup()
             raise
         self._done = True
         self._release()
+
+    def _identity(self) -> tuple[int, int, int, int] | None:
+        try:
+            return identity(os.stat(self.path))
+        except OSError:
+            return None  # gone: changed too
 
     def discard(self) -> None:
         """Forget the text written; ``path`` stays as it was."""
@@ -161,8 +192,9 @@ class AtomicFile:
         self.discard()
 
 
-def write_atomic(path: str | os.PathLike[str], content: str) -> None:
+def write_atomic(path: str | os.PathLike[str], content: str,
+                 read_as: os.stat_result | None = None) -> None:
     """Write ``content`` to ``path`` all at once (see :class:`AtomicFile`)."""
-    with AtomicFile(path) as out:
+    with AtomicFile(path, read_as) as out:
         out.write(content)
         out.commit()

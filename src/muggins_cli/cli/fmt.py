@@ -16,6 +16,7 @@ whatever the size of the file.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import sys
 import tempfile
@@ -27,10 +28,14 @@ import typer
 from muggins_cli.check import STDIN, unreadable_diagnostic
 from muggins_cli.cli.app import app
 from muggins_cli.cli.files import AtomicFile, replace_problem
-from muggins_cli.cli.options import PathsArgument, fail, record_files
-from muggins_cli.notation.model import Severity
-from muggins_cli.notation.parser import iter_matches
-from muggins_cli.notation.reading import UnreadableError, open_record
+from muggins_cli.cli.options import PathsArgument, fail, note, record_files
+from muggins_cli.notation.model import Match, Severity
+from muggins_cli.notation.reading import (
+    NoRecordError,
+    UnreadableError,
+    iter_records,
+    open_record,
+)
 from muggins_cli.notation.writer import write_match
 from muggins_cli.report.text import diagnostic_line
 
@@ -87,17 +92,17 @@ def fmt_command(
             elif check:
                 errors, changed = _canonical(open_record(path), _ignore, path)
                 if changed and not errors:
-                    typer.echo(f"would reformat {path}", err=True)
+                    note(f"would reformat {path}")
                 status = max(status, _CHANGED if errors or changed else _OK)
             else:
                 wrote, errors = _print(path, printed)
                 printed = printed or wrote
                 status = max(status, _CHANGED if errors else _OK)
         except UnreadableError as e:
-            typer.echo(diagnostic_line(path, unreadable_diagnostic(e)), err=True)
+            note(diagnostic_line(path, unreadable_diagnostic(e)))
             status = max(status, _UNREADABLE)
         except OSError as e:
-            typer.echo(f"{path}:0:0: error unwritable {e.strerror or e}", err=True)
+            note(f"{path}:0:0: error unwritable {e.strerror or e}")
             status = max(status, _UNREADABLE)
     raise typer.Exit(code=status)
 
@@ -120,15 +125,27 @@ def _canonical(lines: Iterable[str], write: Callable[[str], object], path: str
 
     errors = 0
     number = -1
-    for number, match in enumerate(iter_matches(seen(lines))):
-        for diag in match.diagnostics:
-            if diag.severity is Severity.ERROR:
-                errors += 1
-                typer.echo(diagnostic_line(path, diag), err=True)
+    # The findings of a match without a tag or a body line wait until a
+    # record shows the file is MGN: a README has none, and is one
+    # unreadable line (iter_records raises), not a finding per line.
+    waiting: list[str] = []
+    for number, match in enumerate(_records(seen(lines), path)):
+        found = [diagnostic_line(path, d) for d in match.diagnostics
+                 if d.severity is Severity.ERROR]
+        errors += len(found)
+        if not match.tags and not match.body:
+            waiting.extend(found)
+            found = []
+        elif waiting:
+            found, waiting = [*waiting, *found], []
+        for line in found:
+            note(line)
         # As notation.writer.write_matches joins them: a blank line between two.
         text = ("\n" if number else "") + write_match(match)
         written.update(text.encode("utf-8"))
         write(text)
+    for line in waiting:
+        note(line)
     if number < 0:
         # A text without a match (only comments, or blank) has no canonical
         # form; writing "" would throw the comments away.
@@ -136,8 +153,22 @@ def _canonical(lines: Iterable[str], write: Callable[[str], object], path: str
     return errors, read.digest() != written.digest()
 
 
+def _records(lines: Iterable[str], path: str) -> Iterator[Match]:
+    """The matches of ``lines``; a text of comments or nothing is left as it
+    is (no match, nothing to write), one that is not MGN is unreadable."""
+    try:
+        yield from iter_records(lines, path)
+    except NoRecordError as e:
+        if e.garbled:
+            raise
+
+
 def _rewrite(path: str) -> int:
     """``--in-place`` for one file."""
+    try:
+        read_as: os.stat_result | None = os.stat(path)  # before a line is read
+    except OSError:
+        read_as = None  # open_record says why
     lines = open_record(path)  # a missing file is unreadable before it is unwritable
     problem = replace_problem(path)
     if problem is not None:
@@ -147,16 +178,16 @@ def _rewrite(path: str) -> int:
         if errors:
             return _CHANGED
         if changed:
-            typer.echo(f"{path}:0:0: error unwritable {problem}", err=True)
+            note(f"{path}:0:0: error unwritable {problem}")
             return _UNREADABLE
         return _OK
-    with AtomicFile(path) as out:
+    with AtomicFile(path, read_as) as out:
         errors, changed = _canonical(lines, out.write, path)
         if errors:
             return _CHANGED
         if changed:
             out.commit()
-            typer.echo(f"reformatted {path}", err=True)
+            note(f"reformatted {path}")
     return _OK
 
 

@@ -16,15 +16,40 @@ import sys
 from collections.abc import Iterable, Sequence
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import IO, Annotated, Any, Literal, TextIO
 
 import typer
 from typer._click.exceptions import BadParameter
 
 from muggins_cli.batch import default_jobs
 from muggins_cli.check import STDIN, FileReport, expand_paths
+from muggins_cli.lexicon import NUMBER_MAX as RECORD_NUMBER_MAX
 from muggins_cli.report import text
+from muggins_cli.report.escape import for_terminal
 from muggins_cli.report.json_report import Totals
+
+# ---------------------------------------------------------------------------
+# The bounds of the command line's numbers
+
+# Every number an option takes has a bound, which Typer checks where it reads
+# the value and names when it refuses one ("--nodes: ... is too large (the
+# most is 1000000000000)"): a number past what a run can use is a typo, and
+# one past 64 bits breaks the compiled searches (tests/test_cli_options.py
+# holds every option to it; README.md lists them).
+
+#: Counts, points, targets, seeds and match numbers: what a record may hold.
+NUMBER_MAX = RECORD_NUMBER_MAX
+#: Deals or stock orders the solver solves and averages per move or turn.
+SAMPLES_MAX = 10_000
+#: Search nodes per move, deal or turn.
+NODES_MAX = 10**12
+#: Worker processes.
+JOBS_MAX = 1024
+#: Submissions of a failed task to a cluster.
+RETRIES_MAX = 100
+#: Seconds a search may take.
+SECONDS_MAX = 1_000_000.0
+
 
 # ---------------------------------------------------------------------------
 # Output: --format, --json, --quiet
@@ -93,12 +118,13 @@ PathsArgument = Annotated[
 #: ``--match N``: which match of a record file a one-position command reads
 #: (``replay``, ``solve``).
 MatchOption = Annotated[
-    int, typer.Option("--match", "-m", min=1, metavar="N",
+    int, typer.Option("--match", "-m", min=1, max=NUMBER_MAX, metavar="N",
                       help="Which match of the file (the first is 1).")
 ]
 JobsOption = Annotated[
     int | None,
-    typer.Option("--jobs", "-j", min=1, metavar="N", show_default="the number of cores",
+    typer.Option("--jobs", "-j", min=1, max=JOBS_MAX, metavar="N",
+                 show_default="the number of cores",
                  help="Worker processes to spread the work over (at least 1; never more than "
                       "there are files, or tasks; a note on stderr when more than the cores). "
                       "1 works in this process. The output is the same, in the same order."),
@@ -112,7 +138,7 @@ SchedulerOption = Annotated[
 ]
 RetriesOption = Annotated[
     int | None,
-    typer.Option("--retries", min=0, metavar="N", show_default="1",
+    typer.Option("--retries", min=0, max=RETRIES_MAX, metavar="N", show_default="1",
                  help="With --scheduler: submit a file whose task failed (its worker died "
                       "while running it, or it raised) again up to N times; then report it "
                       "as not checked (code not-checked) and go on with the rest. "
@@ -120,9 +146,15 @@ RetriesOption = Annotated[
 ]
 
 
+def note(line: str) -> None:
+    """One line on stderr, every control character in it shown as its
+    escape: a message names paths and quotes records, a stranger's text."""
+    typer.echo(for_terminal(line), err=True)
+
+
 def fail(command: str, message: str) -> typer.Exit:
     """Say what is wrong on one line and give the exit status 2 to raise."""
-    typer.echo(f"{command}: {message}", err=True)
+    note(f"{command}: {message}")
     return typer.Exit(2)
 
 
@@ -150,8 +182,8 @@ def worker_count(command: str, jobs: int | None, tasks: int | None, *,
         else:
             why = "as asked"
         share = ", which share them" if n > have else ""
-        typer.echo(f"{command}: note: --jobs {jobs} is more than the {have} cores: running "
-                   f"{n} process{'' if n == 1 else 'es'} ({why}){share}", err=True)
+        note(f"{command}: note: --jobs {jobs} is more than the {have} cores: running "
+             f"{n} process{'' if n == 1 else 'es'} ({why}){share}")
     return n
 
 
@@ -192,6 +224,21 @@ def summary_line(totals: Totals, status: int, fail_on: FailOn) -> str:
         what = "errors or warnings" if fail_on is FailOn.warning else "errors"
         return line + f"; exit status 1: {what} found"
     return line
+
+
+def summary_stream(fmt: Format) -> Literal["stdout", "stderr"]:
+    """Where :func:`closing_line` puts the summary after a report in ``fmt``."""
+    return "stdout" if fmt is Format.text else "stderr"
+
+
+def closing_line(line: str, fmt: Format, out: IO[str] | None = None) -> None:
+    """The summary a report closes with, which says what a non-zero exit
+    status means: after a text report, on its stream (stdout unless
+    ``out``); on stderr after any other format, whose stdout is the report
+    alone (a table, a JSON document, XML)."""
+    stream = (out or sys.stdout) if fmt is Format.text else sys.stderr
+    stream.write(line + "\n")
+    stream.flush()
 
 
 def report_unreadable(reports: Iterable[FileReport], stream: TextIO | None = None) -> None:
@@ -251,12 +298,12 @@ class HiddenOpt(str, Enum):
 
 
 SamplesOption = Annotated[
-    int | None, typer.Option("--samples", min=1, metavar="K",
+    int | None, typer.Option("--samples", min=1, max=SAMPLES_MAX, metavar="K",
                              help="Deals of the unseen tiles the solver strategy solves and "
                                   "averages per move (at least 1; default 64 with two "
                                   "players, 32 with three or four).", show_default=False)]
 NodesOption = Annotated[
-    int, typer.Option("--nodes", min=0, metavar="N",
+    int, typer.Option("--nodes", min=0, max=NODES_MAX, metavar="N",
                       help="Cap on search nodes per move of the exact searches (solver, "
                            "oracle; default 4,000,000; 0: none); the deals solved within it "
                            "are averaged. A search the compiled code cannot run (the match "
@@ -264,7 +311,7 @@ NodesOption = Annotated[
                            "always; a time cap) gets a quarter of it. Reproducible, unlike "
                            "--move-time. The expectimax search has its own budget.")]
 MoveTimeOption = Annotated[
-    float | None, typer.Option("--move-time", min=0.0, metavar="S",
+    float | None, typer.Option("--move-time", min=0.0, max=SECONDS_MAX, metavar="S",
                                help="Cap on seconds per move of the exact searches (solver, "
                                     "oracle); results then depend on the machine.",
                                show_default=False)]
@@ -290,8 +337,13 @@ ForgetOption = Annotated[
                         help="How often careless forgets to claim a score it made, from 0 "
                              "(never: it plays as greedy) to 1 (always); only under rules with "
                              "a muggins call (spinner, all-threes).")]
+SeedOption = Annotated[
+    int, typer.Option("--seed", "-s", min=0, max=NUMBER_MAX, metavar="N",
+                      help="Seed of the deals and of the strategies' choices (0 to "
+                           "999,999,999): the same command writes the same bytes.")
+]
 TargetOption = Annotated[
-    int | None, typer.Option("--target", min=1, metavar="N",
+    int | None, typer.Option("--target", min=1, max=NUMBER_MAX, metavar="N",
                              help="Score that ends a match (default: the rules' target).",
                              show_default=False)
 ]

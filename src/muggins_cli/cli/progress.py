@@ -11,7 +11,10 @@ the bar is taken off the screen while the caller holds an item
 the caller wrote while the next is worked out. rich renders the bar; drawing
 and erasing it is done here, at most ten times a second, so that handing
 out an item costs a few bytes and not a redraw. When the report is on the
-same terminal it ends with its own summary, and the count line is left out.
+same terminal it ends with its own summary, and the count line is left out;
+so it is where a command closes with a summary line of its own (``check``
+and ``analyze``: on stdout after text, on stderr otherwise), see
+:data:`Summary`.
 """
 
 from __future__ import annotations
@@ -20,9 +23,16 @@ import sys
 import threading
 import time
 from collections.abc import Iterable, Iterator
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeAlias, TypeVar
 
 T = TypeVar("T")
+
+#: Where the command's own closing summary goes, if it has one: then the
+#: count line would say again what it says. On "stderr" (a report whose
+#: stdout is data) the count line is left out; on "stdout" it is left out
+#: unless stderr is a terminal that does not show stdout (``> report.txt``:
+#: the count is all the terminal would see of the run).
+Summary: TypeAlias = Literal["stdout", "stderr"] | None
 
 _TICK = 0.1  # seconds between redraws
 
@@ -121,10 +131,11 @@ class Tally:
     terminal, one line at the end otherwise, nothing when ``quiet``."""
 
     def __init__(self, total: int = 0, *, quiet: bool, verb: str = "checked",
-                 noun: str = "file") -> None:
+                 noun: str = "file", summary: Summary = None) -> None:
         self.total = total
         self.done = 0
         self.quiet = quiet
+        self.summary = summary
         self.verb = verb
         self.noun = noun
         self._bar: Any = None
@@ -162,16 +173,20 @@ class Tally:
     def __exit__(self, kind: object, *rest: object) -> None:
         if self._bar is not None:
             self._bar.close()
-        if not self.quiet and kind is None and not (self._bar is not None
-                                                    and self._report_on_screen):
+        if self.quiet or kind is not None or self.summary == "stderr":
+            return
+        if self.summary == "stdout" and self._bar is None:
+            return  # stderr is a log, where stdout's summary is read already
+        if not (self._bar is not None and self._report_on_screen):
             sys.stderr.write(f"{self.verb} {self.done} {_plural(self.noun, self.done)}\n")
             sys.stderr.flush()
 
 
 def with_progress(items: Iterable[T], total: int, *, quiet: bool, verb: str = "checked",
-                  noun: str = "file") -> Iterator[T]:
-    """``items`` passed through, counting them on stderr as they go by."""
-    with Tally(total, quiet=quiet, verb=verb, noun=noun) as tally:
+                  noun: str = "file", summary: Summary = None) -> Iterator[T]:
+    """``items`` passed through, counting them on stderr as they go by (see
+    :data:`Summary` for the count line at the end)."""
+    with Tally(total, quiet=quiet, verb=verb, noun=noun, summary=summary) as tally:
         for item in tally.handing(items):
             yield item
             tally.advance()

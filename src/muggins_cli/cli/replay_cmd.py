@@ -12,7 +12,7 @@ import typer
 from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
 from muggins_cli.cli.files import write_atomic
-from muggins_cli.cli.options import MatchOption
+from muggins_cli.cli.options import MatchOption, note
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, MugginsCall, Severity, Turn
 from muggins_cli.notation.reading import read_match
@@ -95,7 +95,7 @@ def replay(
             parse_at(at)
         lines = _replay_lines(path, at, match_number, tally)
     except InputError as e:
-        typer.echo(for_terminal(f"{_NAME}: {e}"), err=True)
+        note(f"{_NAME}: {e}")
         raise typer.Exit(2) from None
     # The record's names, tags and notes are a stranger's text.
     sys.stdout.write("\n".join(for_terminal(line) for line in lines) + "\n")
@@ -119,9 +119,9 @@ def _replayed(path: str, number: int, at: str | None
     errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
     if errors:
         e = errors[0]
-        typer.echo(for_terminal(f"{_NAME}: note: the record has {len(errors)} error"
-                                f"{'' if len(errors) == 1 else 's'}, the first at line "
-                                f"{e.line}: {e.code} {e.message}"), err=True)
+        note(f"{_NAME}: note: the record has {len(errors)} error"
+             f"{'' if len(errors) == 1 else 's'}, the first at line "
+             f"{e.line}: {e.code} {e.message}")
     return match, result, seen.out, wanted
 
 
@@ -158,6 +158,9 @@ def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[s
     rules = result.rules
     assert rules is not None  # _replayed refuses a match without rules
     out = [_header(match, number, result.summary.players, rules.name, result.summary.target)]
+    # Where each line is in the body, found once: looking each turn up from
+    # the start made a long record's replay take the square of its turns.
+    where = {id(item): k for k, item in enumerate(match.body)}
     shown = False
     for i, (pos, item) in enumerate(seen):
         if at is not None and f"{pos.round}.{pos.turn}" != _normal(at):
@@ -165,7 +168,7 @@ def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[s
         after = after_settlement(seen, i, final) if pos.round_over else None
         out.append("")
         out.extend(position_lines(pos, after))
-        out.extend(_next_lines(match, item))
+        out.extend(_next_lines(match, item, where))
         shown = True
         if at is not None:
             if tally:
@@ -193,14 +196,14 @@ def _header(match: Match, number: int, players: Sequence[str], rules: str,
     return f"{title}: {', '.join(players)} ({rules} rules, target {target})"
 
 
-def _next_lines(match: Match, item: BodyLine | None) -> list[str]:
+def _next_lines(match: Match, item: BodyLine | None, where: dict[int, int]) -> list[str]:
     """The turn that follows a position, as written, with any muggins calls
-    on it."""
+    on it (``where``: each body line's index, by ``id``)."""
     if not isinstance(item, Turn):
         return []
     out = [f"  played      {_with_notes(item)}"]
     body = match.body
-    k = next(i for i, b in enumerate(body) if b is item) + 1
+    k = where[id(item)] + 1
     while k < len(body) and isinstance(body[k], MugginsCall):
         out.append(f"  then        {_with_notes(body[k])}")
         k += 1
@@ -209,7 +212,7 @@ def _next_lines(match: Match, item: BodyLine | None) -> list[str]:
 
 def _with_notes(item: BodyLine) -> str:
     line = format_line(item)
-    for note in item.notes:
-        line += " {" + " ".join(note.text.split()) + "}"
+    for annotation in item.notes:
+        line += " {" + " ".join(annotation.text.split()) + "}"
     return line
 

@@ -13,6 +13,7 @@ import typer
 from tabulate import tabulate
 
 from muggins_cli.cli.app import app
+from muggins_cli.cli.options import note
 from muggins_cli.errors import RulesError
 from muggins_cli.rules import Rules, load_preset, load_rules, preset_names, rules_to_yaml
 
@@ -78,6 +79,6 @@ def rules_command(
     try:
         rules = load_rules(spec)
     except RulesError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        note(f"error: {exc}")
         raise typer.Exit(code=2) from None
     typer.echo(rules_to_yaml(rules), nl=False)

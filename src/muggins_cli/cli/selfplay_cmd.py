@@ -14,6 +14,7 @@ import typer
 from muggins_cli.cli.app import app
 from muggins_cli.cli.files import AtomicFile
 from muggins_cli.cli.options import (
+    NUMBER_MAX,
     ForceOption,
     ForgetOption,
     HiddenOpt,
@@ -25,10 +26,12 @@ from muggins_cli.cli.options import (
     QuietOption,
     SamplesOption,
     SearchLeadOption,
+    SeedOption,
     TargetOption,
     check_output,
     fail,
     node_cap,
+    note,
 )
 from muggins_cli.cli.progress import with_progress
 from muggins_cli.errors import InputError, MugginsError
@@ -58,12 +61,12 @@ def selfplay(
                           help="A rules preset (pagat, spinner, all-threes) or a rules YAML file "
                                "in the output's folder or below it.")
     ] = "pagat",
-    players: Annotated[int, typer.Option("--players", "-n", min=2, metavar="N",
-                                         help="Seats at the table.")] = 2,
-    seed: Annotated[int, typer.Option("--seed", "-s", metavar="N",
-                                      help="Seed: the same command writes the same "
-                                           "bytes.")] = 0,
-    matches: Annotated[int, typer.Option("--matches", "-k", min=1, metavar="K",
+    players: Annotated[int, typer.Option("--players", "-n", min=2, max=8, metavar="N",
+                                         help="Seats at the table (2 to 8, as the rules "
+                                              "allow).")] = 2,
+    seed: SeedOption = 0,
+    matches: Annotated[int, typer.Option("--matches", "-k", min=1, max=NUMBER_MAX,
+                                         metavar="K",
                                          help="Matches to play (at least 1).")] = 1,
     strategy: Annotated[
         str, typer.Option("--strategy", metavar="A,B[,C,D]",
@@ -163,7 +166,7 @@ def selfplay(
                 sys.stdout.flush()
     except KeyboardInterrupt:
         _commit(sink, output)  # the matches finished, each whole
-        typer.echo(f"{_NAME}: interrupted", err=True)
+        note(f"{_NAME}: interrupted")
         raise typer.Exit(130) from None
     except BaseException:
         if sink is not None:

@@ -13,6 +13,10 @@ from muggins_cli.analysis.solving import playable_position, solve_position
 from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
 from muggins_cli.cli.options import (
+    NODES_MAX,
+    NUMBER_MAX,
+    SAMPLES_MAX,
+    SECONDS_MAX,
     Format,
     JsonOption,
     MatchOption,
@@ -20,6 +24,7 @@ from muggins_cli.cli.options import (
     fail,
     format_option,
     node_cap,
+    note,
     output_format,
 )
 from muggins_cli.errors import MugginsError
@@ -78,7 +83,7 @@ def solve_cmd(
     ] = ObjectiveOpt.points,
     time_limit: Annotated[
         float | None,
-        typer.Option("--time", metavar="S", min=0.0,
+        typer.Option("--time", metavar="S", min=0.0, max=SECONDS_MAX,
                      help="Stop after S seconds with the best answer so far (default 20 "
                           "unless --nodes is given; 0: no limit). Expect spends half of it "
                           "on the exact search, then samples stock orders.",
@@ -86,7 +91,7 @@ def solve_cmd(
     ] = None,
     nodes: Annotated[
         int | None,
-        typer.Option("--nodes", metavar="N", min=0,
+        typer.Option("--nodes", metavar="N", min=0, max=NODES_MAX,
                      help="Stop after N search nodes (0: no cap, as without --nodes; the "
                           "time limit then still applies).",
                      show_default=False),
@@ -100,10 +105,12 @@ def solve_cmd(
                           "can run for hours, and --time then stops it)."),
     ] = MultiOpt.paranoid,
     seed: Annotated[
-        int, typer.Option("--seed", help="Seed of the sampled deals and stock orders.")
+        int, typer.Option("--seed", min=0, max=NUMBER_MAX, metavar="N",
+                          help="Seed of the sampled deals and stock orders (0 to "
+                               "999,999,999).")
     ] = 0,
     samples: Annotated[
-        int, typer.Option("--samples", min=1, metavar="K",
+        int, typer.Option("--samples", min=1, max=SAMPLES_MAX, metavar="K",
                           help="Deals (sample) or stock orders (expect, past its budget) to "
                                "average (at least 1).")
     ] = 32,
@@ -158,7 +165,7 @@ def solve_cmd(
     except MugginsError as e:
         raise fail(_NAME, str(e)) from None
     except KeyboardInterrupt:
-        typer.echo(f"{_NAME}: interrupted", err=True)
+        note(f"{_NAME}: interrupted")
         raise typer.Exit(130) from None
     where = f"{pos.round}.{pos.turn}"
     if fmt is Format.json:
@@ -170,7 +177,7 @@ def solve_cmd(
         # The search answered Ctrl-C with what it had: printed above, but
         # the run was still stopped, as a shell script must be able to tell.
         if not quiet:
-            typer.echo(f"{_NAME}: interrupted", err=True)
+            note(f"{_NAME}: interrupted")
         raise typer.Exit(130)
 
 

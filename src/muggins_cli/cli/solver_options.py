@@ -20,21 +20,22 @@ from muggins_cli.analysis.weigh import (
     weigh_each,
 )
 from muggins_cli.batch import RETRIES, ClusterPool, TaskPool
-from muggins_cli.cli.options import worker_count
+from muggins_cli.cli.options import NODES_MAX, NUMBER_MAX, SAMPLES_MAX, worker_count
 from muggins_cli.cli.progress import Tally
 from muggins_cli.replay.position import Decision
 
 MistakeOption = Annotated[
-    int, typer.Option("--mistake", min=1, metavar="POINTS",
-                      help="With --annotate: a play that missed this many points or more "
-                           "gets the glyph ?. With --solver: that lost this many points "
-                           "or more beyond the uncertainty of a sampled cost (2 standard "
+    int, typer.Option("--mistake", min=1, max=NUMBER_MAX, metavar="POINTS",
+                      help="A play that missed this many points or more is a mistake, "
+                           "marked ? (in analyze's annotations, on the study page). With "
+                           "--solver: one that lost this many points or "
+                           "more beyond the uncertainty of a sampled cost (2 standard "
                            "errors), also reported as a costly-play warning.")
 ]
 BlunderOption = Annotated[
-    int, typer.Option("--blunder", min=1, metavar="POINTS",
-                      help="With --annotate: a play that missed (with --solver: lost) "
-                           "this many points or more gets the glyph ??.")
+    int, typer.Option("--blunder", min=1, max=NUMBER_MAX, metavar="POINTS",
+                      help="A play that missed (with --solver: lost) this many points or "
+                           "more is a blunder, marked ??.")
 ]
 SolverOption = Annotated[
     bool, typer.Option("--solver", help="Weigh every turn with the solver: what the play "
@@ -52,7 +53,7 @@ PerfectOption = Annotated[
                        rich_help_panel="Solver")
 ]
 SolverSamplesOption = Annotated[
-    int, typer.Option("--samples", min=1, metavar="K",
+    int, typer.Option("--samples", min=1, max=SAMPLES_MAX, metavar="K",
                       help="With --solver: the most deals of the unseen tiles one turn "
                            "may take. Each turn takes at least 8, and more until its cost "
                            "is known to lie on one side of --mistake and of --blunder; a "
@@ -61,7 +62,7 @@ SolverSamplesOption = Annotated[
                       rich_help_panel="Solver")
 ]
 SolverNodesOption = Annotated[
-    int | None, typer.Option("--nodes", min=0, metavar="N",
+    int | None, typer.Option("--nodes", min=0, max=NODES_MAX, metavar="N",
                              help="With --solver: at most N search nodes per deal (0: no "
                                   "cap; default 1,000,000). A deal over it is replaced by "
                                   "another; a turn with fewer than 4 deals solved is not "
@@ -69,8 +70,9 @@ SolverNodesOption = Annotated[
                              show_default=False, rich_help_panel="Solver")
 ]
 SolverSeedOption = Annotated[
-    int, typer.Option("--seed", help="With --solver: seed of the sampled deals (the same "
-                                     "seed gives the same values).",
+    int, typer.Option("--seed", min=0, max=NUMBER_MAX, metavar="N",
+                      help="With --solver: seed of the sampled deals (0 to 999,999,999; "
+                           "the same seed gives the same values).",
                       rich_help_panel="Solver")
 ]
 

@@ -12,6 +12,7 @@ from muggins_cli.batch import BatchError, run
 from muggins_cli.check import check_file
 from muggins_cli.cli.app import app
 from muggins_cli.cli.options import (
+    NUMBER_MAX,
     Format,
     JobsOption,
     JsonOption,
@@ -44,7 +45,7 @@ def stats(
     as_json_out: JsonOption = False,
     top: Annotated[
         int,
-        typer.Option(min=0, metavar="N",
+        typer.Option(min=0, max=NUMBER_MAX, metavar="N",
                      help="Players (most matches first) and diagnostic codes (most "
                           "frequent first) to list; 0 for all."),
     ] = 10,

@@ -13,8 +13,8 @@ from muggins_cli.analysis.match import MatchAnalysis, analyse_match
 from muggins_cli.analysis.weigh import DEFAULT_SAMPLES, Weigher, WeighOptions, weigh_each
 from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
-from muggins_cli.cli.files import write_atomic
-from muggins_cli.cli.options import JobsOption, MatchOption
+from muggins_cli.cli.files import AtomicFile
+from muggins_cli.cli.options import JobsOption, MatchOption, note
 from muggins_cli.cli.solver_options import (
     BlunderOption,
     MistakeOption,
@@ -33,13 +33,13 @@ from muggins_cli.replay.position import Position
 from muggins_cli.replay.replay import replay_match
 from muggins_cli.replay.setup import RulesResolver
 from muggins_cli.replay.watch import Decisions, Positions
-from muggins_cli.report.study import build_page, render_page
+from muggins_cli.report.study import Page, build_page, page_parts, render_page
 
 _NAME = "muggins study"
 
 
 def _fail(message: str) -> typer.Exit:
-    typer.echo(f"{_NAME}: {message}", err=True)
+    note(f"{_NAME}: {message}")
     return typer.Exit(2)
 
 
@@ -120,23 +120,29 @@ def study(
     try:
         if weigh is not None:
             with solver_weigher(_NAME, jobs, quiet=quiet) as (weigher, _):
-                html = study_page(path, match_number, weigh, weigher)
+                page = study_page_of(path, match_number, weigh, weigher)
         else:
-            html = study_page(path, match_number, None, weigh_each)
+            page = study_page_of(path, match_number, None, weigh_each)
     except InputError as e:
         raise _fail(str(e)) from None
     except KeyboardInterrupt:
-        typer.echo(f"{_NAME}: interrupted", err=True)
+        note(f"{_NAME}: interrupted")
         raise typer.Exit(130) from None
+    # Written as the template makes it: a page of tens of MB is never held
+    # whole (and again encoded) on top of what it is made from.
     if output is None:
-        sys.stdout.write(html)
+        for part in page_parts(page):
+            sys.stdout.write(part)
         return
     try:
-        write_atomic(output, html)
+        with AtomicFile(output) as out:
+            for part in page_parts(page):
+                out.write(part)
+            out.commit()
     except OSError as e:
         raise _fail(f"cannot write {output}: {e.strerror or e}") from None
     if not quiet:
-        typer.echo(f"wrote {output}", err=True)
+        note(f"wrote {output}")
 
 
 @dataclass(frozen=True)
@@ -181,13 +187,25 @@ def study_analysis(path: str, number: int, weigh: WeighOptions | None = None,
     return Studied(match, number, resolve, analysis, tuple(notes), tuple(seen.out))
 
 
+def study_page_of(path: str, number: int, weigh: WeighOptions | None = None,
+                  weigher: Weigher = weigh_each) -> Page:
+    """What the page of match ``number`` shows. The replay, the analysis
+    and the positions it is made from go with this call, before the page
+    is written."""
+    return _page(study_analysis(path, number, weigh, weigher))
+
+
+def _page(studied: Studied) -> Page:
+    return build_page(studied.match, studied.number, studied.analysis,
+                      list(studied.positions), notes=studied.notes)
+
+
 def study_html(studied: Studied) -> str:
     """The page of an analysed match: its positions drawn and the analysis."""
-    return render_page(build_page(studied.match, studied.number, studied.analysis,
-                                  list(studied.positions), notes=studied.notes))
+    return render_page(_page(studied))
 
 
 def study_page(path: str, number: int, weigh: WeighOptions | None = None,
                weigher: Weigher = weigh_each) -> str:
     """The page of match ``number`` of the record at ``path``."""
-    return study_html(study_analysis(path, number, weigh, weigher))
+    return render_page(study_page_of(path, number, weigh, weigher))

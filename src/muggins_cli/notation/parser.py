@@ -69,19 +69,23 @@ from muggins_cli.notation.model import (
     players_problems,
     split_players,
 )
-from muggins_cli.notation.quoting import quote, shorten
+from muggins_cli.notation.quoting import listing, quote, shorten
 
 __all__ = ["iter_matches", "parse_text"]
 
 # A line without these characters holds no tag, annotation or comment: it is
 # read without scanning it character by character.
 _SPECIAL_RE = re.compile(r"[{}#\[]")
-# Inside a tag line, where a quoted value hides '{', '#' and ']'.
+# Inside a tag line, where a quoted value hides '{', '#' and ']'. A value is
+# read by looking for its next quote or backslash (_QUOTE_OR_ESCAPE_RE), not
+# with one regex for the whole value: a repeated group such as
+# (?:[^"\\]|\\.)* keeps a backtracking record per character, 170 bytes of
+# memory each, 1.7 GB for a 10 MB Event.
 _TAG_STOP_RE = re.compile(r'["\]{#]')
-_TAG_STRING_RE = re.compile(r'(?:[^"\\]|\\.)*', re.DOTALL)
-_TAG_RE = re.compile(r'\[[ \t\r]*([A-Za-z0-9_]+)[ \t\r]*"((?:[^"\\]|\\["\\])*)"[ \t\r]*\]')
+_QUOTE_OR_ESCAPE_RE = re.compile(r'["\\]')
+_TAG_HEAD_RE = re.compile(r'\[[ \t\r]*([A-Za-z0-9_]+)[ \t\r]*"')
+_TAG_TAIL_RE = re.compile(r'[ \t\r]*\]')
 _TAG_NAME_RE = re.compile(r"[A-Za-z0-9_]+")
-_TAG_VALUE_RE = re.compile(r'(?:[^"\\]|\\["\\])*')
 _UNESCAPE_RE = re.compile(r'\\(["\\])')
 _BLANK_RE = re.compile(r"[ \t\r]*")
 _WORD_RE = re.compile(r"[^ \t\r]*")
@@ -172,7 +176,7 @@ def _tag_span_end(text: str, start: int) -> int:
             return size
         char = stop.group()
         if char == '"':
-            pos = _TAG_STRING_RE.match(text, stop.end()).end()  # type: ignore[union-attr]
+            pos = _quoted_end(text, stop.end())
             if pos >= size:
                 return size
             pos += 1  # the closing quote
@@ -180,6 +184,64 @@ def _tag_span_end(text: str, start: int) -> int:
         if char == "]":
             return stop.end()
         return stop.start()
+
+
+def _escapes_hidden(text: str, pos: int, size: int) -> str:
+    """``text[pos:pos + size]`` with each escape ``\\"`` and ``\\\\`` written as
+    ``__``: the same length, so a '"' or a backslash left in it is one that
+    no escape hides. ``str.replace`` pairs the backslashes of a run from the
+    left, as a reader does (the run cannot start before ``pos``, just after
+    the opening quote); done in C, a value of millions of escapes is read
+    in a blink, where a loop over them took seconds."""
+    return text[pos:pos + size].replace("\\\\", "__").replace('\\"', "__")
+
+
+def _quoted_end(text: str, pos: int) -> int:
+    """The index of the '"' that closes the quoted text starting at ``pos``
+    (a backslash hides the character after it), or the length of ``text``
+    when none does. Read in windows that double, so that a line of many
+    short values costs no more than one long one."""
+    size = 64
+    while True:
+        at = _escapes_hidden(text, pos, size).find('"')
+        if at >= 0:
+            return pos + at
+        if pos + size >= len(text):
+            return len(text)
+        size *= 2
+
+
+def _value_end(text: str, pos: int) -> tuple[int, bool]:
+    """Where the tag value starting at ``pos`` stops: at its closing '"',
+    at a backslash that escapes neither '"' nor a backslash (True), or at
+    the end of ``text``."""
+    total = len(text)
+    size = 64
+    while True:
+        window = _escapes_hidden(text, pos, size)
+        found = _QUOTE_OR_ESCAPE_RE.search(window)
+        if found is not None:
+            at = found.start()
+            if found.group() == '"':
+                return pos + at, False
+            # A backslash the window cuts from its next character may still
+            # be half of an escape: look further.
+            if at + 1 < len(window) or pos + size >= total:
+                return pos + at, True
+        elif pos + size >= total:
+            return total, False
+        size *= 2
+
+
+def _unescaped(value: str) -> str:
+    """A tag value read (its escapes all ``\\"`` or ``\\\\``) with them undone:
+    by ``str.replace`` through a placeholder the value does not hold, in C;
+    ``re.sub`` expands its template in Python, seconds for millions."""
+    if "\\" not in value:
+        return value
+    if "\0" in value:
+        return _UNESCAPE_RE.sub(lambda m: m.group(1), value)
+    return value.replace("\\\\", "\0").replace('\\"', '"').replace("\0", "\\")
 
 
 def _looks_like_tile(word: str) -> bool:
@@ -519,8 +581,10 @@ class _Parser:
 
     def _tag(self, number: int, content: str, start: int, end: int) -> Tag | None:
         span = content[start:end]
-        found = _TAG_RE.fullmatch(span)
-        if found is None:
+        head = _TAG_HEAD_RE.match(span)
+        close, bad_escape = _value_end(span, head.end()) if head is not None else (0, True)
+        if head is None or bad_escape or close >= len(span) \
+                or _TAG_TAIL_RE.fullmatch(span, close + 1) is None:
             column, message = _tag_problem(span)
             self._syntax(number, start + column, message)
             return None
@@ -532,8 +596,8 @@ class _Parser:
             self._syntax(number, column,
                          f"unexpected {quote(word)} after the tag; one tag per line")
             return None
-        value = _UNESCAPE_RE.sub(r"\1", found.group(2))
-        return Tag(found.group(1), value, number, start + 1, self._comments)
+        value = _unescaped(span[head.end():close])
+        return Tag(head.group(1), value, number, start + 1, self._comments)
 
     # -- body lines -------------------------------------------------------
 
@@ -619,7 +683,7 @@ class _Parser:
         return name, column, index
 
     def _unknown(self, number: int, column: int, name: str) -> None:
-        known = ", ".join(self._players or ())
+        known = listing(self._players or ())
         self._diag(number, column, "unknown-player", f"{quote(name)} is not in Players ({known})")
 
     def _tiles(
@@ -942,7 +1006,7 @@ def _tag_problem(span: str) -> tuple[int, str]:
         got = _shown(span, pos)
         return pos + 1, f"expected '\"' to open the value of tag {shorten(name.group())}, got {got}"
     opening = pos
-    pos = _TAG_VALUE_RE.match(span, pos + 1).end()  # type: ignore[union-attr]
+    pos, _ = _value_end(span, pos + 1)
     if pos >= len(span):
         return opening + 1, f"the value of tag {shorten(name.group())} is not closed by '\"'"
     if span[pos] == "\\":

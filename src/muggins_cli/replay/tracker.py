@@ -73,7 +73,7 @@ from muggins_cli.replay.opening import (
     round_line,
     stock_line,
 )
-from muggins_cli.replay.position import Position
+from muggins_cli.replay.position import Position, shared
 from muggins_cli.replay.setup import MatchSetup
 from muggins_cli.replay.state import HandView, MatchState, Report, Round
 from muggins_cli.replay.values import TurnEvent
@@ -195,19 +195,23 @@ class Tracker(MatchState):
         rnd = self.round
         assert rnd is not None
         rules = self.rules
-        hands = tuple(frozenset(h.known) if h.complete else None for h in rnd.hands)
+        # Equal values are shared with earlier positions: a long record's
+        # positions would otherwise each copy the same hands, stock and voids.
+        hands = shared(tuple(shared(frozenset(h.known)) if h.complete else None
+                             for h in rnd.hands))
         mover = rnd.to_move
         layout = rnd.layout
         mine = hands[mover] or frozenset()
-        unseen = frozenset(set(full_set(rules.max_pip)) - set(layout.tiles()) - mine)
+        unseen = shared(frozenset(set(full_set(rules.max_pip)) - set(layout.tiles()) - mine))
         return Position(
             rules=rules, players=self.players, round=rnd.number,
             turn=rnd.turn_lines + (0 if in_turn else 1),  # a turn line counts once begun
-            hands=hands, hand_sizes=tuple(h.size for h in rnd.hands),
-            stock=tuple(rnd.stock) if rnd.stock is not None else None,
+            hands=hands, hand_sizes=shared(tuple(h.size for h in rnd.hands)),
+            stock=shared(tuple(rnd.stock)) if rnd.stock is not None else None,
             stock_count=rnd.stock_count, layout=layout, to_move=mover, drawn=drawn,
-            scores=tuple(self.scores), target=self.target, unseen=unseen,
-            voids=rnd.voids.voids(), placed=rnd.voids.placements(), round_over=rnd.ended,
+            scores=shared(tuple(self.scores)), target=self.target, unseen=unseen,
+            voids=shared(rnd.voids.voids()), placed=shared(rnd.voids.placements()),
+            round_over=rnd.ended,
             winner=self.winner, ending=self.ending,
             lead_tile=rnd.lead_tile[1] if rnd.lead_tile and not layout.started else None,
             settlement=rnd.settlement)

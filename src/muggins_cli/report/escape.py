@@ -9,7 +9,8 @@ separated by single spaces), the line and paragraph separators, and the
 bidirectional overrides and isolates (which reorder what is shown) are
 written as the Python escape for them (``\\x1b``, ``\\t``, ``\\u202e``).
 A backslash is left as it is, so a message keeps its look; the JSON report
-keeps the raw text and JUnit escapes in its own way.
+keeps the raw text. XML (the SVG board, JUnit) has its own rule,
+:func:`for_xml`: what XML cannot hold is replaced, markup is referenced.
 
 Escaping happens here, when a finding is printed, so that what the replay
 found stays the text of the record.
@@ -34,6 +35,21 @@ def _visible(match: re.Match[str]) -> str:
 def for_terminal(text: str) -> str:
     """``text`` with every character a terminal would act on shown as an escape."""
     return _UNSAFE.sub(_visible, text)
+
+
+# Characters XML 1.0 does not allow at all, not even as references: the C0
+# controls but tab, LF and CR, lone surrogates, U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_XML_ENTITIES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+                               "'": "&#39;"})
+
+
+def for_xml(text: str) -> str:
+    """``text`` as XML character data or a quoted attribute value: the
+    markup characters as references, and each character XML cannot hold as
+    U+FFFD (one such character made a whole SVG or JUnit file unreadable).
+    The one function for every XML this project writes."""
+    return _NOT_XML.sub("\ufffd", text).translate(_XML_ENTITIES)
 
 
 def terminal_table(rows: Iterable[Sequence[object]], **options: Any) -> str:

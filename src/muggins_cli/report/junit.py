@@ -17,21 +17,14 @@ it stays valid whatever the encoding of the stream it is written to.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import IO
 
 from muggins_cli.check import FileReport
 from muggins_cli.notation.model import Diagnostic, Severity
 from muggins_cli.replay.values import MatchSummary
+from muggins_cli.report.escape import for_xml
 from muggins_cli.report.json_report import Totals
-
-# Characters XML 1.0 does not allow at all, even as references.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def _clean(text: str) -> str:
-    return _NOT_XML.sub("\ufffd", text)
 
 
 def _ascii(text: str) -> str:
@@ -39,13 +32,12 @@ def _ascii(text: str) -> str:
 
 
 def xml_text(text: str) -> str:
-    return _ascii(_clean(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    return _ascii(for_xml(text))
 
 
 def xml_attr(text: str) -> str:
     """A double-quoted attribute value, line breaks and tabs kept."""
-    escaped = (_clean(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-               .replace('"', "&quot;").replace("\t", "&#9;").replace("\n", "&#10;")
+    escaped = (for_xml(text).replace("\t", "&#9;").replace("\n", "&#10;")
                .replace("\r", "&#13;"))
     return '"' + _ascii(escaped) + '"'
 

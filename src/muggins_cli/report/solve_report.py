@@ -7,6 +7,7 @@ from typing import Any
 
 from muggins_cli.engine.state import Draw, Place, RoundState, UnseenDraw, apply, placement_score
 from muggins_cli.replay.position import Position
+from muggins_cli.report.escape import for_terminal
 from muggins_cli.rules.model import MatchEnd
 from muggins_cli.solver import MoveValue, SolveResult, SolverMove
 from muggins_cli.solver.common import Stopped
@@ -114,7 +115,7 @@ def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | 
     out.append(f"exact: {'yes' if res.exact else 'no'}{stop}; nodes {res.nodes:,}; "
                f"{res.seconds:.2f} s")
     out.extend(f"note: {n}" for n in res.notes)
-    return out
+    return [for_terminal(line) for line in out]  # the names are a stranger's text
 
 
 def solve_json(pos: Position, where: str, res: SolveResult, state: RoundState | None

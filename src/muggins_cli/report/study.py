@@ -26,7 +26,7 @@ swings and the costly turns stand out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
 
@@ -368,6 +368,7 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
     rounds: list[RoundView] = []
     faces: set[tuple[int, int, bool]] = set()
     ids: list[str] = []
+    taken: set[str] = set()  # ids, to ask in one step (a list took the square of the turns)
     moments: list[str] = []
     costly: list[str] = []
     most = 0
@@ -377,9 +378,10 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
         played = led[k]
         turn_no = prev[0].turn if played is not None and prev is not None else 0
         bid = f"r{pos.round}t{turn_no}"
-        if bid in ids:  # a record whose rounds repeat a number: still one id each
+        if bid in taken:  # a record whose rounds repeat a number: still one id each
             bid = f"{bid}-{k}"
         ids.append(bid)
+        taken.add(bid)
         if first:
             leader = names[pos.to_move] if isinstance(item, Turn) else ""
             rounds.append(RoundView(pos.round, bid, leader,
@@ -919,5 +921,12 @@ def _asset(name: str) -> Markup:
 
 
 def render_page(page: Page) -> str:
-    return _ENV.get_template("study.html.j2").render(
+    return "".join(page_parts(page))
+
+
+def page_parts(page: Page) -> Iterator[str]:
+    """The page's HTML in the pieces the template makes, for a caller that
+    writes them as they come: a long match's page (50 MB for 20,000 turns)
+    is then never held whole beside its pieces."""
+    return _ENV.get_template("study.html.j2").generate(
         page=page, csp=CSP, css=_asset("study.css"), js=_asset("study.js"))

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from html import escape
 
 from muggins_cli.engine.layout import Layout, layout_score, open_ends
 from muggins_cli.replay.position import Position
 from muggins_cli.report.board import ends_text
+from muggins_cli.report.escape import for_xml
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import End, Pip, Tile
 
@@ -352,7 +352,7 @@ def board_svg(pos: Position, last: Tile | None = None, *, extent: Rect | None = 
         made = layout_score(rules, pos.layout)
         lines.append(f"open ends {ends}" + (f", which scores {made}" if made else ""))
     for k, text in enumerate(lines):
-        parts.append(f'<text class="lbl" x="8" y="{16 + 16 * k}">{escape(text)}</text>')
+        parts.append(f'<text class="lbl" x="8" y="{16 + 16 * k}">{for_xml(text)}</text>')
     top: float = 8 + 16 * len(lines) if legend else 2
     width = max(extent.w, 400)
     dx = -extent.x + (width - extent.w) / 2
@@ -375,7 +375,7 @@ def board_svg(pos: Position, last: Tile | None = None, *, extent: Rect | None = 
     for g in ghosts:
         t = g.laid
         faces.add((t.a, t.b, t.upright))
-        parts.append(f'<g class="ghost" data-c="{escape(g.key)}">'
+        parts.append(f'<g class="ghost" data-c="{for_xml(g.key)}">'
                      + _use(face_id(t.a, t.b, t.upright), t.rect.x, t.rect.y, "ghost-tile")
                      + _ring("ghost-ring", t.rect) + "</g>")
     parts.append("</g>")
@@ -397,7 +397,7 @@ def board_svg(pos: Position, last: Tile | None = None, *, extent: Rect | None = 
             label = f"{'▶ ' if mover else ''}{name}  {pos.scores[i]}"
             cls = "lbl mover" if mover else "lbl"
             parts.append(f'<text class="{cls}" x="{_num(x)}" y="{_num(y + 12)}">'
-                         f"{escape(label)}</text>")
+                         f"{for_xml(label)}</text>")
             parts.append(f'<g class="hand" data-seat="{i}">')
             for k, tile in enumerate(held[i]):
                 tx = x + (k % per_row) * (S + HAND_GAP)

@@ -484,7 +484,7 @@ def _explain(error: jsonschema.ValidationError, marks: _Marks) -> list[tuple[int
     if kind in ("minimum", "maximum"):
         low, high = schema.get("minimum"), schema.get("maximum")
         if low is not None and high is not None:
-            bound = f"from {low} to {high}"
+            bound = f"from {low:,} to {high:,}"
         else:
             bound = f"at least {low}" if low is not None else f"at most {high}"
         return [(line, f"field {field!r} must be {bound}, got {_describe(value)}")]

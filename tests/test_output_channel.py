@@ -1,0 +1,165 @@
+"""Every command's output goes one way out (``cli/output.py``): standard
+output that cannot be written is one line on stderr and exit status 2,
+whichever command wrote it and however (``sys.stdout.write``,
+``typer.echo``, a reporter); a reader that went away is a quiet exit 141;
+standard error that cannot be written is given up on quietly.
+
+The quick tests run each command in this process with a standard output
+that fails as a full disk or a closed pipe does; the slow ones run the real
+command with ``> /dev/full`` and on a pipe whose reader is gone."""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+
+from muggins_cli.cli import app
+from tests.records import CLUB_FIRST
+
+#: A command line of every command that prints something on stdout.
+COMMANDS: dict[str, list[str]] = {
+    "check": ["check", "club.mgn"],
+    "check-junit": ["check", "--format", "junit", "club.mgn"],
+    "check-table": ["check", "--format", "table", "club.mgn"],
+    "check-json": ["check", "--json", "club.mgn"],
+    "analyze": ["analyze", "club.mgn"],
+    "stats": ["stats", "club.mgn"],
+    "study": ["study", "club.mgn"],
+    "replay": ["replay", "club.mgn"],
+    "solve": ["solve", "club.mgn", "--at", "1.2"],
+    "selfplay": ["selfplay", "--matches", "1", "--seed", "1"],
+    "arena": ["arena", "greedy", "random", "--matches", "2", "--seed", "1"],
+    "rules": ["rules"],
+    "rules-preset": ["rules", "spinner"],
+    "explain": ["explain"],
+    "explain-code": ["explain", "syntax"],
+    "fmt": ["fmt", "club.mgn", "club.mgn"],
+    "version": ["--version"],
+    "help": ["check", "--help"],
+}
+
+
+class _Failing(io.RawIOBase):
+    """A file that refuses every write with ``errno`` until ``healed``."""
+
+    def __init__(self, code: int) -> None:
+        self.code = code
+        self.healed = False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: object) -> int:
+        if self.healed:
+            return len(data)  # type: ignore[arg-type]
+        raise OSError(self.code, os.strerror(self.code))
+
+
+def _run(args: list[str], code: int, monkeypatch: pytest.MonkeyPatch,
+         tmp_path: Path) -> tuple[int, str]:
+    """Exit status and stderr of ``muggins ARGS`` with a stdout that fails."""
+    (tmp_path / "club.mgn").write_text(CLUB_FIRST, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    raw = _Failing(code)
+    out = io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8")
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    try:
+        with pytest.raises(SystemExit) as ended:
+            typer.main.get_command(app).main(args=args, prog_name="muggins")
+    finally:
+        raw.healed = True  # what is still buffered goes nowhere, quietly
+        out.close()
+    status = ended.value.code
+    assert isinstance(status, int)
+    return status, err.getvalue()
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_a_full_disk_is_one_line_and_exit_2(name: str, monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    status, err = _run(COMMANDS[name], errno.ENOSPC, monkeypatch, tmp_path)
+    command = "muggins" if name in ("version",) else f"muggins {COMMANDS[name][0]}"
+    assert status == 2, err
+    assert err.splitlines()[-1] == f"{command}: cannot write the output: " \
+                                   "No space left on device"
+    assert "Traceback" not in err
+    assert "unwritable" not in err  # no record is blamed for it
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_a_closed_pipe_is_a_quiet_exit_141(name: str, monkeypatch: pytest.MonkeyPatch,
+                                           tmp_path: Path) -> None:
+    status, err = _run(COMMANDS[name], errno.EPIPE, monkeypatch, tmp_path)
+    assert status == 141, err
+    assert "cannot write" not in err
+    assert "Broken pipe" not in err
+    assert "Traceback" not in err
+
+
+def test_stderr_that_cannot_be_written_is_given_up_quietly(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The report on stdout is whole; the notes that could not be written
+    change nothing."""
+    (tmp_path / "club.mgn").write_text(CLUB_FIRST, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    raw = _Failing(errno.ENOSPC)
+    err = io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8", write_through=True)
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    try:
+        with pytest.raises(SystemExit) as ended:
+            typer.main.get_command(app).main(args=["check", "club.mgn", "missing.mgn"],
+                                             prog_name="muggins")
+    finally:
+        raw.healed = True
+        err.close()
+    assert ended.value.code == 2  # missing.mgn cannot be read
+    assert "club.mgn:14:11: error score-mismatch" in out.getvalue()
+
+
+# -- the real thing -----------------------------------------------------------
+
+
+def _muggins(*args: str) -> list[str]:
+    return [sys.executable, "-m", "muggins_cli", *args]
+
+
+@pytest.mark.slow  # real processes
+@pytest.mark.parametrize("name", ["check", "check-junit", "solve", "fmt", "rules", "explain"])
+def test_dev_full_for_real(name: str, tmp_path: Path) -> None:
+    (tmp_path / "club.mgn").write_text(CLUB_FIRST, encoding="utf-8")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(_muggins(*COMMANDS[name]), stdout=full, stderr=subprocess.PIPE,
+                              text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines()[-1].endswith(
+        ": cannot write the output: No space left on device")
+    assert "Traceback" not in done.stderr
+    assert "Exception ignored" not in done.stderr
+
+
+@pytest.mark.slow  # real processes
+@pytest.mark.parametrize("name", ["check", "fmt", "replay", "rules"])
+def test_closed_pipe_for_real(name: str, tmp_path: Path) -> None:
+    (tmp_path / "club.mgn").write_text(CLUB_FIRST, encoding="utf-8")
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(_muggins(*COMMANDS[name]), stdout=write,
+                              stderr=subprocess.PIPE, text=True, cwd=tmp_path, timeout=120)
+    finally:
+        os.close(write)
+    assert done.returncode == 141, done.stderr
+    assert "Broken pipe" not in done.stderr
+    assert "Traceback" not in done.stderr
+    assert "Exception ignored" not in done.stderr

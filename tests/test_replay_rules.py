@@ -135,6 +135,47 @@ def test_a_hidden_deal_led_by_the_highest_double(tmp_path: Path) -> None:
     assert [f for f in found if f[1] == "wrong-leader"] == []
 
 
+#: A round kept without deals in which neither hand holds a double: Ana
+#: lays her seven tiles and goes out, Budi shows the one he kept (2-4), so
+#: both deals are worked out (Ana 1-2 1-4 4-6 3-6 0-3 0-2 2-6, Budi 2-3 3-5
+#: 5-0 0-1 1-5 5-6 2-4). Only 1-5R (ends 0 and 5) scores; Budi's 2-4 (6
+#: pips) costs him 5 at the round's end.
+NO_DOUBLE = """\
+[Players "Ana, Budi"]
+[Rules "pagat"]
+[Result "*"]
+
+round 1
+lead Ana
+Ana: 1-2
+Budi: 2-3R
+Ana: 1-4L
+Budi: 3-5R
+Ana: 4-6L
+Budi: 5-0R
+Ana: 6-3L
+Budi: 0-1R
+Ana: 3-0L
+Budi: 1-5R +5
+Ana: 0-2L
+Budi: 5-6R
+Ana: 2-6L
+reveal Budi 2-4
+score Ana 0, Budi 0
+"""
+
+
+def test_a_deal_worked_out_without_a_double(tmp_path: Path) -> None:
+    """Under highest-double a deal without a double is dealt again: the
+    hands the record gives away are checked as if dealt, so the round is
+    bad-deal, at its ``round`` line as there is no deal line to point at.
+    Under pagat, where any tile leads, the record is clean."""
+    assert _errors(NO_DOUBLE) == []
+    assert _house(tmp_path, NO_DOUBLE) == [
+        (5, "bad-deal", "nobody is dealt a double in round 1; with the highest double "
+         "leading, such a deal is dealt again")]
+
+
 @pytest.mark.parametrize(("base", "old", "new", "expected"), [
     ("P", "Budi: 0-3R\n", "Budi: d0-4 0-3R\n",
      (14, "illegal-draw", "Budi drew 0-4 while holding 0-3, which fits R (0)")),

@@ -409,3 +409,26 @@ def test_every_lead_on_an_empty_table() -> None:
         if f"{lo}-{hi}" not in ("4-6", "5-5", "0-5", "1-4", "2-3")]
     assert moves[0][1] == _line(8, 12)
     assert moves[1][1] == 1 | 1 << 2 | 11 << 3 | 11 << 11  # the lone 5-5
+
+
+def test_the_tiles_that_carry_each_pip() -> None:
+    """A tile lo-hi of a double-six set is bit hi * (hi + 1) / 2 + lo
+    (engine/keys.py): the seven tiles with a 0 are 0-0 .. 0-6, bits 0, 1,
+    3, 6, 10, 15 and 21; with a 6, 0-6 .. 6-6, bits 21 to 27. One mask a
+    pip, nothing past the set."""
+    masks = keys.pip_masks(6)
+    assert len(masks) == 7
+    assert masks[0] == sum(1 << b for b in (0, 1, 3, 6, 10, 15, 21))
+    assert masks[6] == sum(1 << b for b in range(21, 28))
+    for p in range(7):
+        assert masks[p] == sum(1 << _i(f"{min(p, q)}-{max(p, q)}") for q in range(7))
+
+
+def test_the_most_one_placement_scores() -> None:
+    """docs/rules.md: 20 under pagat (6-6 at one end, 4-4 at the other; the
+    exhaustive search of test_worked_numbers agrees); with a modulus of 50
+    no total of a line (22 at most) scores at all."""
+    import dataclasses
+
+    assert keys.max_place(R) == 20
+    assert keys.max_place(rule_ints(dataclasses.replace(PAGAT, modulus=50))) == 0

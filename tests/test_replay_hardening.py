@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from muggins_cli.cli import app
@@ -226,3 +227,43 @@ def test_a_missing_end_the_record_contradicts_either_way_keeps_the_later_error()
     text = AMBIGUOUS.replace("Ana: 6-2R\nBudi: 2-2R\n", "Ana: 1-4R\n")
     result = replay(text)
     assert errors(result) == [(11, "ambiguous-end"), (12, "does-not-fit")]
+
+
+#: AMBIGUOUS up to Budi's 3-6 without its end (line 11): laid on L the
+#: ends show 6 and 3-3, laid on R 3-3 and 6.
+UNDECIDED = AMBIGUOUS.replace("Ana: 6-2R\nBudi: 2-2R\n", "")
+
+
+@pytest.mark.parametrize(("after", "message"), [
+    # Ana's 5-6 joins the 6 either way (L or R): both stay possible, and
+    # Budi's 5-5R fits only where R shows her 5, after 3-6 on R.
+    ("Ana: 5-6\nBudi: 5-5R\n", "taken as R, which the play on line 13 needs"),
+    # A score line and passes say nothing of the layout: the plays after
+    # them still decide.
+    ("score Ana 0, Budi 0\nAna: 5-6\nBudi: 5-5R\n",
+     "taken as R, which the play on line 14 needs"),
+    ("Ana: pass\nBudi: pass\nAna: 5-6\nBudi: 5-5R\n",
+     "taken as R, which the play on line 15 needs"),
+    # The next round's plays are on another layout; a tile off the set
+    # decides nothing.
+    ("round 2\nlead Ana\nAna: 6-2R\nBudi: 2-2R\n", "taken as L, as nothing later tells which"),
+    ("Ana: 6-7R\nBudi: 2-2R\n", "taken as L, as nothing later tells which"),
+])
+def test_what_the_lines_after_a_missing_end_tell(after: str, message: str) -> None:
+    (diag,) = [d for d in replay(UNDECIDED + after).diagnostics if d.code == "ambiguous-end"]
+    assert (diag.line, diag.message.split("; ")[1]) == (11, message)
+
+
+def test_a_later_play_that_is_itself_ambiguous_decides_nothing() -> None:
+    """2-3 led, 3-5R: the ends show 2 and 5. 2-5 fits both: on L the ends
+    show 5 and 5 (10, as claimed), on R 2 and 2. Budi's 1-5 then fits both
+    ends of the first and none of the second, but as it names no end it
+    says nothing of which was meant: L is taken as the first end, not as
+    the one line 10 needs."""
+    text = ('[Players "Ana, Budi"]\n[Rules "pagat"]\n[Result "*"]\n\nround 1\nlead Ana\n'
+            "Ana: 2-3 +5\nBudi: 3-5R\nAna: 2-5 +10\nBudi: 1-5\n")
+    assert [(d.line, d.message) for d in replay(text).diagnostics if d.code == "ambiguous-end"] \
+        == [(9, "2-5 fits L and R; taken as L, as nothing later tells which; "
+                "write the end, e.g. 2-5L"),
+            (10, "1-5 fits L and R; taken as L, as nothing later tells which; "
+                 "write the end, e.g. 1-5L")]

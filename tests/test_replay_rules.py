@@ -9,6 +9,7 @@ from the record as a reader would say it, not taken from the replay.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from muggins_cli.notation.model import Severity
 from muggins_cli.notation.parser import parse_text
 from muggins_cli.replay.deduce import deduce_round
 from muggins_cli.replay.replay import replay_match
+from muggins_cli.replay.visitor import At, Moment, ReplayVisitor
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.resolve import resolver_for
 from muggins_cli.tiles import Tile
@@ -60,6 +62,26 @@ def test_without_a_reveal_only_who_went_out_is_known() -> None:
     # Budi goes out with his last tile: 7 laid, none drawn.
     text = edit(HIDDEN, "Ana: d3-5 3-5L +15\n", "Ana: d3-5 3-5L +15\nBudi: 1-2R\n")
     assert _deduced(text) == {1: {str(t) for t in _tiles(BUDI)}}
+
+
+def test_going_out_after_drawing() -> None:
+    """Budi draws 1-5 and goes out laying it last: 8 tiles laid, 1 drawn,
+    so his opening hand is the 7 others (legality is the replay's
+    business, not the deduction's)."""
+    text = edit(HIDDEN, "Ana: d3-5 3-5L +15\n",
+                "Ana: d3-5 3-5L +15\nBudi: d1-5 1-2R\nAna: 4-4L\nBudi: 1-5R\n")
+    assert _deduced(text) == {1: {str(t) for t in _tiles(BUDI)}}
+    # One tile short of going out: nothing known of his end.
+    text = edit(HIDDEN, "Ana: d3-5 3-5L +15\n", "Ana: d3-5 3-5L +15\nBudi: d1-5 1-2R\n")
+    assert _deduced(text) == {}
+
+
+def test_a_deduction_for_some_seats_reads_the_whole_round() -> None:
+    """Asked for Ana alone, the turns of a player it was not asked about
+    are passed over, and Ana's later lines still count."""
+    (match,) = parse_text(REVEALED)
+    found = deduce_round(match.body, 6, {"Ana": 0}, 7)
+    assert found == {0: _tiles(ANA)}
 
 
 @pytest.mark.parametrize(("old", "new", "expected"), [
@@ -135,6 +157,47 @@ def test_a_hidden_deal_led_by_the_highest_double(tmp_path: Path) -> None:
     assert [f for f in found if f[1] == "wrong-leader"] == []
 
 
+#: A round kept without deals in which neither hand holds a double: Ana
+#: lays her seven tiles and goes out, Budi shows the one he kept (2-4), so
+#: both deals are worked out (Ana 1-2 1-4 4-6 3-6 0-3 0-2 2-6, Budi 2-3 3-5
+#: 5-0 0-1 1-5 5-6 2-4). Only 1-5R (ends 0 and 5) scores; Budi's 2-4 (6
+#: pips) costs him 5 at the round's end.
+NO_DOUBLE = """\
+[Players "Ana, Budi"]
+[Rules "pagat"]
+[Result "*"]
+
+round 1
+lead Ana
+Ana: 1-2
+Budi: 2-3R
+Ana: 1-4L
+Budi: 3-5R
+Ana: 4-6L
+Budi: 5-0R
+Ana: 6-3L
+Budi: 0-1R
+Ana: 3-0L
+Budi: 1-5R +5
+Ana: 0-2L
+Budi: 5-6R
+Ana: 2-6L
+reveal Budi 2-4
+score Ana 0, Budi 0
+"""
+
+
+def test_a_deal_worked_out_without_a_double(tmp_path: Path) -> None:
+    """Under highest-double a deal without a double is dealt again: the
+    hands the record gives away are checked as if dealt, so the round is
+    bad-deal, at its ``round`` line as there is no deal line to point at.
+    Under pagat, where any tile leads, the record is clean."""
+    assert _errors(NO_DOUBLE) == []
+    assert _house(tmp_path, NO_DOUBLE) == [
+        (5, "bad-deal", "nobody is dealt a double in round 1; with the highest double "
+         "leading, such a deal is dealt again")]
+
+
 @pytest.mark.parametrize(("base", "old", "new", "expected"), [
     ("P", "Budi: 0-3R\n", "Budi: d0-4 0-3R\n",
      (14, "illegal-draw", "Budi drew 0-4 while holding 0-3, which fits R (0)")),
@@ -158,8 +221,20 @@ def test_a_hidden_deal_led_by_the_highest_double(tmp_path: Path) -> None:
      (11, "illegal-pass", "Ana passed on the round's first turn; any tile may open")),
     ("P", "Ana: 5-5 +10\n", "Ana: d0-4 5-5 +10\n",
      (11, "illegal-draw", "Ana drew on the round's first turn; any tile may open")),
+    # A draw whose face is hidden takes the next tile of the stock all the same.
+    ("P", "Budi: 0-3R\n", "Budi: d?? 0-3R\n",
+     (14, "illegal-draw", "Budi drew while holding 0-3, which fits R (0)")),
+    # A lone 5-5 shows 5 at both ends: Budi's 5-0 fits either.
+    ("P", "Budi: 5-0R +10\n", "Budi: d0-4 5-0R +10\n",
+     (12, "illegal-draw", "Budi drew 0-4 while holding 0-5, which fits L (5), R (5)")),
     ("P", "Budi: 0-3R\n", "Budi: 0-4R\n",
      (14, "not-in-hand", "Budi places 0-4, which they do not hold (it is in the stock)")),
+    # 0-6 and 1-1 sit next to a tile held elsewhere (1-6 Ana's, 0-2 in the
+    # stock) in the order of the set: the tile itself is looked for.
+    ("P", "Budi: 0-3R\n", "Budi: 0-6R\n",
+     (14, "not-in-hand", "Budi places 0-6, which they do not hold (it is in the stock)")),
+    ("P", "Budi: 0-3R\n", "Budi: 1-1R\n",
+     (14, "not-in-hand", "Budi places 1-1, which they do not hold (Ana holds it)")),
     ("P", "Budi: 0-3R\n", "Budi: 3-0R\n", None),  # the same tile, halves either way
     ("P", "Budi: 0-3R\n", "Budi: 0-0R\n",
      (14, "not-in-hand", "Budi places 0-0, which they do not hold (it is already on the table)")),
@@ -206,6 +281,58 @@ def test_the_words_of_a_finding(base: str, old: str, new: str,
         assert [f for f in found if f[1] != "bad-round"] == []
     else:
         assert expected in found, found
+
+
+def _all(text: str, path: Path | None = None) -> list[tuple[int, int, str, str, str]]:
+    """Every finding, notes included, with its column and severity."""
+    if path is None:
+        (match,) = parse_text(text)
+        diags = replay_match(match, resolver_for(None)).diagnostics
+    else:
+        path.write_text(text, encoding="utf-8")
+        diags = check_file(str(path)).diagnostics
+    return [(d.line, d.column, d.severity.name, d.code, d.message) for d in diags]
+
+
+def test_a_draw_from_the_reserve(tmp_path: Path) -> None:
+    """A reserve of 13 leaves one of PAGAT's 14 undealt tiles to draw: Ana's
+    0-4 (line 21) is it, her 2-6 comes from an empty stock. Nothing left to
+    draw, after Budi's 6-6R (ends 5 and 6-6) neither hand fits (Ana 4-4 1-1
+    0-4, Budi 1-2): blocked, so Ana's 3-5L is a play after the round's end.
+    Each loses their own hand rounded: Ana 14 → 15 (20 - 15 = 5), Budi 3 → 5
+    (10 - 5 = 5)."""
+    (tmp_path / "reserve.yaml").write_text("base: pagat\nplayers: [2]\nstock_reserve: 13\n",
+                                           encoding="utf-8")
+    text = edit(PAGAT, '[Rules "pagat"]', '[Rules "reserve.yaml"]')
+    assert _all(text, tmp_path / "m.mgn") == [
+        (21, 11, "ERROR", "illegal-draw", "Ana drew from an empty stock"),
+        (23, 1, "ERROR", "after-round-end", "Ana plays after round 1 ended (the round was blocked)"),
+        (24, 7, "ERROR", "total-mismatch", "Ana has 5, not 35"),
+        (24, 15, "ERROR", "total-mismatch", "Budi has 5, not 10"),
+    ]
+
+
+def test_where_a_finding_of_a_draw_points() -> None:
+    """At the draw's own token: Ana's d0-4 on the first turn (line 11,
+    column 6); Ana's d3-5 after the fitting 2-6 (line 21, column 16)."""
+    found = _all(edit(PAGAT, "Ana: 5-5 +10\n", "Ana: d0-4 5-5 +10\n"))
+    assert found[0] == (11, 6, "ERROR", "illegal-draw",
+                        "Ana drew on the round's first turn; any tile may open")
+    found = _all(edit(PAGAT, "Ana: d0-4 d2-6 2-6R", "Ana: d0-4 d2-6 d3-5 2-6R"))
+    assert found[0] == (21, 16, "ERROR", "illegal-draw",
+                        "Ana drew again after drawing 2-6, which fits R (2)")
+
+
+def test_a_draw_with_hidden_hands_is_noted_once_a_round() -> None:
+    """HIDDEN (no deals): whether Ana could have played instead of drawing
+    (line 18, her d0-4 at column 6) is not known; her draw of line 20 is not
+    noted again. Her first placement is noted for the tiles held."""
+    assert _all(HIDDEN) == [
+        (8, 6, "INFO", "unverified", "round 1: hands are not in the record, so whether "
+         "players held the tiles they placed is not checked (first: Ana's 5-5 here)"),
+        (18, 6, "INFO", "unverified", "round 1: hands are not in the record, so whether a "
+         "player could play instead of drawing is not checked (first: Ana here)"),
+    ]
 
 
 def test_the_spinners_sides_first(tmp_path: Path) -> None:
@@ -331,6 +458,72 @@ def test_where_the_match_was_decided() -> None:
         position_at(match, resolve, "1.6")
 
 
+#: PAGAT without its stock line: the deals are known, a draw whose face
+#: is hidden is not.
+NO_STOCK = "\n".join(line for line in PAGAT.splitlines() if not line.startswith("stock ")) + "\n"
+
+
+@pytest.mark.parametrize(("play", "finding"), [
+    # Budi holds 1-2 (dealt): whatever Ana drew, it is not hers to lay.
+    ("1-2R", (20, 14, "ERROR", "not-in-hand", "Ana places 1-2, which another player holds")),
+    # 2-6 was dealt to nobody: one of her hidden draws may have been it.
+    ("2-6R", (20, 14, "INFO", "unverified", "round 1: hands are not in the record, so whether "
+              "players held the tiles they placed is not checked (first: Ana's 2-6 here)")),
+])
+def test_a_tile_a_hidden_draw_may_be(play: str, finding: tuple[int, int, str, str, str]) -> None:
+    """NO_STOCK, Ana's two draws of line 20 hidden (d??): she held no tile
+    that fits before them; after the first, the second may have been drawn
+    holding one. The round goes on only if the tile may be hers (the rest
+    of PAGAT then checks clean)."""
+    drew = (20, 10, "INFO", "unverified", "round 1: hands are not in the record, so whether "
+            "a player could play instead of drawing is not checked (first: Ana here)")
+    text = edit(NO_STOCK, "Ana: d0-4 d2-6 2-6R", f"Ana: d?? d?? {play}")
+    assert _all(text) == [drew, finding]
+
+
+@pytest.mark.parametrize(("play", "finding"), [
+    ("0-7R", (14, 7, "ERROR", "not-in-hand", "0-7 is not in a double-6 set")),
+    ("3-4R", (14, 7, "ERROR", "not-in-hand",
+              "Budi places 3-4, which they do not hold (Ana holds it)")),
+])
+def test_a_tile_that_is_not_there_ends_the_check_of_its_round(
+        play: str, finding: tuple[int, int, str, str, str]) -> None:
+    """Budi's tile on line 14 is not one he can hold: the one finding, at the
+    tile; the round's later lines (and its score line) are not checked."""
+    assert _all(edit(PAGAT, "Budi: 0-3R\n", f"Budi: {play}\n")) == [finding]
+
+
+def test_a_line_read_as_meant_still_has_its_turn_checked() -> None:
+    """Budi's 0-0r (line 13) is a syntax error read as 0-0R, not a line
+    lost: nothing was dropped before it, so it is still out of turn."""
+    found = _all(edit(PAGAT, "Ana: 0-0R +10\n", "Budi: 0-0r +10\n"))
+    assert (13, 1, "ERROR", "out-of-turn", "it is Ana's turn, not Budi's") in found
+
+
+@pytest.mark.parametrize(("old", "new", "line"), [
+    ('[Result "*"]', '[Result "Ana"]', 4),  # at the tag
+    ('[Result "*"]\n', "", 1),  # no tag: at the match's first line
+])
+def test_a_record_that_ends_before_the_match_does(old: str, new: str, line: int) -> None:
+    """PAGAT stops inside round 1 at 35 to 10, far from pagat's 250."""
+    assert _all(edit(PAGAT, old, new)) == [
+        (line, 1, "WARNING", "unfinished", "the record ends inside round 1 before anyone "
+         'reached 250; write [Result "*"] for an unfinished match')]
+
+
+def test_the_words_after_the_match_was_decided() -> None:
+    """SPINNER to 20, its Result left at *: Budi's 0-2L (line 14) took him
+    to 20, so the tag is wrong, Ana's muggins call (line 15) is a play after
+    the end and is not counted: the score line's 15 for Ana is 10."""
+    text = edit(SPINNER, '[Result "*"]', '[Result "*"]\n[Target "20"]')
+    assert _all(text) == [
+        (3, 1, "ERROR", "result-mismatch", "Result is *, but Budi reached the target of 20"),
+        (15, 1, "ERROR", "after-match-end", "a play after Budi reached the target of 20; "
+         "the match was over (later lines are not checked)"),
+        (16, 7, "ERROR", "total-mismatch", "Ana has 10, not 15"),
+    ]
+
+
 FAMILY = (Path(__file__).resolve().parent.parent / "records" / "family-pagat-3p.mgn"
           ).read_text(encoding="utf-8")
 
@@ -358,6 +551,66 @@ def test_closing_passes_after_a_block(after: str, expected: list[tuple[int, str,
     columns = {d.column for d in replay_match(match, resolver_for(None)).diagnostics
                if d.code == "after-round-end"}
     assert columns <= {1}
+
+
+#: PAGAT up to Budi's 2-2R (line 20) under a reserve of all 14 undealt
+#: tiles: nothing may be drawn. Ana (4-4 1-1) passes, Budi lays 1-2R (ends
+#: 5 and 1), Ana 1-1R (ends 5 and 1-1): Ana's 4-4 and Budi's 6-6 fit
+#: neither, so Ana's placement blocks the round. Each loses their own hand
+#: rounded: Ana 8 → 10 (20 - 10), Budi 12 → 10 (10 - 10).
+BARE = dataclasses.replace(PAGAT_RULES, stock_reserve=14)
+BLOCKED_BY_ANA = (PAGAT[:PAGAT.index("Ana: d0-4 d2-6 2-6R")]
+                  + "Ana: pass\nBudi: 1-2R\nAna: 1-1R\nBudi: pass\nAna: pass\n"
+                  + "score Ana 10, Budi 0\n")
+
+
+def _bare(text: str, *visitors: ReplayVisitor) -> list[tuple[int, str, str]]:
+    (match,) = parse_text(text)
+    return [(d.line, d.code, d.message)
+            for d in replay_match(match, lambda _spec: BARE, *visitors).diagnostics]
+
+
+def test_closing_passes_after_a_block_by_the_first_seat() -> None:
+    """Budi, then Ana, may each pass once after Ana's block; Budi's second
+    pass is a play after the round's end."""
+    assert _bare(BLOCKED_BY_ANA) == []
+    text = edit(BLOCKED_BY_ANA, "Ana: pass\nscore", "Ana: pass\nBudi: pass\nscore")
+    assert _bare(text) == [
+        (26, "after-round-end", "Budi plays after round 1 ended (the round was blocked)")]
+
+
+class _Moments(ReplayVisitor):
+    """Every moment, as (where, round, turn, the line that follows, started)."""
+
+    wants_moments = True
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[At, int, int, int | None, bool]] = []
+
+    def moment(self, m: Moment) -> bool:
+        self.seen.append((m.at, m.round, m.turn, m.item.line if m.item else None, m.started))
+        return True
+
+
+def test_the_moments_a_visitor_is_told() -> None:
+    """BLOCKED_BY_ANA: before each of its 13 turns (the hands set up from
+    the second on), then the two closing passes after the block (turns 14
+    and 15 of round 1), then the round's end at the record's end (the
+    score line is no moment). SPINNER to 20: once Budi's 0-2L (line 14, the
+    4th turn) decided the match, every later line and the end are the
+    position where it was decided, 1.5."""
+    seen = _Moments()
+    _bare(BLOCKED_BY_ANA, seen)
+    assert seen.seen == [(At.TURN, 1, 1, 11, False)] + [
+        (At.TURN, 1, t, 10 + t, True) for t in range(2, 14)] + [
+        (At.ENDED_TURN, 1, 14, 24, True), (At.ENDED_TURN, 1, 15, 25, True),
+        (At.ROUND_END, 1, 16, None, True)]
+    seen = _Moments()
+    (match,) = parse_text(edit(SPINNER, '[Result "*"]', '[Result "Budi"]\n[Target "20"]'))
+    replay_match(match, resolver_for(None), seen)
+    assert seen.seen == [(At.TURN, 1, 1, 11, False)] + [
+        (At.TURN, 1, t, 10 + t, True) for t in range(2, 5)] + [
+        (At.OVER, 1, 5, 15, True), (At.OVER, 1, 5, 16, True), (At.OVER, 1, 5, None, True)]
 
 
 def test_a_play_after_someone_went_out() -> None:

@@ -245,3 +245,190 @@ def test_must_pass_only_with_nothing_to_play_or_draw() -> None:
     assert not turn.must_pass(line, fit, fit, 0)  # holds a fitting tile
     assert not turn.must_pass(line, 1 << _i("1-2"), fit, 1)  # may draw
     assert not turn.must_pass(EMPTY, 0, fit, 0)  # any tile opens
+
+
+def _hand(*tiles: str) -> int:
+    return sum(1 << _i(t) for t in tiles)
+
+
+#: docs/rules.md: pagat ends the match at the target (``at-target``); the
+#: same rules ending it only at a round's end.
+R_ROUND_END_MATCH = tuple(0 if i == keys.R_AT_TARGET else v for i, v in enumerate(R))
+
+
+@pytest.mark.parametrize(("rules", "hands", "seat", "points", "dist", "can_draw", "answer"), [
+    # A placement of 10 by a player 5 short of the target wins at once, even
+    # one that also empties their hand and blocks the round (docs/rules.md:
+    # "at a placement (no deductions follow)").
+    (R, ("1-2", ""), 1, 10, 5, 0, turn.REACHED),
+    (R, ("1-2", "0-0"), 1, 10, 10, 0, turn.REACHED),  # exactly the target
+    (R, ("1-2", "0-0"), 1, 1, 1, 0, turn.REACHED),  # any credit that gets there
+    (R, ("3-5", "0-0"), 1, 5, 10, 0, turn.GOES_ON),  # 5 short: 0's 3-5 fits
+    (R, ("1-2", "0-0"), 1, 0, 0, 0, turn.BLOCKED),  # no credit reaches nothing
+    # Under round-end the same credit does not end the match; going out does
+    # end the round, before the block it also makes.
+    (R_ROUND_END_MATCH, ("1-2", ""), 1, 10, 5, 0, turn.WENT_OUT),
+    (R_ROUND_END_MATCH, ("1-2", "0-0"), 1, 10, 5, 0, turn.BLOCKED),
+    (R, ("", "1-2"), 0, 0, 50, 0, turn.WENT_OUT),
+    (R, ("", "3-5"), 0, 0, 50, 3, turn.WENT_OUT),
+    # Blocked: nothing to draw and neither hand fits 3 or 4; a tile to draw,
+    # or any hand holding a fitting tile, and play goes on.
+    (R, ("1-2", "0-0 1-1"), 0, 0, 50, 0, turn.BLOCKED),
+    (R, ("1-2", "0-0 1-1"), 0, 0, 50, 1, turn.GOES_ON),
+    (R, ("1-2 3-5", "0-0"), 1, 0, 50, 0, turn.GOES_ON),
+    (R, ("1-2", "0-0 4-6"), 0, 0, 50, 0, turn.GOES_ON),
+])
+def test_what_follows_a_placement(rules: tuple[int, ...], hands: tuple[str, ...], seat: int,
+                                  points: int, dist: int, can_draw: int, answer: int) -> None:
+    """On the line 3-4 (ends 3 and 4; 3-5 and 4-6 fit, 1-2 and 0-0 do not)."""
+    masks = [_hand(*h.split()) for h in hands]
+    fit = table_for(PAGAT).fit(LINE_3_4)
+    assert turn.after_placement(rules, LINE_3_4, fit, masks, seat, points, dist,
+                                can_draw) == answer
+
+
+@pytest.mark.parametrize(("key", "hands", "can_draw", "answer"), [
+    (LINE_3_4, ("1-2", "0-0"), 0, turn.BLOCKED),
+    (LINE_3_4, ("1-2", "0-0"), 2, turn.GOES_ON),  # the next may draw
+    (LINE_3_4, ("1-2", "3-6"), 0, turn.GOES_ON),  # the next holds 3-6
+    (LINE_3_4, ("4-4", "0-0"), 0, turn.GOES_ON),
+    (EMPTY, ("1-2", "0-0"), 0, turn.GOES_ON),  # nothing laid: any tile opens
+])
+def test_what_follows_a_pass(key: int, hands: tuple[str, ...], can_draw: int,
+                             answer: int) -> None:
+    masks = [_hand(*h.split()) for h in hands]
+    fit = table_for(PAGAT).fit(key)
+    assert turn.after_pass(key, fit, masks, can_draw) == answer
+
+
+def _line(a: int, b: int) -> int:
+    """A line's canonical key from its ends' codes (``pip << 1 | double``),
+    by the encoding in engine/keys.py: kind 1, the lower code at bit 3."""
+    lo, hi = sorted((a, b))
+    return 1 | lo << 3 | hi << 11
+
+
+def _spin(pip: int, left: int, right: int, up: int, down: int) -> int:
+    """A spinner's canonical key: kind 2, its pip at bit 2, then L, R and U,
+    D each pair with the lower code first, from bit 9 (255: no tile)."""
+    a0, a1 = sorted((left, right))
+    a2, a3 = sorted((up, down))
+    return 2 | pip << 2 | a0 << 9 | a1 << 17 | a2 << 25 | a3 << 33
+
+
+def _search(rules: tuple[int, ...], key: int) -> list[tuple[str, int, int]]:
+    """keys.search_moves_into of every tile of a double-six set, in the
+    engine's order of tiles (by low half, then high half)."""
+    tiles = [(lo, hi) for hi in range(7) for lo in range(hi + 1)]  # by index
+    order = sorted(range(28), key=lambda i: tiles[i])
+    out = [0] * (3 * 4 * 28)
+    m = keys.search_moves_into(rules, keys.pip_masks(6), [t[0] for t in tiles],
+                               [t[1] for t in tiles], order, key, out)
+    assert 0 <= m <= 4 * 28
+    return [("{}-{}".format(*tiles[out[3 * j]]), out[3 * j + 1], out[3 * j + 2])
+            for j in range(m)]
+
+
+def test_every_placement_on_a_line_best_score_first() -> None:
+    """docs/rules.md, pagat, the line 3-4 (3 facing L, 4 facing R): each
+    tile with a 3 joins L, each with a 4 joins R, 3-4 both; the open ends
+    after it are added up, a multiple of 5 scores. Codes: a pip p shows as
+    2p, a double at the end as 2p + 1."""
+    assert _search(R, LINE_3_4) == [
+        ("3-3", _line(7, 8), 10),  # 3-3 crosswise on L: 6 + 4
+        ("3-6", _line(12, 8), 10),  # 6 + 4
+        ("1-3", _line(2, 8), 5),  # 1 + 4
+        ("2-4", _line(6, 4), 5),  # 3 + 2
+        # Nothing scores; the engine's order of tiles, L before R.
+        ("0-3", _line(0, 8), 0),  # 0 + 4
+        ("0-4", _line(6, 0), 0),  # 3 + 0
+        ("1-4", _line(6, 2), 0),  # 3 + 1
+        ("2-3", _line(4, 8), 0),  # 2 + 4
+        ("3-4", _line(8, 8), 0),  # on L: 4 + 4
+        ("3-4", _line(6, 6), 0),  # on R: 3 + 3
+        ("3-5", _line(10, 8), 0),  # 5 + 4
+        ("4-4", _line(6, 9), 0),  # 3 + 8
+        ("4-5", _line(6, 10), 0),  # 3 + 5
+        ("4-6", _line(6, 12), 0),  # 3 + 6
+    ]
+
+
+def test_mirror_placements_are_one_move() -> None:
+    """A lone 4-4 shows 4 at both ends: a tile with a 4 on L or on R makes
+    mirror images, one move each; x-4 leaves x + 8 (4-4 at the far end),
+    and only 2-4 (10) scores."""
+    lone = 1 | 1 << 2 | 9 << 3 | 9 << 11
+    assert lead_key(R, 4, 4) == lone
+    assert _search(R, lone) == [
+        ("2-4", _line(4, 9), 10),
+        ("0-4", _line(0, 9), 0),
+        ("1-4", _line(2, 9), 0),
+        ("3-4", _line(6, 9), 0),
+        ("4-4", _line(9, 9), 0),
+        ("4-5", _line(10, 9), 0),
+        ("4-6", _line(12, 9), 0),
+    ]
+
+
+def test_every_placement_on_a_fresh_spinner() -> None:
+    """docs/rules.md, spinner: lead 5-5, 5-0 on L → 10 (0 and the free U
+    and D ends, 5 + 5). On U instead: 0 + the free D end, 5. L and R are
+    mirrors, U and D too, so each tile has two moves; 5-5 itself (a tile of
+    the set, which a search filters by hand) crosswise on L: 10 + 10, on U:
+    10 + 5."""
+    rs = rule_ints(SPINNER)
+    spinner = lead_key(rs, 5, 5)
+    assert spinner == _spin(5, 255, 255, 255, 255)
+    moves = _search(rs, spinner)
+    assert moves[:4] == [
+        ("5-5", _spin(5, 11, 255, 255, 255), 20),
+        ("5-5", _spin(5, 255, 255, 11, 255), 15),
+        ("0-5", _spin(5, 0, 255, 255, 255), 10),
+        ("0-5", _spin(5, 255, 255, 0, 255), 5),
+    ]
+    rest = [(x, 5) for x in (1, 2, 3, 4, 6)]  # x + 10 on L, x + 5 on U: no score
+    assert moves[4:] == [
+        (f"{min(x, p)}-{max(x, p)}", key, 0)
+        for x, p in rest
+        for key in (_spin(5, 2 * x, 255, 255, 255), _spin(5, 255, 255, 2 * x, 255))]
+    # Sides first: U and D open only once L and R hold a tile.
+    first = tuple(1 if i == keys.R_SIDES_FIRST else v for i, v in enumerate(rs))
+    assert _search(first, spinner) == [m for m in moves if m[1] >> 25 & 255 == 255]
+
+
+def test_every_lead_on_an_empty_table() -> None:
+    """docs/rules.md, pagat leads: 6-4 and 5-5 score 10; 5-0, 4-1 and 3-2
+    score 5; every other tile leads for nothing (6-6 is 12, a lone double
+    counting its pips once)."""
+    moves = _search(R, EMPTY)
+    assert [(t, p) for t, _, p in moves[:5]] == [
+        ("4-6", 10), ("5-5", 10), ("0-5", 5), ("1-4", 5), ("2-3", 5)]
+    assert len(moves) == 28 and all(p == 0 for _, _, p in moves[5:])
+    assert [t for t, _, _ in moves[5:]] == [
+        f"{lo}-{hi}" for lo in range(7) for hi in range(lo, 7)
+        if f"{lo}-{hi}" not in ("4-6", "5-5", "0-5", "1-4", "2-3")]
+    assert moves[0][1] == _line(8, 12)
+    assert moves[1][1] == 1 | 1 << 2 | 11 << 3 | 11 << 11  # the lone 5-5
+
+
+def test_the_tiles_that_carry_each_pip() -> None:
+    """A tile lo-hi of a double-six set is bit hi * (hi + 1) / 2 + lo
+    (engine/keys.py): the seven tiles with a 0 are 0-0 .. 0-6, bits 0, 1,
+    3, 6, 10, 15 and 21; with a 6, 0-6 .. 6-6, bits 21 to 27. One mask a
+    pip, nothing past the set."""
+    masks = keys.pip_masks(6)
+    assert len(masks) == 7
+    assert masks[0] == sum(1 << b for b in (0, 1, 3, 6, 10, 15, 21))
+    assert masks[6] == sum(1 << b for b in range(21, 28))
+    for p in range(7):
+        assert masks[p] == sum(1 << _i(f"{min(p, q)}-{max(p, q)}") for q in range(7))
+
+
+def test_the_most_one_placement_scores() -> None:
+    """docs/rules.md: 20 under pagat (6-6 at one end, 4-4 at the other; the
+    exhaustive search of test_worked_numbers agrees); with a modulus of 50
+    no total of a line (22 at most) scores at all."""
+    import dataclasses
+
+    assert keys.max_place(R) == 20
+    assert keys.max_place(rule_ints(dataclasses.replace(PAGAT, modulus=50))) == 0

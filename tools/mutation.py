@@ -1,8 +1,9 @@
 """Mutation testing of the rules of a turn and of the replay that holds a
 record to them: do the tests notice when one of these lines is wrong?
 
-    python tools/mutation.py                    # every mutant, two at a time
-    python tools/mutation.py --max-children 1 --workdir /tmp/muggins-mutation
+    nohup nice -n 10 python tools/mutation.py > mutation.log &   # every mutant
+    python tools/mutation.py --report            # the figures of the last run
+    python tools/mutation.py --again --survivors # after adding tests
 
 Copies the project to ``--workdir`` (the tree is never touched), adds
 mutmut's settings to the copy's ``pyproject.toml`` and runs ``mutmut run``
@@ -10,13 +11,23 @@ there: each mutant (an operator, a number, a comparison, a call's argument
 changed in one function) of the engine's turn rules (``engine/turn.py``,
 ``engine/keys.py``) and of the round tracker (``replay/tracker.py`` and the
 modules it calls: ``opening``, ``closing``, ``ends``, ``faults``,
-``state``, ``deduce``) is run against the tests that reach it, fastest
-first. Then prints how many mutants were killed, by file, and lists the
-survivors (``mutmut show NAME`` in the work folder shows one's diff).
+``state``, ``deduce``) is run against the tests that reach it (mutmut
+first runs them once to see which tests call which function), fastest
+first, stopping at the first failure. Then prints, by module, how many
+mutants were killed, survived, are listed as equivalent (``EQUIVALENT``,
+each with its reason) or were not run, and names each survivor
+(``mutmut show NAME`` in the work folder shows its diff); the exit status
+is 1 when a mutant was not run or fewer than 95% of the mutants not
+equivalent were killed.
 
-Not in CI: a run takes tens of minutes. Needs mutmut (``pip install
-mutmut``). Hypothesis runs derandomized (``CI=true``), so a run is
-repeatable.
+``--again`` goes on in the work folder with the tree's sources and tests
+copied over it: the mutants of a function that changed are made and run
+anew, the others keep their result, so ``--again --survivors`` runs only
+those and the survivors against the tests added since.
+
+Not in CI: every mutant takes about four hours on two busy cores. Needs
+mutmut 3 (``pip install mutmut``; not a dependency of the project).
+Hypothesis runs derandomized (``CI=true``), so a run is repeatable.
 """
 
 from __future__ import annotations
@@ -69,7 +80,7 @@ SETTINGS = """
 [tool.mutmut]
 source_paths = ["src"]
 only_mutate = {mutated}
-also_copy = ["docs", "records", "schemas", "src/muggins_cli/docs"]
+also_copy = ["docs", "records", "schemas", "src/muggins_cli/docs", "conftest.py"]
 pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:xdist", "-m", "not slow",
                        "-k", "{solver}"]
 pytest_add_cli_args_test_selection = {tests}
@@ -82,12 +93,54 @@ forkserver_warmup = "collect"
 """
 
 
+#: The copy's own ``conftest.py``, read before the tests' own. mutmut
+#: wraps each function of a mutated module in a trampoline (a closure that
+#: calls the original or the mutant under test), and Numba compiles no
+#: closure; the solver's kernel compiles every function of engine/keys.py
+#: and engine/turn.py when it is imported, as the tests' conftest does
+#: (through the analysis). So the kernel is built here from the functions
+#: as written (each trampoline's ``__wrapped__``), the mutants hidden while
+#: it looks, and every module imported meanwhile is given the trampolines
+#: back. The solver's tests are not in the run: a mutant is judged by the
+#: tests that call the engine as Python, where its trampoline runs it.
+KERNEL_CONFTEST = '''"""Written by tools/mutation.py: the solver's kernel compiled from the
+engine's functions as written, since Numba cannot compile mutmut's
+trampolines (see KERNEL_CONFTEST there)."""
+
+import sys
+import types
+
+from muggins_cli.engine import keys, turn
+
+_saved = {mod: dict(vars(mod)) for mod in (keys, turn)}
+_trampoline_of = {}
+try:
+    for _mod in (keys, turn):
+        for _name, _value in list(vars(_mod).items()):
+            if _name.startswith(("x_", "mutants_x_")):
+                delattr(_mod, _name)
+            elif isinstance(_value, types.FunctionType) and hasattr(_value, "__wrapped__"):
+                _trampoline_of[id(_value.__wrapped__)] = _value
+                setattr(_mod, _name, _value.__wrapped__)
+    import muggins_cli.solver.kernel  # noqa: F401
+finally:
+    for _mod, _vars in _saved.items():
+        vars(_mod).update(_vars)
+    for _name, _mod in list(sys.modules.items()):
+        if _name.startswith("muggins_cli.") and _name != "muggins_cli.solver.kernel":
+            for _attr, _value in list(vars(_mod).items()):
+                if id(_value) in _trampoline_of and _value is not _trampoline_of[id(_value)]:
+                    setattr(_mod, _attr, _trampoline_of[id(_value)])
+'''
+
+
 def prepare(work: Path, mutated: list[str]) -> None:
     """A copy of the project in ``work`` with mutmut's settings."""
     if work.exists():
         shutil.rmtree(work)
     shutil.copytree(ROOT, work, ignore=shutil.ignore_patterns(
         ".git", "mutants", "__pycache__", ".data", ".mypy_cache", ".ruff_cache", ".venv"))
+    (work / "conftest.py").write_text(KERNEL_CONFTEST, encoding="utf-8")
     pyproject = work / "pyproject.toml"
     text = pyproject.read_text(encoding="utf-8")
     text = re.sub(r'\naddopts = "[^"]*"', "", text)  # the suite's own -n auto and marks
@@ -98,49 +151,124 @@ def prepare(work: Path, mutated: list[str]) -> None:
         solver=SOLVER_TESTS), encoding="utf-8")
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--workdir", type=Path,
-                    default=Path(tempfile.gettempdir()) / "muggins-mutation")
-    ap.add_argument("--max-children", type=int, default=2)
-    ap.add_argument("--again", action="store_true",
-                    help="go on in the work folder as it is (after a test was added there)")
-    ap.add_argument("--only", nargs="*", default=[],
-                    help="mutate only these of the files (paths as in MUTATED)")
-    args = ap.parse_args()
-    if shutil.which("mutmut") is None:
-        print("mutmut is needed: pip install mutmut", file=sys.stderr)
-        return 2
-    if not args.again:
-        prepare(args.workdir, args.only or MUTATED)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env["CI"] = "true"
-    subprocess.run(["mutmut", "run", "--max-children", str(args.max_children)],
-                   cwd=args.workdir, env=env, check=False)
-    listed = subprocess.run(["mutmut", "results", "--all", "true"], cwd=args.workdir, env=env,
+#: Surviving mutants no test can kill, because the code behaves the same
+#: with them (names as ``mutmut results`` gives them, for the sources of
+#: this commit: a change to a function renumbers its mutants, and the report
+#: says when a name here is no survivor any more). Each says why.
+_HIDDEN = ("deduce_round reads hidden[s] only as true or false (some draw of that seat "
+           "was face down), and this still makes it nonzero")
+EQUIVALENT: dict[str, str] = {
+    "muggins_cli.replay.deduce.x_deduce_round__mutmut_22": _HIDDEN,  # get(s, 0) - 1
+    "muggins_cli.replay.deduce.x_deduce_round__mutmut_23": _HIDDEN,  # get(None, 0) + 1
+    "muggins_cli.replay.deduce.x_deduce_round__mutmut_27": _HIDDEN,  # get(s, 1) + 1
+    "muggins_cli.replay.deduce.x_deduce_round__mutmut_28": _HIDDEN,  # get(s, 0) + 2
+}
+
+#: What mutmut's exit codes mean here; anything else (no tests, not
+#: checked, skipped, suspicious, a crash) is a mutant that was not run.
+KILLED = ("killed", "timeout")
+
+
+def sync(work: Path) -> None:
+    """The tree's sources and tests over the work folder's, for a run that
+    goes on where the last one stopped: mutmut makes the mutants of a
+    changed function anew (the others keep their results), copies the tests
+    on into its ``mutants`` folder and reruns its statistics for new tests."""
+    for part in ("src", "tests", "docs", "records", "schemas"):
+        shutil.copytree(ROOT / part, work / part, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def results(work: Path, env: dict[str, str]) -> dict[str, str]:
+    """Each mutant's state as mutmut left it."""
+    listed = subprocess.run(["mutmut", "results", "--all", "true"], cwd=work, env=env,
                             capture_output=True, text=True, check=False).stdout
     status: dict[str, str] = {}
     for line in listed.splitlines():
         name, _, state = line.strip().rpartition(": ")
         if name:
             status[name] = state
-    by_file: Counter[tuple[str, str]] = Counter()
+    return status
+
+
+def module_of(name: str) -> str:
+    """``muggins_cli.replay.tracker`` of ``muggins_cli.replay.tracker.xǁTrackerǁrun__mutmut_3``."""
+    return name.rsplit("__mutmut_", 1)[0].rsplit(".x", 1)[0]
+
+
+def report(status: dict[str, str]) -> int:
+    """Print the figures; 1 when a mutant was not run or the kill rate over
+    the mutants not listed as equivalent is under 95%."""
+    rows: Counter[tuple[str, str]] = Counter()
     for name, state in status.items():
-        by_file[name.split(".x")[0].rsplit(".", 1)[0], state] += 1
-    # A mutant that makes a test hang is caught too: timeouts count as killed.
-    killed = sum(1 for s in status.values() if s in ("killed", "timeout"))
-    counted = killed + sum(1 for s in status.values() if s == "survived")
-    for module in sorted({m for m, _ in by_file}):
-        k = by_file[module, "killed"] + by_file[module, "timeout"]
-        print(f"{module:40} {k:5} killed {by_file[module, 'survived']:4} survived")
-    if counted:
-        print(f"{killed} of {counted} mutants killed: {100 * killed / counted:.1f}% "
-              f"({sum(1 for s in status.values() if s not in ('killed', 'timeout', 'survived'))}"
-              " not run: no test reaches them, or skipped)")
+        kind = ("killed" if state in KILLED else "equivalent" if name in EQUIVALENT
+                else "survived" if state == "survived" else "not run")
+        rows[module_of(name), kind] += 1
+    print(f"{'module':32} {'mutants':>7} {'killed':>7} {'survived':>8} {'equivalent':>10} "
+          f"{'not run':>7}")
+    for module in sorted({m for m, _ in rows}):
+        total = sum(rows[module, k] for k in ("killed", "survived", "equivalent", "not run"))
+        print(f"{module:32} {total:7} {rows[module, 'killed']:7} {rows[module, 'survived']:8} "
+              f"{rows[module, 'equivalent']:10} {rows[module, 'not run']:7}")
+    total = len(status)
+    killed = sum(1 for s in status.values() if s in KILLED)
+    equivalent = sum(1 for n, s in status.items() if n in EQUIVALENT and s not in KILLED)
+    survived = sum(1 for n, s in status.items() if s == "survived" and n not in EQUIVALENT)
+    not_run = total - killed - equivalent - survived
+    print(f"{total} mutants: {killed} killed, {survived} survived, {equivalent} equivalent, "
+          f"{not_run} not run")
+    if total:
+        print(f"killed: {100 * killed / total:.1f}% of all; "
+              f"{100 * killed / max(1, total - equivalent):.1f}% of those not equivalent")
     for name, state in sorted(status.items()):
-        if state == "survived":
-            print(f"survived: {name}")
-    return 0
+        if state not in KILLED and name not in EQUIVALENT:
+            print(f"{state}: {name}")
+    for name, why in sorted(EQUIVALENT.items()):
+        found = status.get(name)
+        if found in KILLED or found is None:
+            print(f"listed as equivalent but {found or 'no such mutant'}: {name}")
+        else:
+            print(f"equivalent: {name}: {why}")
+    return 0 if not_run == 0 and killed >= 0.95 * max(1, total - equivalent) else 1
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--workdir", type=Path,
+                    default=Path(tempfile.gettempdir()) / "muggins-mutation")
+    ap.add_argument("--max-children", type=int, default=2)
+    ap.add_argument("--again", action="store_true",
+                    help="go on in the work folder where the last run stopped, with the "
+                         "tree's sources and tests as they are now (the mutants of an "
+                         "unchanged function keep their result)")
+    ap.add_argument("--survivors", action="store_true",
+                    help="with --again: run the survivors again (after tests were added)")
+    ap.add_argument("--report", action="store_true",
+                    help="only print the figures of the work folder's last run")
+    ap.add_argument("--only", nargs="*", default=[],
+                    help="mutate only these of the files (paths as in MUTATED)")
+    args = ap.parse_args()
+    if shutil.which("mutmut") is None:
+        print("mutmut is needed: pip install mutmut", file=sys.stderr)
+        return 2
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["CI"] = "true"
+    if args.report:
+        return report(results(args.workdir, env))
+    if not args.again:
+        prepare(args.workdir, args.only or MUTATED)
+    else:
+        sync(args.workdir)
+    run = ["mutmut", "run", "--max-children", str(args.max_children)]
+    # Every mutant without a result: all of them in a new work folder, those
+    # of the functions that changed in an old one.
+    subprocess.run(run, cwd=args.workdir, env=env, check=False)
+    if args.survivors:
+        names = sorted(n for n, s in results(args.workdir, env).items()
+                       if s not in KILLED and n not in EQUIVALENT)
+        if names:
+            subprocess.run([*run, *names], cwd=args.workdir, env=env, check=False)
+    return report(results(args.workdir, env))
 
 
 if __name__ == "__main__":

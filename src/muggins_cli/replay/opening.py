@@ -154,16 +154,21 @@ def open_play(m: MatchState, rnd: Round) -> bool:
 def _lead_by_deal(m: MatchState, rnd: Round) -> None:
     """Under ``lead_tile: highest-double``, a round that no going out
     decides is led by the highest double dealt; a deal without one
-    would have been dealt again."""
+    would have been dealt again. Hands the record gives away without deal
+    lines (:func:`.deduce.deduce_round`) are held to that as if dealt,
+    the finding then on the ``round`` line."""
     prev = m.prev_round
     rnd.by_deal = leads_by_deal(m.rules) and (
         prev is None or (not prev.skipping and prev.ended and prev.went_out is None))
     if not rnd.by_deal or not rnd.hands_known:
         return
     rnd.lead_tile = highest_double([h.known for h in rnd.hands])
-    if rnd.lead_tile is None and rnd.deals:
-        last = max(rnd.deals.values(), key=lambda d: d.line)
-        m.report.error(last.line, last.column, "bad-deal",
+    if rnd.lead_tile is None:
+        line, column = rnd.line, 1
+        if rnd.deals:
+            last = max(rnd.deals.values(), key=lambda d: d.line)
+            line, column = last.line, last.column
+        m.report.error(line, column, "bad-deal",
                        f"nobody is dealt a double in round {rnd.number}; with the highest "
                        "double leading, such a deal is dealt again")
 
@@ -257,7 +262,7 @@ def _check_hidden_double_lead(m: MatchState, rnd: Round, t: Turn, seat: int,
     """A round led by the highest double whose hands are hidden: only a
     lead that is no double is certainly wrong."""
     if rnd.deals or rnd.hands_known:
-        return  # no double dealt: reported on the deal
+        return  # no double dealt: reported by _lead_by_deal
     action = t.action
     if led is not None and not led.is_double:
         m.report.error(action.line, action.column, "wrong-leader",

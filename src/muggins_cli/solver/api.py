@@ -34,6 +34,9 @@ Modes:
 - ``sample``: only a :class:`~muggins_cli.engine.view.SeatView` (the mover's view). The unseen tiles
   are dealt ``samples`` times consistently with the draws and passes seen,
   each deal solved as ``perfect``, and each move's values averaged. Seeded.
+  Given ``deals`` (every consistent deal with its weight, from
+  :func:`~muggins_cli.solver.knowledge.every_deal`), each is solved once
+  and the weighted average is exact.
 
 Budgets: ``time_limit`` (seconds) and ``node_limit``. When one runs out, or
 on Ctrl-C (``KeyboardInterrupt``), ``solve`` returns what it has: the moves
@@ -77,7 +80,7 @@ from muggins_cli.solver.common import (
     settle_bonus_max,
 )
 from muggins_cli.solver.expect import Expect2
-from muggins_cli.solver.knowledge import Prior, Sampler
+from muggins_cli.solver.knowledge import Prior, Sampler, WeightedDeal
 from muggins_cli.solver.maxn import MaxN, Vec, preference
 from muggins_cli.solver.paranoid import Paranoid
 from muggins_cli.solver.perfect import BIG, Perfect2
@@ -477,6 +480,8 @@ def solve(
     multi: Multi | str = Multi.MAXN,
     enough: Enough | None = None,
     prior: Prior | None = None,
+    deals: Sequence[WeightedDeal] | None = None,
+    node_total: int | None = None,
 ) -> SolveResult:
     """Value every legal move of ``position`` for the player to move.
 
@@ -489,6 +494,14 @@ def solve(
     variations (the benchmark's sampled modes do not need them). ``prior``
     (``sample`` only) weighs the deals by what the mover believes of the
     other hands beyond the voids (:class:`~muggins_cli.solver.knowledge.Sampler`).
+    ``deals`` (``sample`` only) replaces the sampling by these deals, each
+    solved once, every move valued in each, their values weighed by the
+    deals' weights: ``exact`` when every one was solved within the
+    budget (``node_limit`` is then shared by all of them), and ``samples``,
+    ``enough`` and ``prior`` play no part. ``node_total`` (``sample`` with
+    ``enough``) also ends the sampling once the deals together have searched
+    that many nodes, as if ``enough`` had said so: a bound on the work one
+    answer takes that does not depend on the machine's speed.
     """
     mode = Mode(mode)
     objective = Objective(objective)
@@ -509,7 +522,8 @@ def solve(
             return _solve_perfect(rules, position, sc, tg, objective, budget, pv, multi)
         else:
             return _solve_expect(rules, position, sc, tg, objective, budget, seed, samples, pv)
-    return _solve_sample(rules, know, objective, budget, seed, samples, multi, enough, prior)
+    return _solve_sample(rules, know, objective, budget, seed, samples, multi, enough, prior,
+                         deals, node_total)
 
 
 def runs_compiled(rules: Rules, players: int, objective: Objective | str, *, timed: bool,
@@ -819,12 +833,21 @@ def _solve_expect(
 def _solve_sample(
     rules: Rules, know: SeatView, objective: Objective, budget: Budget, seed: int, samples: int,
     multi: Multi = Multi.MAXN, enough: Enough | None = None, prior: Prior | None = None,
+    deals: Sequence[WeightedDeal] | None = None, node_total: int | None = None,
 ) -> SolveResult:
     if min(know.target - s for s in know.scores) <= 0 and credit_ends_match(rules):
         raise InputError("the match is over: a score has reached the target")
+    if deals is not None:
+        if not deals:
+            raise InputError("no deal to average over")
+        listed = iter(deals)
+        return _average(rules, lambda: next(listed)[0], know.scores, know.target, objective,
+                        budget, len(deals), Mode.SAMPLE, "every deal", know.seat, 0, multi,
+                        weights=[w for _, w in deals])
     sampler = Sampler(know, random.Random(seed), prior=prior)
     return _average(rules, sampler.deal, know.scores, know.target, objective, budget, samples,
-                    Mode.SAMPLE, "sampled deals", know.seat, 0, multi, enough)
+                    Mode.SAMPLE, "sampled deals", know.seat, 0, multi, enough,
+                    node_total=node_total)
 
 
 #: Called after each sampled deal with every move's values so far (in deal
@@ -838,17 +861,20 @@ def _average(
     rules: Rules, deal: Callable[[], RoundState], scores: Sequence[int], target: int,
     objective: Objective, budget: Budget, samples: int, mode: Mode, method: str, seat: int,
     nodes: int, multi: Multi = Multi.MAXN, enough: Enough | None = None,
+    weights: Sequence[float] | None = None, node_total: int | None = None,
 ) -> SolveResult:
     """Solve up to ``samples`` perfect-information states from ``deal`` and
     average each move's value. A draw is reported as ``d??``: its tile is
-    different in every sample.
+    different in every sample. With ``weights`` (one a deal, in proportion
+    to its probability: every deal there is), the average is weighed by
+    them and exact once all ``samples`` deals are solved.
 
     Without ``enough`` the node cap is shared by all the deals and sampling
     stops when it runs out. With ``enough``, sampling stops when ``enough``
     says so, only the moves it names are valued in the next deal, and the
     node cap applies to each deal: a deal that does not finish in it is put
     aside and another dealt (``replaced`` counts them; after ``samples``
-    such deals sampling stops)."""
+    such deals sampling stops), or when the deals' nodes reach ``node_total``."""
     vecs: dict[SolverMove, list[float]] = {}
     done = 0
     replaced = 0
@@ -878,6 +904,7 @@ def _average(
                     continue
                 stop.reason = sub.stopped
                 break
+            w = 1.0 if weights is None else weights[done]
             for mv in sub.moves:
                 if mv.value is None:
                     continue
@@ -886,14 +913,14 @@ def _average(
                 if mv.results is not None:
                     acc = vecs.setdefault(key, [0.0] * len(mv.results))
                     for i, x in enumerate(mv.results):
-                        acc[i] += x
+                        acc[i] += x if weights is None else w * x
             done += 1
             if budget.left() is not None and (budget.left() or 0) <= 0:
                 stop.reason = Stopped.TIME
                 break
             if enough is not None:
                 keep = enough(per, done)
-                if keep is None:
+                if keep is None or (node_total is not None and nodes >= node_total):
                     break
             elif budget.node_limit is not None and budget.nodes >= budget.node_limit:
                 stop.reason = Stopped.NODES
@@ -901,10 +928,18 @@ def _average(
     values: list[_Row] = []
     for key in order:
         got = per[key]
-        vec = tuple(x / len(got) for x in vecs[key]) if key in vecs and got else None
-        values.append(_Row(key, sum(got) / len(got) if got else None, [key], vec))
+        # Without weights each deal counts once; with them (every move is
+        # valued in every deal then) by its probability.
+        mass = float(len(got)) if weights is None else sum(weights[:len(got)])
+        vec = tuple(x / mass for x in vecs[key]) if key in vecs and got else None
+        if weights is None:
+            mean = sum(got) / len(got) if got else None
+        else:
+            mean = sum(w * v for w, v in zip(weights, got)) / mass if got else None
+        values.append(_Row(key, mean, [key], vec))
     early = enough is not None and stop.reason is None
-    res = _finish(mode, objective, seat, values, False, nodes, budget, method, samples=done,
+    whole = weights is not None and done == len(weights)  # every deal, wholly solved
+    res = _finish(mode, objective, seat, values, whole, nodes, budget, method, samples=done,
                   stopped=stop.reason if done < samples and not early else None)
     res.moves = [dataclasses.replace(mv, deals=tuple(per[mv.move])) for mv in res.moves]
     res.replaced = replaced

@@ -94,3 +94,29 @@ def test_a_play_that_leads_by_a_hair_is_not_fine_until_the_runner_up_is_known() 
     assert got is not None and A in got and B in got
     per2 = {A: [0.0] * 8, B: [-20.0] * 8}
     assert enough(per2, 8) is None  # clearly best: fine at once
+
+
+def test_sampling_stops_once_the_deals_have_searched_node_total() -> None:
+    """``node_total`` ends the sampling after the deal whose nodes reach it,
+    as ``enough`` would: the answer is what was averaged so far, not a
+    stopped search."""
+    rules = load_preset("pagat")
+    state = endgame(rules, 2, 32, 14, min_stock=3)
+    know = view_of(rules, state, legal_moves(rules, state), (0, 0), 250)
+    free = solve(rules, know, mode="sample", samples=40, enough=lambda per, done: list(per),
+                 pv=False, seed=3)
+    assert free.samples == 40
+    per_deal = free.nodes / 40
+    cap = int(per_deal * 10)
+    got = solve(rules, know, mode="sample", samples=40, enough=lambda per, done: list(per),
+                pv=False, seed=3, node_total=cap)
+    assert got.stopped is None and 1 <= got.samples < 40
+    assert got.nodes >= cap
+    # The deals it took are the first ones of the free run, and it stopped at
+    # the first deal that brought the count to the cap.
+    firsts = {str(mv.move): mv.deals for mv in free.moves}
+    for mv in got.moves:
+        assert mv.deals == firsts[str(mv.move)][:got.samples]
+    shorter = solve(rules, know, mode="sample", samples=got.samples - 1,
+                    enough=lambda per, done: list(per), pv=False, seed=3)
+    assert shorter.nodes < cap

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from muggins_cli.analysis.weigh import WeighOptions, _racer
+from muggins_cli.analysis.weigh import WeighOptions, _racer, looks, settled
 from muggins_cli.engine.state import Place, legal_moves
 from muggins_cli.engine.view import view_of
 from muggins_cli.rules.loader import load_preset
@@ -120,3 +120,35 @@ def test_sampling_stops_once_the_deals_have_searched_node_total() -> None:
     shorter = solve(rules, know, mode="sample", samples=got.samples - 1,
                     enough=lambda per, done: list(per), pv=False, seed=3)
     assert shorter.nodes < cap
+
+
+def test_the_verdict_is_asked_at_a_few_counts_of_deals_only() -> None:
+    """Each count half as many again as the last (rounded), then the cap:
+    between them a turn goes on even once its verdict would hold."""
+    assert looks(8, 100) == [8, 12, 18, 27, 40, 60, 90, 100]
+    assert looks(8, 8) == [8]
+    options = WeighOptions(costly=5, blunder=15, z=2.0, min_deals=8, samples=100)
+    enough = _racer(A, options)
+    per = {A: [0.0] * 9, B: [30.0] * 9}  # 30 better in every deal: a blunder, known
+    assert enough(per, 9) is not None  # 9 is no count the verdict is asked at
+    per = {A: [0.0] * 12, B: [30.0] * 12}
+    assert enough(per, 12) is None
+
+
+def test_a_costly_turn_is_not_dealt_on_past_blunder_deals_to_tell_the_glyph() -> None:
+    """Surely costly (about 12, give or take 4), maybe a blunder: dealt on
+    while it has had fewer than ``blunder_deals`` deals, then left as at
+    least a mistake."""
+    options = WeighOptions(costly=5, blunder=15, z=2.0, min_deals=8, samples=1000,
+                           blunder_deals=27)
+    assert settled(8.0, 16.0, 18, options) is False   # 15 inside: not yet
+    assert settled(8.0, 16.0, 27, options) is True    # at blunder_deals: enough
+    assert settled(3.0, 16.0, 500, options) is False  # fine or not is never left open
+    assert settled(0.0, 4.0, 8, options) is True      # fine: 15 plays no part
+    enough = _racer(A, options)
+    per: dict[object, list[float]] = {A: [], B: []}
+    for k in range(1, 28):
+        per[A].append(0.0)
+        per[B].append(12.0 + (8.0 if k % 2 else -8.0))  # 12, 8 either way
+        got = enough(per, k)  # type: ignore[arg-type]
+        assert (got is None) == (k == 27), k

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from muggins_cli.analysis.weigh import value_error
 from muggins_cli.engine.state import Draw, Place, RoundState, UnseenDraw, apply, placement_score
 from muggins_cli.replay.position import Position
 from muggins_cli.rules.model import MatchEnd
@@ -55,6 +56,12 @@ def _value(v: float | None) -> str:
     return f"{v:+.2f}"
 
 
+def _error(res: SolveResult, move: SolverMove) -> str:
+    """`` ± e``, the standard error of a sampled value; nothing when exact."""
+    e = value_error(res, move)
+    return f" ± {e:.2f}" if e is not None else ""
+
+
 def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | None
                ) -> list[str]:
     """The moves and their values, the best and its principal variation."""
@@ -75,12 +82,16 @@ def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | 
            + (f", {res.samples} samples" if res.samples else "") + ")",
            f"value: {meaning}"]
     width = max((len(str(m.move)) for m in res.moves), default=4)
+    sampled = any(value_error(res, m.move) is not None for m in res.moves)
     for mv in res.moves:
         mark = "  best" if res.best is not None and mv.move == res.best else ""
-        out.append(f"  {mv.move!s:<{width}}  {_value(mv.value):>8}{mark}")
+        error = f"{_error(res, mv.move):<8}" if sampled else ""
+        out.append(f"  {mv.move!s:<{width}}  {_value(mv.value):>8}{error}{mark}".rstrip())
+    if sampled:
+        out.append("  (± one standard error over the deals)")
     if res.best is not None:
         best = next(m for m in res.moves if m.move == res.best)
-        out.append(f"best: {res.best} ({_value(best.value)})")
+        out.append(f"best: {res.best} ({_value(best.value)}{_error(res, best.move)})")
         lines = pv_lines(pos, state, best.pv)
         if len(lines) > 1 or res.mode.value != "sample":
             out.append("principal variation:")
@@ -95,14 +106,16 @@ def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | 
 def solve_json(pos: Position, where: str, res: SolveResult, state: RoundState | None
                ) -> dict[str, Any]:
     """One JSON document: position, to_move, mode, exact, moves [{move,
-    value, pv}], best, value, nodes, seconds."""
+    value, error, pv}] (``error`` the standard error of a sampled value,
+    null when exact), best, value, nodes, seconds."""
     return {
         "position": where,
         "to_move": pos.players[pos.to_move],
         "mode": res.mode.value,
         "exact": res.exact,
         "moves": [
-            {"move": str(m.move), "value": m.value, "pv": pv_lines(pos, state, m.pv)}
+            {"move": str(m.move), "value": m.value, "error": value_error(res, m.move),
+             "pv": pv_lines(pos, state, m.pv)}
             for m in res.moves
         ],
         "best": str(res.best) if res.best is not None else None,

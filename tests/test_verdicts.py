@@ -3,9 +3,12 @@ many deals a turn takes, and the solver honouring it."""
 
 from __future__ import annotations
 
+import math
 import random
 
-from muggins_cli.analysis.weigh import WeighOptions, _racer, looks, settled
+import pytest
+
+from muggins_cli.analysis.weigh import WeighOptions, _racer, bounds, looks, settled, student
 from muggins_cli.engine.state import Place, legal_moves
 from muggins_cli.engine.view import view_of
 from muggins_cli.rules.loader import load_preset
@@ -152,3 +155,39 @@ def test_a_costly_turn_is_not_dealt_on_past_blunder_deals_to_tell_the_glyph() ->
         per[B].append(12.0 + (8.0 if k % 2 else -8.0))  # 12, 8 either way
         got = enough(per, k)  # type: ignore[arg-type]
         assert (got is None) == (k == 27), k
+
+
+def _t_tail(t: float, df: int) -> float:
+    """The upper tail of Student's t beyond ``t``, by the trapezoid rule
+    on its density (independent of the code under test)."""
+    c = math.gamma((df + 1) / 2) / (math.sqrt(df * math.pi) * math.gamma(df / 2))
+    steps, top = 40_000, t + 200.0
+    h = (top - t) / steps
+    total = sum((0.5 if i in (0, steps) else 1.0)
+                * c * (1 + (t + i * h) ** 2 / df) ** (-(df + 1) / 2) for i in range(steps + 1))
+    return total * h
+
+
+@pytest.mark.parametrize(("z", "df", "within"), [(2.25, 7, 0.01), (2.25, 26, 0.01),
+                                                  (2.5, 11, 0.01), (3.5, 7, 0.07)])
+def test_student_has_the_normal_tail(z: float, df: int, within: float) -> None:
+    """Student's quantile for the normal ``z``'s tail: the t tail beyond it
+    is the normal tail beyond ``z``, within the stated accuracy."""
+    t = student(z, df)
+    normal_tail = 0.5 * math.erfc(z / math.sqrt(2))
+    assert _t_tail(t - within, df) >= normal_tail >= _t_tail(t + within, df)
+
+
+def test_moves_alike_in_a_few_deals_are_not_known_alike() -> None:
+    """The played move and another agree in each of 12 deals: no spread, but
+    a thirteenth may part them by a round's points. Not fine at 12; fine
+    by 27, when one deal's swing of 30 moves the mean by little."""
+    options = WeighOptions(costly=5, blunder=15, z=2.25, min_deals=8, samples=100)
+    rng = random.Random(7)
+    same = [rng.uniform(-40, 10) for _ in range(27)]
+    low, high, _ = bounds({A: same[:12], B: same[:12]}, A, options.z)
+    assert low == 0 and high >= options.costly
+    assert options.band(low, high) == "uncertain"
+    low, high, _ = bounds({A: same, B: same}, A, options.z)
+    assert high == pytest.approx(student(2.25, 26) * 30 / 27)
+    assert options.band(low, high) == "fine"

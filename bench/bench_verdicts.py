@@ -243,9 +243,11 @@ def reference_turn(args: tuple[str, int, int, int]) -> dict[str, Any]:
             "values": {str(mv.move): mv.value for mv in res.moves}}
 
 
-def reference(paths: Sequence[Path], deals: int, jobs: int, out: Path, every: int) -> None:
+def reference(paths: Sequence[Path], deals: int, jobs: int, out: Path, every: int,
+              first: int = 0) -> None:
     """Make (or go on with) the reference: each ``every``-th turn with a
-    choice of each record, written to ``out`` after every turn."""
+    choice of each record (from the ``first``-th of those), written to
+    ``out`` after every turn."""
     doc: dict[str, Any] = {"deals": deals, "seed": REF_SEED, "records": {}}
     if out.exists():
         doc = json.loads(out.read_text(encoding="utf-8"))
@@ -256,7 +258,7 @@ def reference(paths: Sequence[Path], deals: int, jobs: int, out: Path, every: in
         rows = doc["records"].setdefault(path.name, [])
         done = {r["line"] for r in rows}
         ds = _decisions(path)
-        todo = [(str(path), i, deals, REF_SEED) for i in unforced(path)[::every]
+        todo = [(str(path), i, deals, REF_SEED) for i in unforced(path)[::every][first:]
                 if ds[i].turn.line not in done]
         with ProcessPoolExecutor(jobs) as pool:
             for row in pool.map(reference_turn, todo, chunksize=1):
@@ -491,6 +493,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help=f"reference: deals a turn ({REF_DEALS}); variance: (256)")
     ap.add_argument("--every", type=int, default=1,
                     help="reference: every N-th turn with a choice of each record")
+    ap.add_argument("--start", type=int, default=0,
+                    help="reference: from the K-th of those turns (to share them out)")
     ap.add_argument("--reference", type=Path, default=REFERENCE,
                     help="the reference file (reference: written; accuracy: read)")
     ap.add_argument("--lines", default=HARD_LINES, help="variance: the turns, by line")
@@ -503,7 +507,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         variance((a.record or [CLUB])[0], [int(x) for x in a.lines.split(",")],
                  a.deals or 256, a.jobs)
     elif a.what == "reference":
-        reference(a.record or [CLUB], a.deals or REF_DEALS, a.jobs, a.reference, a.every)
+        reference(a.record or [CLUB], a.deals or REF_DEALS, a.jobs, a.reference, a.every,
+                  a.start)
     else:
         accuracy(a.reference, a.seed, a.jobs, a.set)
 

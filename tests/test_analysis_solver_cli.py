@@ -5,6 +5,8 @@ however many processes share the work."""
 from __future__ import annotations
 
 import json
+import math
+import re
 from pathlib import Path
 
 import jsonschema
@@ -56,11 +58,18 @@ def test_table_has_the_solver_columns(club: Path) -> None:
         row = next(line for line in lines if line.startswith(name))
         mine = [w for w in weighed if w.player == name and w.unforced and w.weighed]
         lost = sum(w.cost for w in mine)
-        cells = row[len(name):].split()
-        assert int(cells[-4]) == len(mine)
-        assert float(cells[-3]) == pytest.approx(lost, abs=0.05)
-        assert float(cells[-2]) == pytest.approx(lost / len(mine), abs=0.005)
-    assert "solver (perfect: every hand and the stock as recorded)" in result.stdout
+        # The costs are exact (bare); the luck is the mover's view, sampled: ± its error.
+        found = re.search(r"(\d+) +(\d+(?:\.\d)?) +(\d+\.\d\d) +([-+]\d+(?:\.\d)?) ± "
+                          r"(\d+\.\d)$", row)
+        assert found is not None, row
+        assert int(found[1]) == len(mine)
+        assert float(found[2]) == pytest.approx(lost, abs=0.05)
+        assert float(found[3]) == pytest.approx(lost / len(mine), abs=0.005)
+        draws = [w for w in weighed if w.player == name and w.luck is not None]
+        assert float(found[4]) == pytest.approx(sum(w.luck or 0 for w in draws), abs=0.05)
+        assert float(found[5]) == pytest.approx(
+            math.sqrt(sum((w.luck_error or 0) ** 2 for w in draws)), abs=0.05)
+    assert "solver (perfect: every hand and the stock as recorded; exact)" in result.stdout
     for w in weighed:
         if w.unforced and w.cost >= 5:
             assert (f"club.mgn:{w.line}:1: warning costly-play {w.player} played {w.played}: "
@@ -74,8 +83,9 @@ def test_json_carries_every_weighed_turn(club: Path) -> None:
     jsonschema.validate(doc, SCHEMA)
     jsonschema.validate(doc, REPORT_SCHEMA)
     match = doc["files"][0]["matches"][0]
-    assert match["solver"] == {"view": "perfect", "samples": 96, "min_samples": 8, "z": 2.0,
-                               "nodes": 1_000_000, "seed": 0}
+    assert match["solver"] == {"view": "perfect", "samples": 1024, "min_samples": 8,
+                               "z": 2.25, "nodes": 1_000_000, "seed": 0, "exact_deals": 512,
+                               "work": 4_000_000, "blunder_samples": 64, "luck_samples": 32}
     weighed = {w.line: w for w in _weighed(club, WeighOptions(perfect=True))}
     assert len(match["plays"]) == 16
     for play in match["plays"]:
@@ -85,6 +95,10 @@ def test_json_carries_every_weighed_turn(club: Path) -> None:
         assert play["solver"]["best"] == w.best
         lost = w.cost if w.unforced and w.weighed else 0
         assert play["solver"]["glyph"] == ("??" if lost >= 15 else "?" if lost >= 5 else None)
+        if w.weighed:  # all hands seen: exact, no error, the cost known to the point
+            assert play["solver"]["exact"] and play["solver"]["value_error"] is None
+            assert play["solver"]["lost_low"] == play["solver"]["lost_high"] == pytest.approx(
+                play["solver"]["lost"])
     assert {p["solver"]["glyph"] for p in match["plays"]} >= {"?", "??"}
     for summary in match["players_summary"]:
         mine = [w for w in weighed.values() if w.player == summary["player"]]
@@ -94,6 +108,36 @@ def test_json_carries_every_weighed_turn(club: Path) -> None:
         if solver["unforced"]:
             assert solver["error_rate"] == pytest.approx(
                 solver["points_lost"] / solver["unforced"], abs=1e-3)
+
+
+def test_every_sampled_number_carries_its_error_or_says_it_is_exact(club: Path) -> None:
+    result = runner.invoke(app, ["analyze", "club.mgn", "--solver", "--samples", "12",
+                                 "-f", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    jsonschema.validate(doc, SCHEMA)
+    match = doc["files"][0]["matches"][0]
+    weighed = [p["solver"] for p in match["plays"] if p["solver"]["value"] is not None]
+    assert weighed and any(not s["exact"] for s in weighed)
+    for s in weighed:
+        for name in ("value", "best_value", "lost"):
+            assert s["exact"] or s[f"{name}_error"] is not None, (name, s)
+        assert s["lost_low"] <= s["lost"] <= s["lost_high"]
+    lucky = [p["solver"] for p in match["plays"] if p["solver"]["luck"] is not None]
+    assert lucky and all(s["luck_error"] is not None for s in lucky)
+    for summary in match["players_summary"]:
+        solver = summary["solver"]
+        mine = [p["solver"] for p in match["plays"] if p["player"] == summary["player"]]
+        assert solver["luck_error"] == pytest.approx(
+            math.sqrt(sum((s["luck_error"] or 0) ** 2 for s in mine)), abs=2e-3)
+        assert solver["points_lost_error"] == pytest.approx(
+            math.sqrt(sum((s["lost_error"] or 0) ** 2 for s in mine
+                          if s["value"] is not None and s["choices"] > 1)), abs=2e-3)
+    text = runner.invoke(app, ["analyze", "club.mgn", "--solver", "--samples", "12", "--turns",
+                               "-q"])
+    assert "; ± one standard error (a figure without one is exact)" in text.stdout
+    rows = [line for line in text.stdout.splitlines() if re.match(r"\d+\.\d+ ", line)]
+    assert rows and any(" ± " in line for line in rows)
 
 
 def test_plain_json_validates_against_the_analysis_schema(club: Path) -> None:

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import EXTRA_QUEUED_CALLS
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +55,12 @@ def test_a_worker_finishes_and_sends_what_it_holds_before_it_is_stopped() -> Non
     _stop(executor, deadline=20)
     assert running.result(timeout=0) == b"x" * 20_000_000
     # Each queued task is dropped, or done whole if the pool had already
-    # handed it to the worker (it prefetches one): never cut off.
+    # handed it over: never cut off. The pool's call queue holds one task a
+    # worker and one more, and it refills as soon as the worker takes the
+    # long task, so up to two of the queued ones may be in it (on a loaded
+    # machine, often are).
     assert all(f.cancelled() or f.result(timeout=0) == b"x" * 10 for f in queued)
-    assert sum(f.cancelled() for f in queued) >= 4
+    assert sum(f.cancelled() for f in queued) >= len(queued) - (1 + EXTRA_QUEUED_CALLS)
     proc.join(5)
     assert proc.exitcode == 0
     thread.join(5)

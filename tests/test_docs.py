@@ -182,3 +182,22 @@ def test_tests_take_their_data_paths_from_conftest() -> None:
               for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
               if re.search(r"""["']shared["']|\.\./shared|["']conformance["']|["']data["'] /""", line)]
     assert strays == []
+
+
+@pytest.mark.slow  # the whole club record analysed with the solver
+def test_the_readme_example_is_what_the_default_settings_print() -> None:
+    """The README's example of analyze --solver (its numbers included) is
+    the command's output at the default settings, as tools/readme_example.py
+    abridges it: a change to the defaults or the solver that moves them
+    fails here until the tool is run again."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("readme_example",
+                                                  REPO / "tools" / "readme_example.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    block = tool.example(tool.output())
+    assert "costly-play" in block and "± " in block
+    assert tool.readme_with(text, block) == text, block

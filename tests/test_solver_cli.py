@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
+import statistics
 from pathlib import Path
 
 import pytest
@@ -79,7 +81,8 @@ def test_json_has_exactly_the_documented_fields(tmp_path: Path) -> None:
                         "nodes", "seconds"}
     assert doc["position"] == "1.5" and doc["to_move"] == "Nyoman" and doc["mode"] == "perfect"
     assert doc["exact"] is True
-    assert all(set(m) == {"move", "value", "pv"} for m in doc["moves"])
+    assert all(set(m) == {"move", "value", "error", "pv"} for m in doc["moves"])
+    assert all(m["error"] is None for m in doc["moves"])  # exact
     pos = _position(path, "1.5")
     api = solve(pos.rules, pos.state(), scores=pos.scores, target=pos.target)
     assert [m["move"] for m in doc["moves"]] == [str(m.move) for m in api.moves]
@@ -130,6 +133,23 @@ def test_sample_mode_is_seeded(tmp_path: Path) -> None:
     assert a.exit_code == 0, a.output
     da, db = json.loads(a.stdout), json.loads(b.stdout)
     assert da["moves"] == db["moves"] and da["exact"] is False
+
+
+def test_sampled_values_carry_their_standard_error(tmp_path: Path) -> None:
+    path = _record(tmp_path)
+    result = runner.invoke(app, ["solve", path, "--at", "1.6", "--mode", "sample", "--samples",
+                                 "6", "--seed", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    pos = _position(path, "1.6")
+    api = solve(pos.rules, pos.view(), mode="sample", samples=6, seed=2)
+    for m, mv in zip(doc["moves"], api.moves):
+        assert len(mv.deals) == 6
+        assert m["error"] == pytest.approx(statistics.stdev(mv.deals) / math.sqrt(6))
+    text = runner.invoke(app, ["solve", path, "--at", "1.6", "--mode", "sample", "--samples",
+                               "6", "--seed", "2"])
+    assert "(± one standard error over the deals)" in text.stdout
+    assert text.stdout.count(" ± ") >= len(doc["moves"]) + 1
 
 
 def test_help_states_the_tie_break() -> None:

@@ -88,3 +88,30 @@ def test_scored_counts_what_was_credited() -> None:
     f = analyse_text("ronda.mgn", text)
     stats = {s.player: s.scored for s in f.matches[0].players}
     assert stats == credited
+
+
+def test_a_turn_the_solver_weighed_has_one_verdict(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Siti Rahma's 0-0 (line 21) missed 5 at once and, all hands seen,
+    gave away exactly 5 by the end of the round; her 6-4 (line 13) missed
+    5 at once but cost nothing by the end of the round. Under --solver each
+    turn gets the solver's verdict alone: one costly-play warning on line 21
+    noting the 5 it missed at once, and nothing on line 13 (the immediate
+    score was rightly given up). Without --solver both keep missed-score."""
+    from tests.test_solver_cli import DEALS, HEAD, STOCK, TURNS
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "club.mgn").write_text(HEAD + DEALS + STOCK + TURNS, encoding="utf-8")
+    res = CliRunner().invoke(app, ["analyze", "club.mgn", "--solver", "--perfect", "-q"])
+    found = [line for line in res.stdout.splitlines() if line.startswith("club.mgn:")
+             and "warning" in line]
+    assert [line.split()[:3] for line in found] == [
+        ["club.mgn:15:1:", "warning", "costly-play"],
+        ["club.mgn:21:1:", "warning", "costly-play"]]
+    assert found[1].endswith("0-3R was exactly 5 points better by the end of the round "
+                             "(solver, all hands seen); at once, 0-3R scored 5 (5 missed)")
+    plain = CliRunner().invoke(app, ["analyze", "club.mgn", "-q"])
+    assert [line.split()[:3] for line in plain.stdout.splitlines()
+            if line.startswith("club.mgn:") and "warning" in line] == [
+        ["club.mgn:13:1:", "warning", "missed-score"],
+        ["club.mgn:21:1:", "warning", "missed-score"]]

@@ -3,9 +3,12 @@ many deals a turn takes, and the solver honouring it."""
 
 from __future__ import annotations
 
+import math
 import random
 
-from muggins_cli.analysis.weigh import WeighOptions, _racer
+import pytest
+
+from muggins_cli.analysis.weigh import WeighOptions, _racer, bounds, looks, settled, student
 from muggins_cli.engine.state import Place, legal_moves
 from muggins_cli.engine.view import view_of
 from muggins_cli.rules.loader import load_preset
@@ -94,3 +97,97 @@ def test_a_play_that_leads_by_a_hair_is_not_fine_until_the_runner_up_is_known() 
     assert got is not None and A in got and B in got
     per2 = {A: [0.0] * 8, B: [-20.0] * 8}
     assert enough(per2, 8) is None  # clearly best: fine at once
+
+
+def test_sampling_stops_once_the_deals_have_searched_node_total() -> None:
+    """``node_total`` ends the sampling after the deal whose nodes reach it,
+    as ``enough`` would: the answer is what was averaged so far, not a
+    stopped search."""
+    rules = load_preset("pagat")
+    state = endgame(rules, 2, 32, 14, min_stock=3)
+    know = view_of(rules, state, legal_moves(rules, state), (0, 0), 250)
+    free = solve(rules, know, mode="sample", samples=40, enough=lambda per, done: list(per),
+                 pv=False, seed=3)
+    assert free.samples == 40
+    per_deal = free.nodes / 40
+    cap = int(per_deal * 10)
+    got = solve(rules, know, mode="sample", samples=40, enough=lambda per, done: list(per),
+                pv=False, seed=3, node_total=cap)
+    assert got.stopped is None and 1 <= got.samples < 40
+    assert got.nodes >= cap
+    # The deals it took are the first ones of the free run, and it stopped at
+    # the first deal that brought the count to the cap.
+    firsts = {str(mv.move): mv.deals for mv in free.moves}
+    for mv in got.moves:
+        assert mv.deals == firsts[str(mv.move)][:got.samples]
+    shorter = solve(rules, know, mode="sample", samples=got.samples - 1,
+                    enough=lambda per, done: list(per), pv=False, seed=3)
+    assert shorter.nodes < cap
+
+
+def test_the_verdict_is_asked_at_a_few_counts_of_deals_only() -> None:
+    """Each count half as many again as the last (rounded), then the cap:
+    between them a turn goes on even once its verdict would hold."""
+    assert looks(8, 100) == [8, 12, 18, 27, 40, 60, 90, 100]
+    assert looks(8, 8) == [8]
+    options = WeighOptions(costly=5, blunder=15, z=2.0, min_deals=8, samples=100)
+    enough = _racer(A, options)
+    per = {A: [0.0] * 9, B: [30.0] * 9}  # 30 better in every deal: a blunder, known
+    assert enough(per, 9) is not None  # 9 is no count the verdict is asked at
+    per = {A: [0.0] * 12, B: [30.0] * 12}
+    assert enough(per, 12) is None
+
+
+def test_a_costly_turn_is_not_dealt_on_past_blunder_deals_to_tell_the_glyph() -> None:
+    """Surely costly (about 12, give or take 4), maybe a blunder: dealt on
+    while it has had fewer than ``blunder_deals`` deals, then left as at
+    least a mistake."""
+    options = WeighOptions(costly=5, blunder=15, z=2.0, min_deals=8, samples=1000,
+                           blunder_deals=27)
+    assert settled(8.0, 16.0, 18, options) is False   # 15 inside: not yet
+    assert settled(8.0, 16.0, 27, options) is True    # at blunder_deals: enough
+    assert settled(3.0, 16.0, 500, options) is False  # fine or not is never left open
+    assert settled(0.0, 4.0, 8, options) is True      # fine: 15 plays no part
+    enough = _racer(A, options)
+    per: dict[object, list[float]] = {A: [], B: []}
+    for k in range(1, 28):
+        per[A].append(0.0)
+        per[B].append(12.0 + (8.0 if k % 2 else -8.0))  # 12, 8 either way
+        got = enough(per, k)  # type: ignore[arg-type]
+        assert (got is None) == (k == 27), k
+
+
+def _t_tail(t: float, df: int) -> float:
+    """The upper tail of Student's t beyond ``t``, by the trapezoid rule
+    on its density (independent of the code under test)."""
+    c = math.gamma((df + 1) / 2) / (math.sqrt(df * math.pi) * math.gamma(df / 2))
+    steps, top = 40_000, t + 200.0
+    h = (top - t) / steps
+    total = sum((0.5 if i in (0, steps) else 1.0)
+                * c * (1 + (t + i * h) ** 2 / df) ** (-(df + 1) / 2) for i in range(steps + 1))
+    return total * h
+
+
+@pytest.mark.parametrize(("z", "df", "within"), [(2.25, 7, 0.01), (2.25, 26, 0.01),
+                                                  (2.5, 11, 0.01), (3.5, 7, 0.07)])
+def test_student_has_the_normal_tail(z: float, df: int, within: float) -> None:
+    """Student's quantile for the normal ``z``'s tail: the t tail beyond it
+    is the normal tail beyond ``z``, within the stated accuracy."""
+    t = student(z, df)
+    normal_tail = 0.5 * math.erfc(z / math.sqrt(2))
+    assert _t_tail(t - within, df) >= normal_tail >= _t_tail(t + within, df)
+
+
+def test_moves_alike_in_a_few_deals_are_not_known_alike() -> None:
+    """The played move and another agree in each of 12 deals: no spread, but
+    a thirteenth may part them by a round's points. Not fine at 12; fine
+    by 27, when one deal's swing of 30 moves the mean by little."""
+    options = WeighOptions(costly=5, blunder=15, z=2.25, min_deals=8, samples=100)
+    rng = random.Random(7)
+    same = [rng.uniform(-40, 10) for _ in range(27)]
+    low, high, _ = bounds({A: same[:12], B: same[:12]}, A, options.z)
+    assert low == 0 and high >= options.costly
+    assert options.band(low, high) == "uncertain"
+    low, high, _ = bounds({A: same, B: same}, A, options.z)
+    assert high == pytest.approx(student(2.25, 26) * 30 / 27)
+    assert options.band(low, high) == "fine"

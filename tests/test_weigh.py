@@ -167,7 +167,7 @@ def test_luck_is_the_draws_against_the_average_draw(tmp_path: Path) -> None:
     the position she drew into minus the value of drawing, both as she saw
     them."""
     match, path = _club(tmp_path)
-    options = WeighOptions(samples=8, seed=3)
+    options = WeighOptions(samples=8, seed=3, exact=0)
     d = next(d for d in decisions(match, record_resolver(path)) if d.turn.line == 23)
     assert d.turn.player == "Siti Rahma" and len(d.turn.draws) == 2
     t = Tile.parse
@@ -184,6 +184,11 @@ def test_luck_is_the_draws_against_the_average_draw(tmp_path: Path) -> None:
                   samples=8, seed=3 * 1_000_003 + 23, node_limit=options.node_limit(2))
     assert drew is not None and after.value is not None
     assert w.luck == pytest.approx(after.value - drew)
+    # Each value has deals of its own: their standard errors add in quadrature.
+    before_deals = next(m.deals for m in before.moves if isinstance(m.move, UnseenDraw))
+    after_deals = next(m.deals for m in after.moves if m.move == after.best)
+    assert w.luck_error == pytest.approx(math.sqrt(
+        statistics.variance(before_deals) / 8 + statistics.variance(after_deals) / 8))
     assert w.choices == 1  # 2-2 fits one end only: forced, but its luck is measured
 
 
@@ -202,29 +207,40 @@ def test_turns_without_deals_are_not_weighed(tmp_path: Path) -> None:
 
 
 def _w(player: str, choices: int, value: float | None, best: float | None,
-       luck: float | None = None, line: int = 1, verdict: str | None = None) -> Weighed:
+       luck: float | None = None, line: int = 1, verdict: str | None = None,
+       error: float | None = None, luck_error: float | None = None,
+       exact: bool = False) -> Weighed:
     return Weighed(1, 1, line, 1, 0, player, "1-2R", choices, value, "3-4L", best, luck,
-                   False, 8, None if value is not None or choices == 1 else "no",
-                   verdict=verdict)
+                   exact, 8, None if value is not None or choices == 1 else "no",
+                   error=error, verdict=verdict, luck_error=luck_error)
 
 
 def test_stats_add_up_the_turns() -> None:
     weighed = [
-        _w("Ana", 3, 10.0, 12.5),  # lost 2.5
-        _w("Ana", 2, -4.0, 6.0, luck=3.0, verdict="mistake"),  # lost 10: costly
-        _w("Ana", 1, None, None, luck=-5.5),  # forced: luck only
+        _w("Ana", 3, 10.0, 12.5, error=1.5),  # lost 2.5
+        _w("Ana", 2, -4.0, 6.0, luck=3.0, verdict="mistake", error=2.0,
+           luck_error=4.0),  # lost 10: costly
+        _w("Ana", 1, None, None, luck=-5.5, luck_error=3.0),  # forced: luck only
         _w("Ana", 4, None, None),  # could not be weighed
-        _w("Budi", 2, 7.0, 7.0),  # the best play
+        _w("Budi", 2, 7.0, 7.0, exact=True),  # the best play, exactly
     ]
     ana, budi = solver_stats(["Ana", "Budi"], weighed, WeighOptions(costly=5))
+    # The turns' deals are their own: errors add in quadrature (1.5, 2: 2.5; 4, 3: 5).
     assert ana == SolverStats("Ana", unforced=2, lost=12.5, costly=1, luck=-2.5, draws=2,
-                              unweighed=1)
-    assert ana.error_rate == 6.25
-    assert budi == SolverStats("Budi", unforced=1)
+                              unweighed=1, lost_error=2.5, luck_error=5.0)
+    assert ana.error_rate == 6.25 and ana.error_rate_error == 1.25
+    assert budi == SolverStats("Budi", unforced=1, exact=1)
     assert budi.error_rate == 0.0
     found = costly_findings(weighed, WeighOptions(costly=5))
     assert [(f.code, f.severity.value) for f in found] == [(COSTLY_PLAY, "warning")]
-    assert found[0].message.startswith("Ana played 1-2R: 3-4L was 10 points better")
+    assert found[0].message == ("Ana played 1-2R: 3-4L was 10 ± 2.0 points better by the "
+                                "end of the round (solver, the mover's view, 8 deals)")
+    noted = costly_findings(weighed, WeighOptions(costly=5), {1: "6-6R scored 10 (10 missed)"})
+    assert noted[0].message.endswith("8 deals); at once, 6-6R scored 10 (10 missed)")
+    exact = _w("Ana", 2, -4.0, 6.0, verdict="mistake", exact=True)
+    assert costly_findings([exact], WeighOptions())[0].message == (
+        "Ana played 1-2R: 3-4L was exactly 10 points better by the end of the round (solver, "
+        "the mover's view, every one of the 8 deals)")
 
 
 @pytest.mark.slow  # sampled or perfect searches: seconds
@@ -233,7 +249,7 @@ def test_sampled_costs_carry_their_standard_error(tmp_path: Path) -> None:
     its paired shortfalls against the best, and its error their standard
     error. The best play itself has no error (its cost is 0 by definition)."""
     match, path = _club(tmp_path)
-    options = WeighOptions(samples=6, seed=11)
+    options = WeighOptions(samples=6, seed=11, exact=0)
     checked = 0
     for d in decisions(match, record_resolver(path)):
         w = weigh_decision(d, options)
@@ -252,8 +268,16 @@ def test_sampled_costs_carry_their_standard_error(tmp_path: Path) -> None:
         gaps = [b - p for b, p in zip(best.deals, played.deals)]
         assert w.cost == pytest.approx(statistics.fmean(gaps))
         if played is best:
-            assert w.error is None and w.cost == 0
+            # Its cost is 0 as measured; its error is that of its lead over
+            # the runner-up, which might yet prove the better play.
+            runner = max((mv for mv in res.moves if mv is not played),
+                         key=lambda mv: statistics.fmean(mv.deals))
+            lead = [p - r for p, r in zip(played.deals, runner.deals)]
+            assert w.cost == 0
+            assert w.error == pytest.approx(statistics.stdev(lead) / math.sqrt(6))
         else:
             assert w.error == pytest.approx(statistics.stdev(gaps) / math.sqrt(6))
+        assert w.value_error == pytest.approx(statistics.stdev(played.deals) / math.sqrt(6))
+        assert w.best_value_error == pytest.approx(statistics.stdev(best.deals) / math.sqrt(6))
         checked += 1
     assert checked >= 5

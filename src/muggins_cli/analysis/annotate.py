@@ -4,8 +4,9 @@ A turn that missed points gets a note naming the better play
 (``{6-1L would have scored 15}``) and, past the thresholds, the glyph ``?``
 (a mistake) or ``??`` (a blunder) on its placement (docs/notation.md 4). When the
 solver weighed a turn, its verdict replaces the immediate one: the points
-a play gave away by the end of the round
-(``{3-6R was 15 points better by the end of the round}``), with a glyph only
+a play gave away by the end of the round, with its standard error or as
+exact (``{3-6R was 11.6 ± 2.1 points better by the end of the round}``,
+``{3-6R was exactly 15 points better by the end of the round}``), with a glyph only
 when the verdict is sure (``mistake`` or ``blunder``, not ``uncertain``); a
 turn the solver could not weigh keeps the immediate verdict.
 
@@ -37,7 +38,7 @@ from muggins_cli.analysis.match import MatchAnalysis
 from muggins_cli.analysis.plays import PlayAnalysis
 from muggins_cli.analysis.weigh import BLUNDER as BLUNDER_VERDICT
 from muggins_cli.analysis.weigh import MISTAKE as MISTAKE_VERDICT
-from muggins_cli.analysis.weigh import Weighed, points
+from muggins_cli.analysis.weigh import Weighed, measured, points
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.model import Annotation, BodyLine, Match, Placement, Severity, Turn
 from muggins_cli.notation.parser import parse_text
@@ -50,7 +51,8 @@ _CLAIM_RE = lexicon.CLAIM_RE
 #: The notes this module writes (:func:`note_text`, :func:`solver_note`).
 _TOOL_NOTE_RE = re.compile(
     rf"{lexicon.NOTE_PLACEMENT} (would have scored [0-9]+"
-    r"|was [0-9]+(\.[0-9])? points better by the end of the round)")
+    r"|was (exactly )?[0-9]+(\.[0-9])?( ± ([0-9]+\.[0-9]|\?))? points better by the end of "
+    r"the round)")
 
 
 class AnnotateError(MugginsError):
@@ -99,7 +101,8 @@ def note_text(p: PlayAnalysis) -> str:
 
 
 def solver_note(w: Weighed) -> str:
-    return f"{w.best} was {points(w.cost)} points better by the end of the round"
+    cost = f"exactly {points(w.cost)}" if w.exact else measured(w.cost, w.error, False)
+    return f"{w.best} was {cost} points better by the end of the round"
 
 
 def is_tool_note(text: str) -> bool:

@@ -90,11 +90,15 @@ class MatchAnalysis:
         return None
 
 
-def missed_message(p: PlayAnalysis) -> str:
+def missed_note(p: PlayAnalysis) -> str:
+    """What a placement missed at once: ``6-1L scored 15 (5 missed)``."""
     best = p.best
     assert best is not None
-    return (f"{p.player} played {p.played} for {p.points}; {best.text} scored {best.points} "
-            f"({p.missed} missed)")
+    return f"{best.text} scored {best.points} ({p.missed} missed)"
+
+
+def missed_message(p: PlayAnalysis) -> str:
+    return f"{p.player} played {p.played} for {p.points}; {missed_note(p)}"
 
 
 def analyse_match(match: Match, replay: MatchReplay, resolve: RulesResolver | None = None,
@@ -111,6 +115,7 @@ def analyse_match(match: Match, replay: MatchReplay, resolve: RulesResolver | No
     names = replay.summary.players
     if rules is None or not names:
         return out
+    judged: set[int] = set()  # turns the solver weighed: its verdict is the only one
     if weigh is not None:
         if decisions is None:
             assert resolve is not None
@@ -118,9 +123,10 @@ def analyse_match(match: Match, replay: MatchReplay, resolve: RulesResolver | No
         else:
             out.weighed = list(weigher(decisions, weigh))
         out.solver = solver_stats(names, out.weighed, weigh)
-        out.findings.extend(costly_findings(out.weighed, weigh))
+        judged = {w.line for w in out.weighed if w.weighed}
     turns = {item.line: item for item in match.body if isinstance(item, Turn)}
     stats = {name: _Counts() for name in names}
+    at_once: dict[int, str] = {}
 
     # 1. Every replayed turn against its alternatives.
     for event in replay.events:
@@ -138,8 +144,13 @@ def analyse_match(match: Match, replay: MatchReplay, resolve: RulesResolver | No
         if p.missed > 0:
             c.missed += p.missed
             c.missed_plays += 1
-            out.findings.append(Diagnostic(p.line, p.column, Severity.WARNING, MISSED_SCORE,
-                                           missed_message(p)))
+            if p.line in judged:
+                at_once[p.line] = missed_note(p)
+            else:
+                out.findings.append(Diagnostic(p.line, p.column, Severity.WARNING,
+                                               MISSED_SCORE, missed_message(p)))
+    if weigh is not None:
+        out.findings.extend(costly_findings(out.weighed, weigh, at_once))
 
     # 2. Errors on each player's own lines.
     owner = {item.line: item.player for item in match.body

@@ -12,13 +12,35 @@ opponents' average, the others taken as one side playing against the mover
 finish the round's first turns). "Points lost" is then what the play gave
 away of that margin against the best play.
 
-How many deals: a turn is dealt at least ``min_deals`` times, and then more
-(up to ``samples``) until the cost of the play made is known well enough to
-say on which side of each threshold (``costly``, ``blunder``) it lies: its
-mean lies more than ``z`` standard errors from the threshold. Moves that are
-clearly worse than the leader stop being valued (a race: the deals go to
-the moves that might be best). A turn still undecided at the cap is
+How many deals: when the unseen tiles can be dealt in at most ``exact``
+ways (late in a round, or three or four players' small hands), every deal
+is valued, each weighed as the sampler would deal it, and the turn is
+exact. Otherwise a turn is dealt at least ``min_deals`` times, and then
+more until the cost of the play made is known well enough to say on which
+side of the thresholds it lies: its mean more than ``z`` standard errors
+from ``costly`` (fine or not), and from ``blunder`` while the turn has had
+fewer than ``blunder_deals`` deals (a mistake or a blunder: past that, a
+turn known to be costly stays "at least a mistake"). The question is put
+only at a few counts of deals, each half as many again as the last
+(:func:`looks`): asked after every deal, a cost sitting on a threshold
+would sooner or later stray past ``z`` errors by chance, and two seeds
+could then call one turn fine and a mistake. The deals stop at ``samples``
+or once the deals' searches have taken ``work`` nodes (the same answer on
+any machine), whichever comes first. Moves that are clearly worse than the
+leader (:data:`DROP_Z` standard errors) stop being valued (a race: the
+deals go to the moves that might be best). A turn still undecided then is
 ``uncertain``: it is not warned about, and the reports say so.
+
+Every value the solver gives from sampled deals comes with its standard
+error (``error``, ``value_error``, ``best_value_error``, ``luck_error``); an
+exact one has none. Tried and not kept, because they did not pay for
+their time here (bench/bench_verdicts.py and the commit messages have the
+figures): the value of a greedy playout of the same deal, or of the deal
+with its stock cut to a few tiles, as a control variate (their correlation
+with a deal's cost was 0.0 to 0.6 and 0.5 to 0.7), and the hands and the
+first tiles of the stock as regressors or strata (they explain almost none
+of a deal's cost: a perfect-information search on a deal moves by tens of
+points with any tile).
 
 Two views:
 
@@ -41,7 +63,8 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import Any
 
 from muggins_cli.analysis.plays import TurnRef, play_text, same_move, written, written_halves
 from muggins_cli.engine.state import Pass, Place, UnseenDraw, as_seen
@@ -59,6 +82,7 @@ from muggins_cli.solver import (
     SolverMove,
     solve,
 )
+from muggins_cli.solver.knowledge import every_deal
 
 #: The solver's budget per search by default: enough for every position of a
 #: two-player round (about three seconds at worst here), and a cap on the
@@ -66,13 +90,33 @@ from muggins_cli.solver import (
 DEFAULT_NODES = 1_000_000
 FINE, MISTAKE, BLUNDER, UNCERTAIN = "fine", "mistake", "blunder", "uncertain"
 #: The most deals one decision may take in the ``sample`` view by default.
-DEFAULT_SAMPLES = 96
-#: The fewest deals a decision is judged on (and the deals of the luck
-#: column, which is not raced).
+DEFAULT_SAMPLES = 1024
+#: The fewest deals a decision is judged on.
 MIN_DEALS_JUDGED = 8
 #: Standard errors between a cost and a threshold before the verdict is
-#: taken as known (about 95% one-sided at 2).
-DEFAULT_Z = 2.0
+#: taken as known, at each of :func:`looks`.
+DEFAULT_Z = 2.25
+#: Each count of deals at which a turn's verdict is looked at is this many
+#: times the last.
+LOOK_RATIO = 1.5
+#: Standard errors a move must lie below the leader before it stops being
+#: valued: more than ``z``, for a move dropped is never valued again, and
+#: dropping the best one by chance turns a costly play into a fine one.
+DROP_Z = 3.5
+#: Points by which one more deal may change a difference between two moves
+#: that the deals so far have not shown (:func:`margin`).
+RARE_SWING = 30.0
+#: Value every deal when there are at most this many (``exact``).
+DEFAULT_EXACT = 512
+#: The nodes all the deals of one turn may search, by players (``work``):
+#: about a second and a half of search for two players, four for three or
+#: four, whose searches cost more and whose records have fewer turns.
+DEFAULT_WORK = {2: 4_000_000, 3: 12_000_000, 4: 12_000_000}
+#: Deals past which a turn known to be costly is not dealt further to tell
+#: a mistake from a blunder.
+DEFAULT_BLUNDER_DEALS = 64
+#: Deals of the position before a turn's draws, for its luck.
+DEFAULT_LUCK_DEALS = 32
 #: A sampled value averaged over fewer deals than this is too rough to judge
 #: a play by; the turn is reported as not weighed instead.
 MIN_DEALS = 4
@@ -123,6 +167,10 @@ class WeighOptions:
     blunder: float = 15.0
     min_deals: int = MIN_DEALS_JUDGED
     z: float = DEFAULT_Z
+    exact: int = DEFAULT_EXACT
+    work: int | None = None
+    blunder_deals: int = DEFAULT_BLUNDER_DEALS
+    luck_deals: int = DEFAULT_LUCK_DEALS
 
     def node_limit(self, players: int) -> int | None:
         """The cap per search (in the sample view, per deal): ``nodes``, 0
@@ -130,6 +178,16 @@ class WeighOptions:
         if self.nodes is None:
             return DEFAULT_NODES
         return self.nodes or None
+
+    def work_limit(self, players: int) -> int | None:
+        """The nodes all of one turn's deals may search: ``work``, 0 for
+        no bound, or by default :data:`DEFAULT_WORK` for the players, grown
+        in proportion to ``samples`` above :data:`DEFAULT_SAMPLES` (so that
+        one option, ``--samples``, buys more certainty at more time)."""
+        if self.work is None:
+            base = DEFAULT_WORK.get(players, DEFAULT_WORK[4])
+            return base * max(self.samples, DEFAULT_SAMPLES) // DEFAULT_SAMPLES
+        return self.work or None
 
     def verdict(self, cost: float, error: float | None) -> str:
         """``blunder`` when the cost lies above ``blunder`` by more than ``z``
@@ -165,12 +223,20 @@ class Weighed(TurnRef):
     after the turn's draws minus the value of drawing before them (the
     mover's view), None for a turn without draws or when it could not be
     measured. ``exact`` is True when every value is exact (perfect view,
-    search finished); ``samples`` the deals averaged (sample view), and
-    ``error`` the standard error of ``cost`` over them. ``verdict`` is what
-    the cost says of the play by the thresholds (:meth:`WeighOptions.verdict`),
-    None when there was no choice or no answer. ``candidates`` are every
-    legal play the search valued, best first (:class:`Candidate`), and
-    ``luck_error`` the standard error of ``luck`` (None when unknown).
+    search finished, or every deal of the unseen tiles valued); ``samples``
+    the deals averaged (sample view), and ``error`` the standard error of
+    ``cost`` over them (paired deal by deal; when the play made leads, of
+    its lead over the runner-up, which bounds what it may truly have cost).
+    ``value_error``, ``best_value_error`` and ``luck_error`` are the
+    standard errors of ``value``, ``best_value`` and ``luck`` (None when
+    exact or not measured). ``nodes`` and ``solved`` are the work the turn
+    took: the nodes searched and the deals solved, its luck's included.
+    ``verdict`` is what the cost says of the play by the thresholds
+    (:meth:`WeighOptions.band`), read from the range ``cost_low`` to
+    ``cost_high`` the cost was found in (``z`` standard errors either side,
+    and every other move's lead over the play made); None when there was no
+    choice or no answer. ``candidates`` are every legal play the search
+    valued, best first (:class:`Candidate`).
     """
 
     choices: int
@@ -183,8 +249,14 @@ class Weighed(TurnRef):
     why: str | None = None
     error: float | None = None
     verdict: str | None = None
-    candidates: tuple[Candidate, ...] = ()
+    value_error: float | None = None
+    best_value_error: float | None = None
     luck_error: float | None = None
+    cost_low: float | None = None
+    cost_high: float | None = None
+    nodes: int = 0
+    solved: int = 0
+    candidates: tuple[Candidate, ...] = ()
 
     @property
     def costly(self) -> bool:
@@ -209,8 +281,37 @@ class Weighed(TurnRef):
 
 @dataclass(frozen=True, slots=True)
 class _Searched:
+    """An answer (or why there is none) and the work it took: the nodes
+    searched and the deals solved, a listing of every deal given up on
+    included."""
+
     result: SolveResult | None
     why: str | None
+    nodes: int = 0
+    solved: int = 0
+
+
+def looks(first: int, last: int) -> list[int]:
+    """The counts of deals at which a turn's verdict is looked at: ``first``,
+    then each :data:`LOOK_RATIO` times the last (rounded, at least one
+    more), and ``last``."""
+    out = []
+    k = max(1, first)
+    while k < last:
+        out.append(k)
+        k = max(k + 1, round(k * LOOK_RATIO))
+    out.append(last)
+    return out
+
+
+def settled(low: float, high: float, done: int, options: WeighOptions) -> bool:
+    """Whether a cost known to lie from ``low`` to ``high`` after ``done``
+    deals needs no more: on one side of ``costly``, and of ``blunder``
+    unless it is known to be costly and has had ``blunder_deals`` deals."""
+    if not (low >= options.costly or high < options.costly):
+        return False
+    return (low >= options.blunder or high < options.blunder
+            or done >= options.blunder_deals)
 
 
 def _racer(played: SolverMove, options: WeighOptions) -> Enough:
@@ -218,8 +319,8 @@ def _racer(played: SolverMove, options: WeighOptions) -> Enough:
     which moves are still worth valuing: the play made, the leader, and
     every move not yet clearly below the leader."""
     seen: SolverMove = as_seen(played)
-    thresholds = (options.costly, options.blunder)
     z = options.z
+    asked = set(looks(options.min_deals, options.samples))
 
     def enough(per: Mapping[SolverMove, Sequence[float]],
                done: int) -> Collection[SolverMove] | None:
@@ -230,17 +331,17 @@ def _racer(played: SolverMove, options: WeighOptions) -> Enough:
         if mine is None or len(mine) < done:
             return None  # not a move here: the caller says so
         alive = [m for m, vals in per.items() if len(vals) == done]
-        if done < options.min_deals:
+        if done >= options.samples:
+            return None
+        if done not in asked:
             return alive
         low, high, leader = bounds({m: per[m] for m in alive}, seen, z)
-        # Settled as the verdict will be read: the cost on one side of each
-        # threshold.
-        if all(low >= t or high < t for t in thresholds) or done >= options.samples:
+        if settled(low, high, done, options):
             return None
         keep = []
         for m in alive:
-            gap, gap_se = _paired(per[leader], per[m])
-            if m in (seen, leader) or gap - z * gap_se <= 0:
+            gap, _ = _paired(per[leader], per[m])
+            if m in (seen, leader) or gap - margin(per[leader], per[m], DROP_Z) <= 0:
                 keep.append(m)
         return keep
 
@@ -259,13 +360,13 @@ def bounds(per: Mapping[SolverMove, Sequence[float]], played: SolverMove,
     k = len(mine)
     means = {m: sum(v) / k for m, v in per.items() if len(v) == k}
     leader = max(means, key=lambda m: means[m])
-    cost, se = _paired(per[leader], mine)
-    low = max(0.0, cost - z * se) if leader != played else 0.0
+    cost, _ = _paired(per[leader], mine)
+    low = max(0.0, cost - margin(per[leader], mine, z)) if leader != played else 0.0
     high = 0.0
     for m in means:
         if m != played:
-            gap, gap_se = _paired(per[m], mine)
-            high = max(high, gap + z * gap_se)
+            gap, _ = _paired(per[m], mine)
+            high = max(high, gap + margin(per[m], mine, z))
     return low, high, leader
 
 
@@ -279,14 +380,42 @@ def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     return mean, statistics.stdev(diffs) / math.sqrt(k)
 
 
+def margin(a: Sequence[float], b: Sequence[float], z: float) -> float:
+    """How far the mean of ``a - b`` (deal by deal) may lie from the truth
+    at ``z`` standard errors, made honest for few deals: the normal
+    quantile becomes Student's (:func:`student`), and the standard error is
+    at least :data:`RARE_SWING` over the deals (a difference the deals so
+    far happen not to show: two moves alike in twelve deals may differ in
+    the thirteenth by a whole round's points)."""
+    _, se = _paired(a, b)
+    k = len(a)
+    return student(z, k - 1) * math.hypot(se, RARE_SWING / max(1, k))
+
+
+def student(z: float, df: int) -> float:
+    """The quantile of Student's t with ``df`` degrees of freedom that has
+    the normal ``z``'s tail (Hill's expansion to the third order: within
+    0.01 of the exact quantile from 7 degrees of freedom, the first look's,
+    for ``z`` up to 2.5, and 0.07 at 3.5; a little below it with fewer;
+    below 2 degrees of freedom, twice ``z``)."""
+    if df < 2:
+        return 2 * z
+    g1 = (z ** 3 + z) / 4
+    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
+    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
+    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3
+
+
 def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
             played: SolverMove | None = None) -> _Searched:
     """The solver on ``pos`` in ``view`` (``perfect`` or ``sample``), or
     why there is no answer to trust: a position the record cannot support,
     an exact search cut short, or too few deals solved in the budget.
-    With ``played``, a sampled search is raced and stops when the verdict on
-    that move is known (:func:`_racer`); without, it takes ``min_deals``
-    deals."""
+    In the sample view every deal is valued when there are at most
+    ``exact`` of them (and their searches fit in the turn's ``work``);
+    otherwise, with ``played``, the deals are raced and stop when the
+    verdict on that move is known (:func:`_racer`), and without, it takes
+    ``luck_deals`` deals."""
     rules = pos.rules
     try:
         if view == "perfect":
@@ -300,26 +429,46 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
                 raise KeyboardInterrupt
             if res.stopped is not None:
                 return _Searched(None, "the search did not finish within the node budget "
-                                       "(--nodes)")
-            return _Searched(res, None)
+                                       "(--nodes)", res.nodes, 1)
+            return _Searched(res, None, res.nodes, 1)
         if pos.hands[pos.to_move] is None:
             return _Searched(None, "the record does not show the mover's hand (deal lines)")
+        know = pos.view()
+        players = len(pos.players)
+        nodes = solved = 0
+        every = every_deal(know, options.exact) if options.exact else None
+        if every is not None:
+            # The deals share the turn's work, and none may take more than a
+            # deal's node cap on average.
+            per_deal = options.node_limit(players)
+            caps = [c for c in (options.work_limit(players),
+                                None if per_deal is None else per_deal * len(every))
+                    if c is not None]
+            res = solve(rules, know, mode="sample", objective="points", deals=every,
+                        node_limit=min(caps) if caps else None, multi=Multi.PARANOID)
+            if res.interrupted:
+                raise KeyboardInterrupt
+            if res.exact:
+                return _Searched(res, None, res.nodes, res.samples)
+            nodes, solved = res.nodes, res.samples
         if played is None:
-            samples, enough = min(options.min_deals, options.samples), None
+            samples, enough = min(options.luck_deals, options.samples), None
         else:
             samples, enough = options.samples, _racer(played, options)
-        res = solve(rules, pos.view(), mode="sample", objective="points",
-                    node_limit=options.node_limit(len(pos.players)), samples=samples,
+        res = solve(rules, know, mode="sample", objective="points",
+                    node_limit=options.node_limit(players), samples=samples,
                     seed=options.seed * 1_000_003 + line, multi=Multi.PARANOID,
-                    enough=enough)
+                    enough=enough, node_total=options.work_limit(players))
+        nodes += res.nodes
+        solved += res.samples + res.replaced
     except MugginsError as e:  # counts that do not add up after an error in the record
         return _Searched(None, str(e))
     if res.interrupted:  # solve answers Ctrl-C with what it has; a whole match stops
         raise KeyboardInterrupt
     if res.samples < min(MIN_DEALS, options.samples):
         return _Searched(None, f"fewer than {min(MIN_DEALS, options.samples)} deals solved "
-                               "within the node budget (--nodes)")
-    return _Searched(res, None)
+                               "within the node budget (--nodes)", nodes, solved)
+    return _Searched(res, None, nodes, solved)
 
 
 def _same(m: SolverMove, move: SolverMove) -> bool:
@@ -342,39 +491,22 @@ def _value_of(result: SolveResult, move: SolverMove | Pass | Place) -> float | N
 def cost_error(result: SolveResult, move: SolverMove | Pass | Place) -> float | None:
     """The standard error of what ``move`` gave away against the best move,
     from the deals both were valued in (paired, so what the deals share
-    cancels); None for an exact answer, fewer than two deals, or when
-    ``move`` is the best (its cost is then 0 by definition, whatever the
-    deals say of the others)."""
+    cancels); when ``move`` is the best, of its lead over the runner-up
+    valued in as many deals (by which another move might yet prove the
+    better: its cost is 0 as measured, not surely). None for an exact
+    answer or fewer than two deals."""
     played = _move_of(result, move)
     best = _move_of(result, result.best) if result.best is not None else None
-    if played is None or best is None or best is played or len(played.deals) < 2:
+    if result.exact or played is None or best is None or len(played.deals) < 2:
         return None
+    if best is played:
+        rivals = [mv for mv in result.moves
+                  if mv is not played and len(mv.deals) == len(played.deals)]
+        if not rivals:
+            return 0.0
+        runner = max(rivals, key=lambda mv: statistics.fmean(mv.deals))
+        return _paired(runner.deals, played.deals)[1]
     return _paired(best.deals, played.deals)[1]
-
-
-def _luck(d: Decision, options: WeighOptions, after: SolveResult | None
-          ) -> tuple[float | None, float | None]:
-    """Value after the turn's draws minus the value of drawing, both in the
-    mover's view, and its standard error (the two searches deal apart, so
-    their errors add in quadrature)."""
-    if d.start is None:
-        return None, None
-    if after is None or after.value is None:
-        got = _search(d.at, options, d.turn.line, view="sample").result
-        if got is None or got.value is None:
-            return None, None
-        after = got
-    before = _search(d.start, options, -d.turn.line, view="sample").result
-    if before is None:
-        return None, None
-    drew = _move_of(before, UnseenDraw())
-    if drew is None or drew.value is None or after.value is None:
-        return None, None
-    best = _move_of(after, after.best) if after.best is not None else None
-    spread = [_value_error(mv.deals) for mv in (best, drew) if mv is not None]
-    error = (math.sqrt(sum(e * e for e in spread if e is not None))
-             if len(spread) == 2 and None not in spread else None)
-    return after.value - drew.value, error
 
 
 def _value_error(deals: Sequence[float]) -> float | None:
@@ -396,12 +528,61 @@ def _candidates(result: SolveResult) -> tuple[Candidate, ...]:
     for mv in result.moves:
         if mv.value is None:
             continue
-        error = (None if mv is best or len(mv.deals) < 2
+        error = (None if mv is best or result.exact or len(mv.deals) < 2
                  else _paired(best.deals, mv.deals)[1])
         out.append(Candidate(mv.move, mv.value, max(0.0, best.value - mv.value), error,
-                             _value_error(mv.deals), len(mv.deals), tuple(mv.pv[1:])))
+                             None if result.exact else _value_error(mv.deals),
+                             len(mv.deals), tuple(mv.pv[1:])))
     order = sorted(range(len(out)), key=lambda i: (out[i].move != best.move, -out[i].value, i))
     return tuple(out[i] for i in order)
+
+
+def value_error(result: SolveResult, move: SolverMove | Pass | Place | None) -> float | None:
+    """The standard error of ``move``'s value over its deals; None for an
+    exact answer, fewer than two deals or no such move."""
+    mv = _move_of(result, move) if move is not None else None
+    if result.exact or mv is None:
+        return None
+    return _value_error(mv.deals)
+
+
+@dataclass(frozen=True, slots=True)
+class _Luck:
+    """A turn's luck, its standard error, and the work measuring it took."""
+
+    luck: float | None = None
+    error: float | None = None
+    nodes: int = 0
+    solved: int = 0
+
+
+def _luck(d: Decision, options: WeighOptions, after: SolveResult | None) -> _Luck:
+    """Value after the turn's draws minus the value of drawing, both in the
+    mover's view, and its standard error (the two values come from deals of
+    their own, so their errors add in quadrature; None when both are
+    exact). No luck is given for a sampled value without an error."""
+    if d.start is None:
+        return _Luck()
+    nodes = solved = 0
+    if after is None or after.value is None:
+        got = _search(d.at, options, d.turn.line, view="sample")
+        nodes, solved = got.nodes, got.solved
+        if got.result is None or got.result.value is None:
+            return _Luck(None, None, nodes, solved)
+        after = got.result
+    searched = _search(d.start, options, -d.turn.line, view="sample")
+    nodes, solved = nodes + searched.nodes, solved + searched.solved
+    before = searched.result
+    drew = _value_of(before, UnseenDraw()) if before is not None else None
+    if before is None or drew is None or after.value is None:
+        return _Luck(None, None, nodes, solved)
+    errors = [value_error(res, move) for res, move in ((after, after.best),
+                                                       (before, UnseenDraw()))
+              if not res.exact]
+    if any(e is None for e in errors):
+        return _Luck(None, None, nodes, solved)  # one deal: no error to give it
+    error = math.sqrt(sum(e * e for e in errors if e is not None)) if errors else None
+    return _Luck(after.value - drew, error, nodes, solved)
 
 
 def _choices(pos: Position) -> int | None:
@@ -422,39 +603,40 @@ def not_weighed(d: Decision, why: str) -> Weighed:
 
 def _weighed(d: Decision, choices: int, value: float | None, best: str | None,
              best_value: float | None, luck: float | None, exact: bool, samples: int,
-             why: str | None, error: float | None = None,
-             verdict: str | None = None) -> Weighed:
+             why: str | None, error: float | None = None, verdict: str | None = None,
+             **more: Any) -> Weighed:
     at, turn = d.at, d.turn
     return Weighed(at.round, at.turn, turn.line, turn.column, at.to_move, turn.player,
                    written(turn), choices, value, best, best_value, luck, exact, samples, why,
-                   error, verdict)
+                   error, verdict, **more)
+
+
+#: Digits an exact cost is rounded to: a weighted average of whole points
+#: may come out a hair off a threshold it sits on.
+EXACT_DIGITS = 9
 
 
 def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
     """One turn: the play made against the best, and the luck of its draws."""
     at, turn = d.at, d.turn
-
-    def out(choices: int, value: float | None, best: str | None, best_value: float | None,
-            luck: float | None, exact: bool, samples: int, why: str | None,
-            error: float | None = None, verdict: str | None = None) -> Weighed:
-        if verdict is None and choices > 1 and value is not None and best_value is not None:
-            verdict = options.verdict(max(0.0, best_value - value), error)
-        return _weighed(d, choices, value, best, best_value, luck, exact, samples, why, error,
-                        verdict)
-
     if d.move is None:
         return not_weighed(d, "the replay did not accept this turn")
     choices = _choices(at)
     if choices is None:
         return not_weighed(d, "the record does not show the mover's hand (deal lines)")
     if choices == 1:  # nothing to choose: only the draws' luck to measure
-        luck, luck_error = _luck(d, options, None)
-        return replace(out(1, None, None, None, luck, False, 0, None), luck_error=luck_error)
+        lk = _luck(d, options, None)
+        return _weighed(d, 1, None, None, None, lk.luck, False, 0, None, luck_error=lk.error,
+                        nodes=lk.nodes, solved=lk.solved)
     searched = _search(at, options, turn.line, view=options.mode, played=d.move)
     res = searched.result
     if res is None:
-        return out(choices, None, None, None, None, False, 0, searched.why)
-    luck, luck_error = _luck(d, options, res if options.mode == "sample" else None)
+        return _weighed(d, choices, None, None, None, None, False, 0, searched.why,
+                        nodes=searched.nodes, solved=searched.solved)
+    lk = _luck(d, options, res if options.mode == "sample" else None)
+    luck, luck_error = lk.luck, lk.error
+    work: dict[str, Any] = {"nodes": searched.nodes + lk.nodes,
+                            "solved": searched.solved + lk.solved}
     value = _value_of(res, d.move)
     best_value = res.value
     best: str | None = None
@@ -462,19 +644,22 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
         best = play_text(at.rules, at.layout, res.best, written_halves(turn))
     elif res.best is not None:
         best = str(res.best)
-    why: str | None = None
-    if value is None or best_value is None:
-        why = "the play made is not a legal move here"
-        value = best_value = None
-    error = cost_error(res, d.move) if why is None else None
-    verdict = None
     mv = _move_of(res, d.move)
-    if why is None and mv is not None and mv.deals and choices > 1:
+    if value is None or best_value is None or mv is None:
+        return _weighed(d, choices, None, best, None, luck, res.exact, res.samples,
+                        "the play made is not a legal move here", luck_error=luck_error,
+                        **work)
+    if res.exact or not mv.deals:
+        cost = round(max(0.0, best_value - value), EXACT_DIGITS)
+        low = high = cost
+    else:
         low, high, _ = bounds({m.move: m.deals for m in res.moves}, mv.move, options.z)
-        verdict = options.band(low, high)
-    return replace(out(choices, value, best, best_value, luck, res.exact, res.samples, why,
-                       error, verdict),
-                   candidates=_candidates(res) if why is None else (), luck_error=luck_error)
+    return _weighed(d, choices, value, best, best_value, luck, res.exact, res.samples, None,
+                    cost_error(res, d.move), options.band(low, high),
+                    value_error=value_error(res, d.move),
+                    best_value_error=value_error(res, res.best),
+                    luck_error=luck_error, cost_low=low, cost_high=high,
+                    candidates=_candidates(res), **work)
 
 
 #: Weighs a match's decisions, in order: one after another here
@@ -505,7 +690,11 @@ class SolverStats:
     took against the average draw, over ``draws`` turns with draws.
     ``unweighed`` counts turns with a choice that could not be weighed;
     ``costly`` the plays judged a mistake or a blunder, ``uncertain`` those
-    whose verdict the deals could not settle.
+    whose verdict the deals could not settle. ``lost_error`` and
+    ``luck_error`` are the standard errors of ``lost`` and ``luck`` (each
+    turn's deals are its own, so the turns' errors add in quadrature; 0 when
+    every turn was exact), ``exact`` counts the unforced turns whose cost is
+    exact.
     """
 
     player: str
@@ -516,34 +705,47 @@ class SolverStats:
     draws: int = 0
     unweighed: int = 0
     uncertain: int = 0
+    lost_error: float = 0.0
+    luck_error: float = 0.0
+    exact: int = 0
 
     @property
     def error_rate(self) -> float | None:
         return self.lost / self.unforced if self.unforced else None
+
+    @property
+    def error_rate_error(self) -> float | None:
+        return self.lost_error / self.unforced if self.unforced else None
 
 
 def solver_stats(players: Sequence[str], weighed: Iterable[Weighed],
                  options: WeighOptions) -> list[SolverStats]:
     """Each player's statistics, in seating order."""
     rows = {name: SolverStats(name) for name in players}
+    lost_var = dict.fromkeys(players, 0.0)
+    luck_var = dict.fromkeys(players, 0.0)
     for w in weighed:
         s = rows.get(w.player)
         if s is None:
             continue
-        unforced, lost, costly, luck, draws, unweighed, uncertain = (
-            s.unforced, s.lost, s.costly, s.luck, s.draws, s.unweighed, s.uncertain)
+        unforced, lost, costly, luck, draws, unweighed, uncertain, exact = (
+            s.unforced, s.lost, s.costly, s.luck, s.draws, s.unweighed, s.uncertain, s.exact)
         if w.weighed and w.unforced:
             unforced += 1
             lost += w.cost
             costly += w.costly
             uncertain += w.verdict == UNCERTAIN
+            exact += w.exact
+            lost_var[w.player] += (w.error or 0.0) ** 2
         elif w.choices != 1:
             unweighed += 1
         if w.luck is not None:
             luck += w.luck
             draws += 1
+            luck_var[w.player] += (w.luck_error or 0.0) ** 2
         rows[w.player] = SolverStats(w.player, unforced, lost, costly, luck, draws, unweighed,
-                                     uncertain)
+                                     uncertain, math.sqrt(lost_var[w.player]),
+                                     math.sqrt(luck_var[w.player]), exact)
     return list(rows.values())
 
 
@@ -553,21 +755,41 @@ def points(x: float) -> str:
     return f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"
 
 
+def measured(x: float, error: float | None, exact: bool, *, signed: bool = False) -> str:
+    """A value as the reports write it with how sure it is: ``11.6 ± 2.1``
+    (one standard error), or the bare value when it is exact; a sampled
+    value whose error is unknown (too few deals) says so with ``± ?``."""
+    text = (f"{x:+.0f}" if float(x).is_integer() else f"{x:+.1f}") if signed else points(x)
+    if exact:
+        return text
+    return f"{text} ± {error:.1f}" if error is not None else f"{text} ± ?"
+
+
 def view_text(w: Weighed, options: WeighOptions) -> str:
     if options.perfect:
         return "all hands seen"
+    if w.exact:
+        return f"the mover's view, every one of the {w.samples} deals"
     return f"the mover's view, {w.samples} deal{'s' if w.samples != 1 else ''}"
 
 
-def costly_message(w: Weighed, options: WeighOptions) -> str:
-    error = f" ± {w.error:.1f}" if w.error else ""
-    return (f"{w.player} played {w.played}: {w.best} was {points(w.cost)}{error} points "
-            f"better by the end of the round (solver, {view_text(w, options)})")
+def costly_message(w: Weighed, options: WeighOptions, at_once: str | None = None) -> str:
+    """The costly-play warning: what the play cost by the end of the round
+    (exactly, or with its standard error), and ``at_once``, the immediate
+    score it missed, as a note."""
+    cost = f"exactly {points(w.cost)}" if w.exact else measured(w.cost, w.error, False)
+    note = f"; at once, {at_once}" if at_once else ""
+    return (f"{w.player} played {w.played}: {w.best} was {cost} points "
+            f"better by the end of the round (solver, {view_text(w, options)}){note}")
 
 
-def costly_findings(weighed: Iterable[Weighed], options: WeighOptions) -> list[Diagnostic]:
+def costly_findings(weighed: Iterable[Weighed], options: WeighOptions,
+                    at_once: Mapping[int, str] | None = None) -> list[Diagnostic]:
     """A ``costly-play`` warning for each play judged a mistake or a blunder:
-    its cost above ``options.costly`` by more than ``z`` standard errors."""
+    its cost above ``options.costly`` by more than ``z`` standard errors.
+    ``at_once`` holds, by line, the immediate score a turn missed, which its
+    warning notes (the turn gets no second warning for it)."""
+    notes = at_once or {}
     return [Diagnostic(w.line, w.column, Severity.WARNING, COSTLY_PLAY,
-                       costly_message(w, options))
+                       costly_message(w, options, notes.get(w.line)))
             for w in weighed if w.weighed and w.costly]

@@ -145,13 +145,16 @@ def analyze(
     mover); "lost" is how much less the play made was worth than the best
     play, "lost/turn" the points lost per unforced turn (the error rate),
     and "luck" what the player's draws gave or took against the average
-    draw. By default the solver sees what the mover saw (the unseen tiles
-    dealt --samples times, consistently with the draws and passes seen);
+    draw; each figure from sampled deals comes with its standard error
+    (a figure without one is exact). By default the solver sees what the
+    mover saw (the unseen tiles dealt up to --samples times, consistently
+    with the draws and passes seen, or every deal when there are few);
     --perfect judges with every hand and the stock in view. A play that
     lost --mistake points or more, beyond the uncertainty of its cost, gets
-    a costly-play warning, and with --annotate the glyphs and notes are the
-    solver's (the missed-score verdict where the solver could not weigh a
-    turn).
+    a costly-play warning, the turn's one verdict (what it missed at once
+    is its note, not a missed-score warning), and with --annotate the
+    glyphs and notes are the solver's (the missed-score verdict where the
+    solver could not weigh a turn).
 
     \b
     Examples:

@@ -29,7 +29,7 @@ MistakeOption = Annotated[
                       help="A play that missed this many points or more is a mistake, "
                            "marked ? (in analyze's annotations, on the study page). With "
                            "--solver: one that lost this many points or "
-                           "more beyond the uncertainty of a sampled cost (2 standard "
+                           "more beyond the uncertainty of a sampled cost (2.25 standard "
                            "errors), also reported as a costly-play warning.")
 ]
 BlunderOption = Annotated[
@@ -55,10 +55,13 @@ PerfectOption = Annotated[
 SolverSamplesOption = Annotated[
     int, typer.Option("--samples", min=1, max=SAMPLES_MAX, metavar="K",
                       help="With --solver: the most deals of the unseen tiles one turn "
-                           "may take. Each turn takes at least 8, and more until its cost "
-                           "is known to lie on one side of --mistake and of --blunder; a "
-                           "turn still undecided at K deals is 'uncertain' and not warned "
-                           "about.",
+                           "may take (the search work a turn may take grows with K above "
+                           "the default). A turn whose unseen tiles can be dealt in at most "
+                           "512 ways has every deal valued: exact. Otherwise it takes at "
+                           "least 8 deals, and more until its cost is known to lie on one "
+                           "side of --mistake (and, within 64 deals, of --blunder); a turn "
+                           "still undecided is 'uncertain' and not warned about. More "
+                           "deals: fewer uncertain turns, at more time.",
                       rich_help_panel="Solver")
 ]
 SolverNodesOption = Annotated[

@@ -18,7 +18,7 @@ from muggins_cli.analysis.annotate import verdict_glyph
 from muggins_cli.analysis.files import FileAnalysis
 from muggins_cli.analysis.match import MatchAnalysis, PlayerStats
 from muggins_cli.analysis.plays import Option, PlayAnalysis
-from muggins_cli.analysis.weigh import SolverStats, Weighed, points
+from muggins_cli.analysis.weigh import SolverStats, Weighed, measured
 from muggins_cli.report.escape import for_terminal, terminal_table
 from muggins_cli.report.json_report import Totals, file_json
 
@@ -39,12 +39,19 @@ def player_row(s: PlayerStats) -> tuple[object, ...]:
 
 def solver_row(s: SolverStats | None) -> tuple[object, ...]:
     """The solver's columns: unforced turns weighed, points lost over them,
-    points lost per unforced turn, and the luck of the player's draws."""
+    points lost per unforced turn, and the luck of the player's draws, each
+    sampled figure with its standard error (none when it is exact)."""
     if s is None:
         return ("-",) * len(SOLVER_HEADERS)
     rate = s.error_rate
-    return (s.unforced, points(s.lost), "-" if rate is None else f"{rate:.2f}",
-            f"{s.luck:+.1f}" if s.draws else "-")
+    lost_exact = s.exact == s.unforced
+    rate_text = "-"
+    if rate is not None:
+        rate_text = f"{rate:.2f}" + ("" if lost_exact else f" ± {s.lost_error / s.unforced:.2f}")
+    luck = "-"
+    if s.draws:
+        luck = f"{s.luck:+.1f}" + (f" ± {s.luck_error:.1f}" if s.luck_error else "")
+    return (s.unforced, measured(s.lost, s.lost_error, lost_exact), rate_text, luck)
 
 
 def player_rows(m: MatchAnalysis) -> list[tuple[object, ...]]:
@@ -98,15 +105,22 @@ def weigh_line(m: MatchAnalysis) -> str | None:
     if m.weigh is None:
         return None
     w = m.weigh
-    view = ("perfect: every hand and the stock as recorded" if w.perfect else
-            f"sample: the mover's view, {w.min_deals} to {w.samples} deals a turn")
+    exact = sum(s.exact for s in m.solver)
+    unforced = sum(s.unforced for s in m.solver)
+    if w.perfect:
+        view = "perfect: every hand and the stock as recorded; exact"
+    else:
+        view = (f"sample: the mover's view, {w.min_deals} to {w.samples} deals a turn, every "
+                f"deal where there are at most {w.exact}; {exact} of {unforced} turns exact")
     line = (f"solver ({view}): lost = points given away by the end of the round against "
-            "the best play; luck = what the player's draws gave against the average draw")
+            "the best play; luck = what the player's draws gave against the average draw"
+            + ("" if w.perfect else "; ± one standard error (a figure without one is "
+                                    "exact)"))
     unsure = sum(s.uncertain for s in m.solver)
     if unsure:
-        line += (f"\nuncertain: {unsure} turn{'s' if unsure != 1 else ''} whose cost "
-                 f"{w.samples} deals could not place on one side of --mistake or --blunder "
-                 "(neither warned about nor marked)")
+        line += (f"\nuncertain: {unsure} turn{'s' if unsure != 1 else ''} whose cost the "
+                 "deals could not place on one side of --mistake (neither warned about nor "
+                 "marked)")
     missing = sum(s.unweighed for s in m.solver)
     if missing:
         why = next((x.why for x in m.weighed if x.why and x.choices != 1), None)
@@ -143,15 +157,25 @@ def _value(x: float | None) -> str:
     return f"{x:+.0f}" if float(x).is_integer() else f"{x:+.1f}"
 
 
+def _measured_value(x: float | None, error: float | None, exact: bool) -> str:
+    if x is None:
+        return "-"
+    return measured(x, error, exact, signed=True)
+
+
 def play_solver_row(w: Weighed | None) -> tuple[object, ...]:
+    """A turn's solver columns, each sampled figure with its standard
+    error (exact ones bare; the view line says which)."""
     if w is None:
         return ("",) * len(PLAY_SOLVER_HEADERS)
-    luck = "" if w.luck is None else f"{w.luck:+.1f}"
+    luck = "" if w.luck is None else _measured_value(w.luck, w.luck_error,
+                                                     w.luck_error is None)
     if not w.weighed:
         return ("forced" if w.choices == 1 else "-", "", "", luck)
-    lost = "" if not w.cost else points(w.cost) + (f" ± {w.error:.1f}" if w.error else "")
+    lost = "" if not w.cost else measured(w.cost, w.error, w.exact)
     glyph = verdict_glyph(w.verdict)
-    return (_value(w.value), f"{w.best} {_value(w.best_value)}",
+    return (_measured_value(w.value, w.value_error, w.exact),
+            f"{w.best} {_measured_value(w.best_value, w.best_value_error, w.exact)}",
             lost + (f" {glyph}" if glyph else ""), luck)
 
 
@@ -213,6 +237,11 @@ def solver_player_json(s: SolverStats) -> dict[str, Any]:
         "luck": round(s.luck, 3),
         "draw_turns": s.draws,
         "unweighed": s.unweighed,
+        "points_lost_error": round(s.lost_error, 3),
+        "error_rate_error": (None if s.error_rate_error is None
+                             else round(s.error_rate_error, 3)),
+        "luck_error": round(s.luck_error, 3),
+        "exact_turns": s.exact,
     }
 
 
@@ -234,6 +263,11 @@ def weighed_json(w: Weighed) -> dict[str, Any]:
         "exact": w.exact,
         "samples": w.samples,
         "not_weighed": w.why,
+        "value_error": _r(w.value_error),
+        "best_value_error": _r(w.best_value_error),
+        "luck_error": _r(w.luck_error),
+        "lost_low": _r(w.cost_low),
+        "lost_high": _r(w.cost_high),
     }
 
 
@@ -271,10 +305,14 @@ def analysis_file_json(f: FileAnalysis) -> dict[str, Any]:
                 pj["solver"] = weighed_json(w)
             mj["plays"].append(pj)
         if m.weigh is not None:
+            players = len(m.summary.players)
             mj["solver"] = {"view": m.weigh.mode, "samples": m.weigh.samples,
                             "min_samples": m.weigh.min_deals, "z": m.weigh.z,
-                            "nodes": m.weigh.node_limit(len(m.summary.players)),
-                            "seed": m.weigh.seed}
+                            "nodes": m.weigh.node_limit(players),
+                            "seed": m.weigh.seed, "exact_deals": m.weigh.exact,
+                            "work": m.weigh.work_limit(players),
+                            "blunder_samples": m.weigh.blunder_deals,
+                            "luck_samples": m.weigh.luck_deals}
     return out
 
 

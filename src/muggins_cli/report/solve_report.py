@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from muggins_cli.analysis.weigh import value_error
 from muggins_cli.engine.state import Draw, Place, RoundState, UnseenDraw, apply, placement_score
 from muggins_cli.replay.position import Position
 from muggins_cli.report.escape import for_terminal
@@ -56,24 +57,17 @@ def _value(v: float | None) -> str:
     return f"{v:+.2f}"
 
 
-def spread(deals: Sequence[float]) -> float | None:
-    """The standard error of an average over sampled deals (None for fewer
-    than two: one deal says nothing of how the others would go)."""
-    n = len(deals)
-    if n < 2:
-        return None
-    mean = sum(deals) / n
-    var = sum((x - mean) ** 2 for x in deals) / (n - 1)
-    return float((var / n) ** 0.5)
-
-
-def _sampled(mv: MoveValue) -> str:
-    """A sampled value's error and how many deals it averages."""
+def _sampled(res: SolveResult, mv: MoveValue) -> str:
+    """A sampled value's standard error and how many deals it averages
+    (for an exact average over every deal, no error)."""
     if not mv.deals:
         return ""
-    se = spread(mv.deals)
+    n = len(mv.deals)
+    if res.exact:
+        return f" ({n} deal{'s' if n != 1 else ''}: every one)"
+    se = value_error(res, mv.move)
     err = f" ± {se:.2f}" if se is not None else ""
-    return f"{err} ({len(mv.deals)} deal{'s' if len(mv.deals) != 1 else ''})"
+    return f"{err} ({n} deal{'s' if n != 1 else ''})"
 
 
 def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | None
@@ -101,10 +95,12 @@ def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | 
     width = max((len(str(m.move)) for m in res.moves), default=4)
     for mv in res.moves:
         mark = "  best" if res.best is not None and mv.move == res.best else ""
-        out.append(f"  {mv.move!s:<{width}}  {_value(mv.value):>8}{_sampled(mv)}{mark}")
+        out.append(f"  {mv.move!s:<{width}}  {_value(mv.value):>8}{_sampled(res, mv)}{mark}")
+    if any(value_error(res, m.move) is not None for m in res.moves):
+        out.append("  (± one standard error over the deals)")
     if res.best is not None:
         best = next(m for m in res.moves if m.move == res.best)
-        out.append(f"best: {res.best} ({_value(best.value)}{_sampled(best)})")
+        out.append(f"best: {res.best} ({_value(best.value)}{_sampled(res, best)})")
         lines = pv_lines(pos, state, best.pv)
         if len(lines) > 1 or res.mode.value != "sample":
             where = (" (in one sampled deal: the others' tiles dealt at random)"
@@ -121,15 +117,16 @@ def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | 
 def solve_json(pos: Position, where: str, res: SolveResult, state: RoundState | None
                ) -> dict[str, Any]:
     """One JSON document: position, to_move, mode, exact, moves [{move,
-    value, pv}], best, value, nodes, seconds."""
+    value, error, pv}] (``error`` the standard error of a sampled value,
+    null when exact), best, value, nodes, seconds."""
     return {
         "position": where,
         "to_move": pos.players[pos.to_move],
         "mode": res.mode.value,
         "exact": res.exact,
         "moves": [
-            {"move": str(m.move), "value": m.value, "pv": pv_lines(pos, state, m.pv),
-             **({"deals": len(m.deals), "error": spread(m.deals)} if m.deals else {})}
+            {"move": str(m.move), "value": m.value, "error": value_error(res, m.move),
+             "pv": pv_lines(pos, state, m.pv), **({"deals": len(m.deals)} if m.deals else {})}
             for m in res.moves
         ],
         "best": str(res.best) if res.best is not None else None,

@@ -34,6 +34,9 @@ Modes:
 - ``sample``: only a :class:`~muggins_cli.engine.view.SeatView` (the mover's view). The unseen tiles
   are dealt ``samples`` times consistently with the draws and passes seen,
   each deal solved as ``perfect``, and each move's values averaged. Seeded.
+  Given ``deals`` (every consistent deal with its weight, from
+  :func:`~muggins_cli.solver.knowledge.every_deal`), each is solved once
+  and the weighted average is exact.
 
 Budgets: ``time_limit`` (seconds) and ``node_limit``. When one runs out, or
 on Ctrl-C (``KeyboardInterrupt``), ``solve`` returns what it has: the moves
@@ -70,7 +73,7 @@ from muggins_cli.solver.common import (
 )
 from muggins_cli.solver.game import Game, Node, SolverMove
 from muggins_cli.solver.kernel import MEMO_MOST_MOVES, MemoGrew, preference, ready
-from muggins_cli.solver.knowledge import Prior, Sampler
+from muggins_cli.solver.knowledge import Prior, Sampler, WeightedDeal
 from muggins_cli.solver.roots import Root, Vec
 from muggins_cli.tiles import Tile
 
@@ -209,6 +212,8 @@ def solve(
     multi: Multi | str = Multi.MAXN,
     enough: Enough | None = None,
     prior: Prior | None = None,
+    deals: Sequence[WeightedDeal] | None = None,
+    node_total: int | None = None,
 ) -> SolveResult:
     """Value every legal move of ``position`` for the player to move.
 
@@ -221,6 +226,14 @@ def solve(
     variations (the benchmark's sampled modes do not need them). ``prior``
     (``sample`` only) weighs the deals by what the mover believes of the
     other hands beyond the voids (:class:`~muggins_cli.solver.knowledge.Sampler`).
+    ``deals`` (``sample`` only) replaces the sampling by these deals, each
+    solved once, every move valued in each, their values weighed by the
+    deals' weights: ``exact`` when every one was solved within the
+    budget (``node_limit`` is then shared by all of them), and ``samples``,
+    ``enough`` and ``prior`` play no part. ``node_total`` (``sample`` with
+    ``enough``) also ends the sampling once the deals together have searched
+    that many nodes, as if ``enough`` had said so: a bound on the work one
+    answer takes that does not depend on the machine's speed.
     """
     mode = Mode(mode)
     objective = Objective(objective)
@@ -243,7 +256,7 @@ def solve(
         else:
             return _solve_expect(rules, position, sc, tg, objective, budget, seed, samples, pv)
     return _solve_sample(rules, know, objective, budget, seed, samples, multi, enough, prior,
-                         want_pv=pv)
+                         deals, node_total, want_pv=pv)
 
 
 def _finish(
@@ -401,20 +414,31 @@ def _solve_expect(
 def _solve_sample(
     rules: Rules, know: SeatView, objective: Objective, budget: Budget, seed: int, samples: int,
     multi: Multi = Multi.MAXN, enough: Enough | None = None, prior: Prior | None = None,
+    deals: Sequence[WeightedDeal] | None = None, node_total: int | None = None,
     want_pv: bool = False,
 ) -> SolveResult:
     if min(know.target - s for s in know.scores) <= 0 and credit_ends_match(rules):
         raise InputError("the match is over: a score has reached the target")
-    sampler = Sampler(know, random.Random(seed), prior=prior)
     dealt: list[RoundState] = []
+    if deals is not None:
+        if not deals:
+            raise InputError("no deal to average over")
+        dealt = [d for d, _ in deals]
+        listed = iter(dealt)
+        res = _average(rules, lambda: next(listed), know.scores, know.target, objective,
+                       budget, len(deals), Mode.SAMPLE, "every deal", know.seat, 0, multi,
+                       weights=[w for _, w in deals])
+    else:
+        sampler = Sampler(know, random.Random(seed), prior=prior)
 
-    def deal() -> RoundState:
-        state = sampler.deal()
-        dealt.append(state)
-        return state
+        def deal() -> RoundState:
+            state = sampler.deal()
+            dealt.append(state)
+            return state
 
-    res = _average(rules, deal, know.scores, know.target, objective, budget, samples,
-                   Mode.SAMPLE, "sampled deals", know.seat, 0, multi, enough)
+        res = _average(rules, deal, know.scores, know.target, objective, budget, samples,
+                       Mode.SAMPLE, "sampled deals", know.seat, 0, multi, enough,
+                       node_total=node_total)
     if want_pv and not res.interrupted:
         _lines_in_a_deal(rules, res, dealt, know, objective, budget, multi)
     return res
@@ -431,7 +455,7 @@ def _lines_in_a_deal(rules: Rules, res: SolveResult, dealt: Sequence[RoundState]
     best = next((m for m in res.moves if m.move == res.best), None)
     if best is None or not best.deals or not dealt:
         return
-    mean = sum(best.deals) / len(best.deals)
+    mean = best.value if best.value is not None else sum(best.deals) / len(best.deals)
     at = 0
     if len(best.deals) == len(dealt):
         at = min(range(len(dealt)), key=lambda i: abs(best.deals[i] - mean))
@@ -459,17 +483,20 @@ def _average(
     rules: Rules, deal: Callable[[], RoundState], scores: Sequence[int], target: int,
     objective: Objective, budget: Budget, samples: int, mode: Mode, method: str, seat: int,
     nodes: int, multi: Multi = Multi.MAXN, enough: Enough | None = None,
+    weights: Sequence[float] | None = None, node_total: int | None = None,
 ) -> SolveResult:
     """Solve up to ``samples`` perfect-information states from ``deal`` and
     average each move's value. A draw is reported as ``d??``: its tile is
-    different in every sample.
+    different in every sample. With ``weights`` (one a deal, in proportion
+    to its probability: every deal there is), the average is weighed by
+    them and exact once all ``samples`` deals are solved.
 
     Without ``enough`` the node cap is shared by all the deals and sampling
     stops when it runs out. With ``enough``, sampling stops when ``enough``
     says so, only the moves it names are valued in the next deal, and the
     node cap applies to each deal: a deal that does not finish in it is put
     aside and another dealt (``replaced`` counts them; after ``samples``
-    such deals sampling stops)."""
+    such deals sampling stops), or when the deals' nodes reach ``node_total``."""
     vecs: dict[SolverMove, list[float]] = {}
     done = 0
     replaced = 0
@@ -499,6 +526,7 @@ def _average(
                     continue
                 stop.reason = sub.stopped
                 break
+            w = 1.0 if weights is None else weights[done]
             for mv in sub.moves:
                 if mv.value is None:
                     continue
@@ -507,14 +535,14 @@ def _average(
                 if mv.results is not None:
                     acc = vecs.setdefault(key, [0.0] * len(mv.results))
                     for i, x in enumerate(mv.results):
-                        acc[i] += x
+                        acc[i] += x if weights is None else w * x
             done += 1
             if budget.left() is not None and (budget.left() or 0) <= 0:
                 stop.reason = Stopped.TIME
                 break
             if enough is not None:
                 keep = enough(per, done)
-                if keep is None:
+                if keep is None or (node_total is not None and nodes >= node_total):
                     break
             elif budget.node_limit is not None and budget.nodes >= budget.node_limit:
                 stop.reason = Stopped.NODES
@@ -522,10 +550,18 @@ def _average(
     values: list[_Row] = []
     for key in order:
         got = per[key]
-        vec = tuple(x / len(got) for x in vecs[key]) if key in vecs and got else None
-        values.append(_Row(key, sum(got) / len(got) if got else None, [key], vec))
+        # Without weights each deal counts once; with them (every move is
+        # valued in every deal then) by its probability.
+        mass = float(len(got)) if weights is None else sum(weights[:len(got)])
+        vec = tuple(x / mass for x in vecs[key]) if key in vecs and got else None
+        if weights is None:
+            mean = sum(got) / len(got) if got else None
+        else:
+            mean = sum(w * v for w, v in zip(weights, got)) / mass if got else None
+        values.append(_Row(key, mean, [key], vec))
     early = enough is not None and stop.reason is None
-    res = _finish(mode, objective, seat, values, False, nodes, budget, method, samples=done,
+    whole = weights is not None and done == len(weights)  # every deal, wholly solved
+    res = _finish(mode, objective, seat, values, whole, nodes, budget, method, samples=done,
                   stopped=stop.reason if done < samples and not early else None)
     res.moves = [dataclasses.replace(mv, deals=tuple(per[mv.move])) for mv in res.moves]
     res.replaced = replaced

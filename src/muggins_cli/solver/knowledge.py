@@ -7,10 +7,17 @@ and passes showed (a player who drew or passed held no tile fitting the open
 ends at that moment). It has no field for another player's tiles or the
 stock order, so a search built from it cannot read a hidden tile: the
 sampler deals the unseen tiles afresh each time, consistently with the voids.
+
+When the unseen tiles can be dealt in few ways (late in a round, or the
+small hands of three or four players), :func:`every_deal` lists every
+consistent deal with its probability under the sampler's law instead, so
+that an average over them is exact rather than an estimate.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 from collections.abc import Mapping, Sequence
 
@@ -131,3 +138,83 @@ class Sampler:
         know = self.know
         return RoundState(tuple(hands), tuple(stock), know.layout, know.seat, know.drawn,
                           lead_tile=know.lead_tile)
+
+
+#: One deal of the unseen tiles and its weight (in proportion to its
+#: probability; 1 for each deal when every consistent deal is as likely).
+WeightedDeal = tuple[RoundState, float]
+
+
+class _TooMany(Exception):
+    """Raised inside :func:`_splits` when the deals outnumber the limit."""
+
+
+def every_deal(know: SeatView, limit: int, prior: Prior | None = None
+               ) -> list[WeightedDeal] | None:
+    """Every deal the :class:`Sampler` may make from ``know``, each with its
+    weight there (the prior's product over the other hands' tiles, or 1 for
+    every deal without a prior), or None when there are more than ``limit``.
+
+    A deal is the other hands and the stock in its order: every split of
+    the unseen tiles into hands of the sizes shown that keeps the voids,
+    times every order of the stock. So a stock of more than a few tiles
+    is never dealt out this way (7 tiles have 5,040 orders); the work
+    before giving up is bounded by ``limit`` too. A prior that weighs
+    every consistent deal at zero is dropped, as the sampler drops it.
+    """
+    know.check()
+    orders = math.factorial(know.stock_count)
+    if limit < 1 or orders > limit:
+        return None
+    weights = {s: w for s, w in (prior or {}).items() if s != know.seat}
+    try:
+        splits = _splits(know, limit // orders)
+    except _TooMany:
+        return None
+    if not splits:
+        raise InputError("no deal of the unseen tiles agrees with the draws and passes seen")
+    mass = [math.prod(w[t.index()] for s, w in weights.items() for t in hands[s])
+            for hands, _ in splits]
+    if sum(mass) <= 0.0:
+        mass = [1.0] * len(splits)
+    return [(RoundState(hands, order, know.layout, know.seat, know.drawn,
+                        lead_tile=know.lead_tile), m)
+            for (hands, stock), m in zip(splits, mass) if m > 0.0
+            for order in itertools.permutations(stock)]
+
+
+def _splits(know: SeatView, most: int
+            ) -> list[tuple[tuple[frozenset[Tile], ...], tuple[Tile, ...]]]:
+    """Every split of the unseen tiles into the other hands (voids kept) and
+    the stock (sorted), seat by seat; :class:`_TooMany` past ``most`` splits
+    or after looking at many hands that break a void."""
+    others = [s for s in range(know.players) if s != know.seat]
+    voids: dict[int, list[Void]] = {s: [] for s in others}
+    for v in know.voids:
+        if v.seat in voids:
+            voids[v.seat].append(v)
+    may_hold = {s: know.possible(s) for s in others}
+    budget = 8 * most + 64
+    out: list[tuple[tuple[frozenset[Tile], ...], tuple[Tile, ...]]] = []
+    hands: list[frozenset[Tile]] = [frozenset()] * know.players
+    hands[know.seat] = know.hand
+
+    def deal_from(k: int, left: frozenset[Tile]) -> None:
+        nonlocal budget
+        if k == len(others):
+            if len(out) >= most:
+                raise _TooMany
+            out.append((tuple(hands), tuple(sorted(left))))
+            return
+        seat = others[k]
+        for hand in itertools.combinations(sorted(left & may_hold[seat]),
+                                           know.hand_sizes[seat]):
+            budget -= 1
+            if budget < 0:
+                raise _TooMany
+            if _fits_voids(hand, voids[seat]):
+                hands[seat] = frozenset(hand)
+                deal_from(k + 1, left.difference(hand))
+
+    deal_from(0, know.unseen)
+    return out

@@ -13,8 +13,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from muggins_cli.engine.keys import rule_ints
 from muggins_cli.engine.state import deal, legal_moves, new_round
 from muggins_cli.errors import InputError
 from muggins_cli.solver import common, kernel, solve
@@ -150,3 +152,58 @@ def test_the_kernel_runs_as_plain_python_under_numba_disable_jit() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "same"
 
+
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("most", [600, (1 << 15) - 1, 1 << 15, (1 << 21) - 1, 1 << 21,
+                                  (1 << 31) - 1])
+def test_the_distances_in_a_key_never_run_into_each_other(players: int, most: int) -> None:
+    """The table key holds every seat's distance to the target in as few
+    words as they fit: two positions whose distances differ, and nothing
+    else, get different keys, for distances anywhere up to the largest the
+    search may meet (``far + off``)."""
+    r = rule_ints(PAGAT)
+    chunks = np.zeros((2, 1 << 14), dtype=np.int64)
+    k = kernel.Kernel(r, players, 0, [1.0] * players, maxn=False, order=[0] * 8, match=True,
+                      far=most, off=0, bonus=0, max_place=most, win=1, live=True,
+                      pip_chunks=chunks, budget=common.Budget(None, None))
+    rng = random.Random(most + players)
+    edges = [0, 1, 2, most - 1, most]  # every combination of the extremes, and random ones
+    cases = set(itertools.product(edges, repeat=players)) | {
+        tuple(rng.randrange(most + 1) for _ in range(players)) for _ in range(300)}
+    seen: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for dists in cases:
+        k.fi[0, :] = 0
+        for i, dist in enumerate(dists):
+            k.fi[0, kernel.I_H + i] = 1  # one tile each: every distance kept, none capped
+            k.fi[0, kernel.I_D + i] = dist
+        kernel._key_words(k.s, k.r, k.fi, 0)
+        words = tuple(int(x) for x in k.fi[0, kernel.I_K:kernel.I_K + int(k.s[kernel.S_KW])])
+        assert seen.setdefault(words, dists) == dists, (words, dists, seen[words])
+    k.release()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_every_seat_near_the_target_keeps_its_own_distance(players: int) -> None:
+    """With every seat a few placements from the target, positions that
+    differ only in how far each seat still has to go must never share a
+    table entry: the match objective's values equal the exhaustive paranoid
+    search's, over endgames where the distances decide who wins. (Packing
+    the distances into one key word is where they could run into each
+    other.)"""
+    checked = 0
+    for seed in range(12):
+        state = endgame(PAGAT, players, 9100 + seed, {3: 9, 4: 10}[players])
+        target = PAGAT.target_for(players)
+        rng = random.Random(seed)
+        scores = [target - rng.choice([5, 10, 15, 20]) for _ in range(players)]
+        dists = [target - s for s in scores]
+        res = solve(PAGAT, state, scores=scores, target=target, objective="match",
+                    multi="paranoid", pv=False)
+        assert res.exact
+        for mv in res.moves:
+            ref = paranoid_move(PAGAT, state, mv.move, dists, True, state.to_move)
+            assert mv.value == pytest.approx(ref), (seed, mv.move)
+            checked += 1
+    assert checked >= 12

@@ -127,8 +127,8 @@ BIG = 1e18
 # S: parameters (set once), registers kept between slices, counters.
 (S_N, S_ROOT, S_MAXN, S_CHANCE, S_NST, S_MATCH, S_FAR, S_OFF, S_BONUS, S_MAXPLACE,
  S_KW, S_GEN, S_NODES, S_SLICE_END, S_STATUS, S_DEPTH, S_MODE, S_MV_N, S_LC_N,
- S_WIN, S_LIVE, S_STORED) = range(22)
-S_SIZE = 22
+ S_WIN, S_LIVE, S_STORED, S_DPER, S_DSHIFT) = range(24)
+S_SIZE = 24
 # S_STATUS values.
 OK, SLICE, NEED_ROOM = range(3)
 # S_MODE: what the loop does next.
@@ -395,16 +395,21 @@ def _key_words(S: Any, R: Any, FI: Any, d: int) -> None:
     if not S[S_LIVE]:
         return
     room = S[S_BONUS] + S[S_MAXPLACE] * _can_draw(S, R, stock)
+    per = S[S_DPER]
+    shift = S[S_DSHIFT]
     w = 0
+    c = 0
     for i in range(n):
         dist = FI[d, I_D + i]
         if dist > room + S[S_MAXPLACE] * _popcount(FI[d, I_H + i]):
             dist = S[S_FAR]
-        w |= (dist + S[S_OFF]) << (32 * (i & 1))
-        if i & 1 or i == n - 1:
+        w |= (dist + S[S_OFF]) << (shift * c)
+        c += 1
+        if c == per or i == n - 1:
             FI[d, I_K + k] = w
             k += 1
             w = 0
+            c = 0
 
 
 @numba.njit(cache=True, nogil=True)
@@ -871,6 +876,20 @@ def _next_generation() -> int:
 _MEMO: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, list[int]]] = {}
 
 
+def distance_packing(players: int, most: int) -> tuple[int, int]:
+    """How the distances to the target share key words: ``per`` to a word,
+    each ``shift`` bits apart, as loosely as the fewest words allow (every
+    distance, offset, is at most ``most``). Fewer words keep a three-player
+    table row within one cache line; two players keep two 32-bit halves."""
+    for words in range(1, players + 1):
+        per = -(-players // words)
+        shift = 64 // per
+        # The last distance stays clear of the sign bit.
+        if shift <= 32 and most < 1 << (shift - (per * shift == 64)):
+            return per, shift
+    raise SearchError("the scores are too far apart for the solver's keys")
+
+
 class MemoGrew(Exception):
     """The layout memo was full and has grown: the caller starts its
     valuation again with a new search, so that what a search counts never
@@ -905,7 +924,7 @@ class Kernel:
                               f"(double-nine); this set has {n_tiles}")
         if not 2 <= players <= MAX_SEATS:
             raise SearchError(f"the solver plays 2 to {MAX_SEATS} seats, not {players}")
-        if far + off >= 1 << 31 or off < 0:
+        if off < 0:
             raise SearchError("the scores are too far apart for the solver's keys")
         self.r = r
         self.n = players
@@ -919,7 +938,8 @@ class Kernel:
         if memo is None:
             memo = _MEMO[r] = _new_memo(MEMO_KEYS, MEMO_MOVES)
         self.memo = memo
-        kw = players + 1 + (order is None) + ((players + 1) // 2 if live else 0)
+        per, shift = distance_packing(players, far + off)
+        kw = players + 1 + (order is None) + (-(-players // per) if live else 0)
         used = 1 + kw + (players if maxn else 2)
         self.width = 8 if used <= 8 else 16
         # Every search starts at the same size, whatever ran before it: its
@@ -953,6 +973,8 @@ class Kernel:
         s[S_GEN] = _next_generation()
         s[S_WIN] = win
         s[S_LIVE] = int(live)
+        s[S_DPER] = per
+        s[S_DSHIFT] = shift
         self.s = s
 
     def node_count(self) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import random
 import statistics
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from muggins_cli.replay.replay import position_at
 from muggins_cli.rules.resolve import resolver_for
 from muggins_cli.solver import common as solver_common
 from muggins_cli.solver import solve
+from muggins_cli.solver.knowledge import Sampler
 from muggins_cli.tiles import Tile
 from tests.records import IMPOSSIBLE
 
@@ -226,3 +228,26 @@ def test_a_tile_in_two_places_or_off_the_set_is_named(tmp_path: Path) -> None:
     assert position_problem(twice) == f"{tile} is both in {name}'s hand and in the stock"
     off = dataclasses.replace(pos, stock=(*pos.stock[:-1], Tile(6, 7)))
     assert position_problem(off) == "6-7 is not in a double-6 set"
+
+
+def test_a_budget_too_small_for_one_deal_still_values_every_play(tmp_path: Path) -> None:
+    """``--nodes 1`` runs out inside the first sampled deal: rather than a
+    ``?`` for every play, that deal is solved whole past the budget, and the
+    values are that deal's perfect-information values (the sampler's first
+    deal for the seed, solved here in perfect mode), with a note."""
+    path = _record(tmp_path)
+    args = ["solve", path, "--at", "1.6", "--mode", "sample", "--nodes", "1", "--seed", "4"]
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    pos = _position(path, "1.6")
+    first = Sampler(pos.view(), random.Random(4)).deal()
+    exact = solve(pos.rules, first, scores=pos.scores, target=pos.target, mode="perfect",
+                  multi="paranoid", pv=False)
+    assert [m["move"] for m in doc["moves"]] == [str(m.move) for m in exact.moves]
+    assert [m["value"] for m in doc["moves"]] == [m.value for m in exact.moves]
+    assert all(m["deals"] == 1 for m in doc["moves"])
+    text = runner.invoke(app, args).stdout
+    assert " ?" not in text
+    assert "the first deal was solved whole past it" in text
+    assert "principal variation" in text

@@ -115,7 +115,8 @@ def solve_position(
     else:
         know = dataclasses.replace(pos.view(), history=tuple(history))
         res = solve(rules, know, mode="sample", objective=objective, node_limit=node_limit,
-                    seed=seed, samples=samples, time_limit=time_limit, multi=multi)
+                    seed=seed, samples=samples, time_limit=time_limit, multi=multi,
+                    first_whole=True)
         return res, res.deal
     return solve(rules, state, scores=pos.scores, target=pos.target, mode=mode,
                  objective=objective, node_limit=node_limit, seed=seed, samples=samples,

@@ -86,7 +86,8 @@ def solve_cmd(
         typer.Option("--time", metavar="S", min=0.0, max=SECONDS_MAX,
                      help="Stop after S seconds with the best answer so far (default 20 "
                           "unless --nodes is given; 0: no limit). Expect spends half of it "
-                          "on the exact search, then samples stock orders.",
+                          "on the exact search, then samples stock orders. Sample mode "
+                          "always finishes its first deal, past the limit if need be.",
                      show_default=False),
     ] = None,
     nodes: Annotated[

@@ -90,7 +90,8 @@ def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | 
         meaning += ", +/-100000 for reaching the target first"
     how = {"perfect": "exact search", "expect": res.method, "sample": res.method}[res.mode.value]
     out = [f"position {where}: {mover} to move; mode {res.mode.value} ({how}"
-           + (f", {res.samples} samples" if res.samples else "") + ")",
+           + (f", {res.samples} sample{'s' if res.samples != 1 else ''}" if res.samples else "")
+           + ")",
            f"value: {meaning}"]
     width = max((len(str(m.move)) for m in res.moves), default=4)
     for mv in res.moves:

@@ -214,6 +214,7 @@ def solve(
     prior: Prior | None = None,
     deals: Sequence[WeightedDeal] | None = None,
     node_total: int | None = None,
+    first_whole: bool = False,
 ) -> SolveResult:
     """Value every legal move of ``position`` for the player to move.
 
@@ -234,6 +235,9 @@ def solve(
     ``enough``) also ends the sampling once the deals together have searched
     that many nodes, as if ``enough`` had said so: a bound on the work one
     answer takes that does not depend on the machine's speed.
+    ``first_whole`` (``sample``): when the budget runs out before the
+    first deal is solved, that deal is solved whole past it, so that every
+    move still gets a value (from that one deal, with a note saying so).
     """
     mode = Mode(mode)
     objective = Objective(objective)
@@ -256,7 +260,7 @@ def solve(
         else:
             return _solve_expect(rules, position, sc, tg, objective, budget, seed, samples, pv)
     return _solve_sample(rules, know, objective, budget, seed, samples, multi, enough, prior,
-                         deals, node_total, want_pv=pv)
+                         deals, node_total, want_pv=pv, first_whole=first_whole)
 
 
 def _finish(
@@ -415,7 +419,7 @@ def _solve_sample(
     rules: Rules, know: SeatView, objective: Objective, budget: Budget, seed: int, samples: int,
     multi: Multi = Multi.MAXN, enough: Enough | None = None, prior: Prior | None = None,
     deals: Sequence[WeightedDeal] | None = None, node_total: int | None = None,
-    want_pv: bool = False,
+    want_pv: bool = False, first_whole: bool = False,
 ) -> SolveResult:
     if min(know.target - s for s in know.scores) <= 0 and credit_ends_match(rules):
         raise InputError("the match is over: a score has reached the target")
@@ -438,20 +442,21 @@ def _solve_sample(
 
         res = _average(rules, deal, know.scores, know.target, objective, budget, samples,
                        Mode.SAMPLE, "sampled deals", know.seat, 0, multi, enough,
-                       node_total=node_total)
+                       node_total=node_total, first_whole=first_whole)
     if want_pv and not res.interrupted:
-        _lines_in_a_deal(rules, res, dealt, know, objective, budget, multi)
+        _lines_in_a_deal(rules, res, dealt, know, objective, budget, multi, first_whole)
     return res
 
 
 def _lines_in_a_deal(rules: Rules, res: SolveResult, dealt: Sequence[RoundState],
                      know: SeatView, objective: Objective, budget: Budget,
-                     multi: Multi) -> None:
+                     multi: Multi, past_budget: bool = False) -> None:
     """Give each move of a sampled answer the principal variation it has in
     one of the deals: the deal in which the best move's value lies nearest
     its average, when every deal dealt was solved (else the first). Every
     deal goes on differently, so a line shows one way the round may go, its
-    hidden tiles dealt at random; what time is left bounds it."""
+    hidden tiles dealt at random; what time is left bounds it (with
+    ``past_budget``, a budget already spent does not stop it)."""
     best = next((m for m in res.moves if m.move == res.best), None)
     if best is None or not best.deals or not dealt:
         return
@@ -461,7 +466,9 @@ def _lines_in_a_deal(rules: Rules, res: SolveResult, dealt: Sequence[RoundState]
         at = min(range(len(dealt)), key=lambda i: abs(best.deals[i] - mean))
     left = budget.left()
     if left is not None and left <= 0:
-        return
+        if not past_budget:
+            return
+        left = None  # the line of the deals solved so far, past the budget
     sub = _solve_perfect(rules, dealt[at], know.scores, know.target, objective,
                          Budget(left, None), True, multi)
     if sub.stopped is not None:
@@ -484,6 +491,7 @@ def _average(
     objective: Objective, budget: Budget, samples: int, mode: Mode, method: str, seat: int,
     nodes: int, multi: Multi = Multi.MAXN, enough: Enough | None = None,
     weights: Sequence[float] | None = None, node_total: int | None = None,
+    first_whole: bool = False,
 ) -> SolveResult:
     """Solve up to ``samples`` perfect-information states from ``deal`` and
     average each move's value. A draw is reported as ``d??``: its tile is
@@ -500,6 +508,7 @@ def _average(
     vecs: dict[SolverMove, list[float]] = {}
     done = 0
     replaced = 0
+    past = False
     stop = _Stop()
     state = deal()
     order: list[SolverMove] = [as_seen(m) for m in legal_moves(rules, state)]
@@ -525,7 +534,18 @@ def _average(
                     replaced += 1
                     continue
                 stop.reason = sub.stopped
-                break
+                if not (first_whole and done == 0 and sub.stopped is not Stopped.INTERRUPT):
+                    break
+                # Nothing to answer with yet: this deal is finished past the
+                # budget (Ctrl-C still ends it), and sampling stops there.
+                sub = _solve_perfect(rules, state, scores, target, objective,
+                                     Budget(None, None), False, multi, keep)
+                nodes += sub.nodes
+                budget.nodes += sub.nodes
+                if sub.stopped is not None:
+                    stop.reason = sub.stopped
+                    break
+                past = True
             w = 1.0 if weights is None else weights[done]
             for mv in sub.moves:
                 if mv.value is None:
@@ -537,6 +557,8 @@ def _average(
                     for i, x in enumerate(mv.results):
                         acc[i] += x if weights is None else w * x
             done += 1
+            if past:
+                break
             if budget.left() is not None and (budget.left() or 0) <= 0:
                 stop.reason = Stopped.TIME
                 break
@@ -565,6 +587,9 @@ def _average(
                   stopped=stop.reason if done < samples and not early else None)
     res.moves = [dataclasses.replace(mv, deals=tuple(per[mv.move])) for mv in res.moves]
     res.replaced = replaced
+    if past:
+        res.notes.append("the budget ran out before one deal was solved: the first deal was "
+                         "solved whole past it, and its values are those of that deal alone")
     return res
 
 

@@ -11,6 +11,7 @@ No game logic lives in this package.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from muggins_cli.cli import app as _shell
@@ -30,8 +31,12 @@ def __getattr__(name: str) -> Any:
 
 
 def main() -> None:
-    tune_collector()
-    _shell.app()
+    try:
+        tune_collector()
+        _shell.app()
+    except KeyboardInterrupt:
+        # Ctrl-C before the command line is read, or after its output.
+        sys.exit(_shell.interrupted(None))
 
 
 __all__ = ["app", "main"]

@@ -11,6 +11,7 @@ later: :class:`MugginsTyper` gives each new command the plain class.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import re
 import sys
@@ -210,7 +211,7 @@ class MugginsCommand(TyperCommand):
             # A command that stops on Ctrl-C with something to say says it
             # itself; the others are stopped the same way, with one line.
             sys.stderr.write(f"{NAME} {ctx.info_name}: interrupted\n")
-            raise typer.Exit(130) from None
+            raise typer.Exit(INTERRUPTED_STATUS) from None
 
     def get_help_option(self, ctx: Context) -> TyperOption | None:
         option = super().get_help_option(ctx)  # made on first use
@@ -253,6 +254,14 @@ class MugginsGroup(TyperGroup):
                 self.get_command(ctx, name)
         return super().resolve_command(ctx, args)
 
+    def invoke(self, ctx: Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # Ctrl-C while a command is still being loaded (its modules
+            # imported): Typer would end with 130 and not a word.
+            raise typer.Exit(interrupted(None)) from None
+
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              windows_expand_args: bool = True, **extra: Any) -> Any:
@@ -279,7 +288,7 @@ class MugginsGroup(TyperGroup):
                                   **extra)
         except typer.Abort:
             sys.stderr.write(f"{NAME}: interrupted\n")
-            status = 130
+            status = INTERRUPTED_STATUS
         except NoArgsIsHelpError as e:  # ``muggins`` alone: the help, as Click gives it
             e.show()
             status = e.exit_code
@@ -289,6 +298,19 @@ class MugginsGroup(TyperGroup):
         sys.stdout.flush()
         sys.stderr.flush()
         return status if isinstance(status, int) else 0
+
+
+#: The exit status after Ctrl-C: the shell's for a SIGINT death.
+INTERRUPTED_STATUS = 130
+
+
+def interrupted(args: Sequence[str] | None) -> int:
+    """Ctrl-C that no command handled itself: one line, and the exit
+    status a shell gives a command stopped by SIGINT."""
+    with contextlib.suppress(OSError):
+        sys.stderr.write(f"{_command_path(args)}: interrupted\n")
+        sys.stderr.flush()
+    return INTERRUPTED_STATUS
 
 
 def _command_path(args: Sequence[str] | None) -> str:

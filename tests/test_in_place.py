@@ -119,15 +119,12 @@ def test_sigterm_mid_rewrite_leaves_no_temporary_file(tmp_path: Path) -> None:
     assert path.read_bytes() == data
 
 
-@pytest.mark.slow  # a real subprocess, signalled
-def test_ctrl_c_in_solve_is_exit_130() -> None:
-    # A long search (four hands, the expected value over the stock orders,
-    # no time limit): interrupted, it prints its best answer and exits 130.
-    # The search is compiled (or loaded) before "ready": on a machine that
-    # has not compiled it yet, a signal landing inside Numba's compiler
-    # waits for a long native step to end, on a busy machine over a minute.
-    code = ("import sys; from muggins_cli.cli import main; "
-            "from muggins_cli.solver.kernel import ready; ready(); "
+def _solve_interrupted(prepare: str, wait: float, *, running: bool) -> tuple[int, bytes, bytes]:
+    """``muggins solve`` on a long search (four hands, the expected value
+    over the stock orders, no time limit), sent SIGINT ``wait`` seconds
+    after it is ready (``prepare`` run first); its status, stdout, stderr.
+    ``running``: it must still be running when signalled."""
+    code = (f"import sys; from muggins_cli.cli import main; {prepare}"
             "sys.stderr.write('ready\\n'); sys.stderr.flush(); main()")
     proc = subprocess.Popen(
         [sys.executable, "-c", code, "solve", str(RECORDS / "league-pagat-4p.mgn"),
@@ -136,13 +133,25 @@ def test_ctrl_c_in_solve_is_exit_130() -> None:
     try:
         assert proc.stderr is not None
         assert proc.stderr.readline() == b"ready\n"
-        time.sleep(3)  # into the search
-        assert proc.poll() is None, "the search ended on its own"
+        time.sleep(wait)
+        if running:
+            assert proc.poll() is None, "the search ended on its own"
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=120)
     finally:
         proc.kill()
-    assert proc.returncode == 130, err
+    return proc.returncode, out, err
+
+
+@pytest.mark.slow  # a real subprocess, signalled
+def test_ctrl_c_in_solve_is_exit_130() -> None:
+    """Interrupted in the search, it prints its best answer and exits 130.
+    The search is compiled (or loaded) before "ready": on a machine that
+    has not compiled it yet, a signal landing inside Numba's compiler
+    waits for a long native step to end, on a busy machine over a minute."""
+    status, out, err = _solve_interrupted(
+        "from muggins_cli.solver.kernel import ready; ready(); ", 3, running=True)
+    assert status == 130, err
     assert b"interrupted" in out + err
     assert b"Traceback" not in err
 
@@ -150,23 +159,10 @@ def test_ctrl_c_in_solve_is_exit_130() -> None:
 @pytest.mark.slow  # a real subprocess, signalled
 def test_ctrl_c_while_the_command_is_still_loading_says_interrupted() -> None:
     """Ctrl-C before the command has started (its modules still being
-    imported, the solver's among them) is one line and exit 130 too, not a
-    silent exit."""
-    code = ("import sys; from muggins_cli.cli import main; "
-            "sys.stderr.write('ready\\n'); sys.stderr.flush(); main()")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", code, "solve", str(RECORDS / "league-pagat-4p.mgn"),
-         "--at", "1.2", "--mode", "expect", "--time", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        assert proc.stderr is not None
-        assert proc.stderr.readline() == b"ready\n"
-        time.sleep(0.2)  # into main(), importing the solve command (about a second)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
-    assert proc.returncode == 130, err
+    imported, the solver's among them: about a second) is one line and exit
+    130 too, not a silent exit."""
+    status, out, err = _solve_interrupted("", 0.2, running=False)
+    assert status == 130, err
     assert err.decode().splitlines() == ["muggins solve: interrupted"]
     assert out == b""
 

@@ -36,7 +36,7 @@ def main() -> None:
         _shell.app()
     except KeyboardInterrupt:
         # Ctrl-C before the command line is read, or after its output.
-        sys.exit(_shell.interrupted(None))
+        sys.exit(_shell.interrupted(_shell.command_path(None)))
 
 
 __all__ = ["app", "main"]

@@ -210,8 +210,7 @@ class MugginsCommand(TyperCommand):
         except KeyboardInterrupt:
             # A command that stops on Ctrl-C with something to say says it
             # itself; the others are stopped the same way, with one line.
-            sys.stderr.write(f"{NAME} {ctx.info_name}: interrupted\n")
-            raise typer.Exit(INTERRUPTED_STATUS) from None
+            raise typer.Exit(interrupted(f"{NAME} {ctx.info_name}")) from None
 
     def get_help_option(self, ctx: Context) -> TyperOption | None:
         option = super().get_help_option(ctx)  # made on first use
@@ -260,7 +259,7 @@ class MugginsGroup(TyperGroup):
         except KeyboardInterrupt:
             # Ctrl-C while a command is still being loaded (its modules
             # imported): Typer would end with 130 and not a word.
-            raise typer.Exit(interrupted(None)) from None
+            raise typer.Exit(interrupted(command_path(None))) from None
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -273,7 +272,7 @@ class MugginsGroup(TyperGroup):
                 sys.exit(self._run(args, prog_name, complete_var, windows_expand_args,
                                    **extra))
             except OutputError as e:
-                sys.exit(say_unwritable(_command_path(args), e))
+                sys.exit(say_unwritable(command_path(args), e))
 
     def _run(self, args: Sequence[str] | None, prog_name: str | None,
              complete_var: str | None, windows_expand_args: bool, **extra: Any) -> int:
@@ -287,8 +286,7 @@ class MugginsGroup(TyperGroup):
             status = super().main(args, prog_name, complete_var, False, windows_expand_args,
                                   **extra)
         except typer.Abort:
-            sys.stderr.write(f"{NAME}: interrupted\n")
-            status = INTERRUPTED_STATUS
+            status = interrupted(NAME)
         except NoArgsIsHelpError as e:  # ``muggins`` alone: the help, as Click gives it
             e.show()
             status = e.exit_code
@@ -304,16 +302,16 @@ class MugginsGroup(TyperGroup):
 INTERRUPTED_STATUS = 130
 
 
-def interrupted(args: Sequence[str] | None) -> int:
+def interrupted(command: str) -> int:
     """Ctrl-C that no command handled itself: one line, and the exit
     status a shell gives a command stopped by SIGINT."""
     with contextlib.suppress(OSError):
-        sys.stderr.write(f"{_command_path(args)}: interrupted\n")
+        sys.stderr.write(f"{command}: interrupted\n")
         sys.stderr.flush()
     return INTERRUPTED_STATUS
 
 
-def _command_path(args: Sequence[str] | None) -> str:
+def command_path(args: Sequence[str] | None) -> str:
     """``muggins CMD`` for the command the command line names, for a message
     that comes after its context is gone."""
     words = list(sys.argv[1:] if args is None else args)

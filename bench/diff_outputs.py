@@ -37,6 +37,7 @@ import os
 import random
 import shutil
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from muggins_cli.notation.writer import write_match
@@ -61,8 +62,11 @@ COMMANDS: dict[str, list[str]] = {
 # The corpus
 
 
-def self_played(rng: random.Random, count: int) -> list[str]:
-    """``count`` self-played matches as canonical MGN."""
+def self_played(rng: random.Random, count: int, *, names: Sequence[str] = NAMES,
+                targets: Sequence[int] = (), max_rounds: int = 40) -> list[str]:
+    """``count`` self-played matches as canonical MGN, the presets in turn,
+    two to four seats of ``greedy`` or ``random``; each to a target drawn
+    from ``targets`` (the preset's own when empty)."""
     out: list[str] = []
     for i in range(count):
         preset = PRESETS[i % 3]
@@ -70,7 +74,9 @@ def self_played(rng: random.Random, count: int) -> list[str]:
         rules = load_preset(preset)
         seats: list[Strategy] = [GreedyStrategy() if rng.random() < 0.5 else RandomStrategy()
                                  for _ in range(n)]
-        outcome = play_match(rules, NAMES[:n], seats, rng, rules_tag=preset, max_rounds=40)
+        target = rng.choice(targets) if targets else None
+        outcome = play_match(rules, list(names[:n]), seats, rng, rules_tag=preset,
+                             target=target, max_rounds=max_rounds)
         out.append(write_match(outcome.record))
     return out
 

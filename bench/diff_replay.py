@@ -52,23 +52,11 @@ NAMES = ("Ana", "Budi", "Citra", "Dewi")
 
 
 def _self_played(rng: random.Random, count: int) -> list[str]:
-    from muggins_cli.notation.writer import write_match
-    from muggins_cli.play.selfplay import play_match
-    from muggins_cli.play.strategies import GreedyStrategy, RandomStrategy, Strategy
-    from muggins_cli.rules.loader import load_preset
+    """Self-played records, every other one kept without deals."""
+    from diff_outputs import self_played
 
-    out = []
-    for i in range(count):
-        preset = PRESETS[i % 3]
-        n = 2 + (i // 3) % 3
-        rules = load_preset(preset)
-        seats: list[Strategy] = [GreedyStrategy() if rng.random() < 0.5 else RandomStrategy()
-                                 for _ in range(n)]
-        outcome = play_match(rules, list(NAMES[:n]), seats, rng, rules_tag=preset,
-                             target=rng.choice((61, 121)), max_rounds=20)
-        text = write_match(outcome.record)
-        out.append(_hidden(text) if i % 2 else text)
-    return out
+    texts = self_played(rng, count, names=NAMES, targets=(61, 121), max_rounds=20)
+    return [_hidden(text) if i % 2 else text for i, text in enumerate(texts)]
 
 
 def _hidden(text: str) -> str:

@@ -62,6 +62,24 @@ COMMANDS: dict[str, str] = {
 }
 
 
+#: The line ``muggins --help`` gives each command, set as its ``short_help``
+#: (:class:`MugginsTyper`): the list of commands is then written without
+#: importing any of them.
+SUMMARIES: dict[str, str] = {
+    "analyze": "Check records and weigh every turn against its alternatives.",
+    "selfplay": "Play complete matches between strategies, written as MGN.",
+    "arena": "Play strategies against each other on the same deals.",
+    "check": "Replay records through the rules engine; report every problem.",
+    "explain": "Explain a diagnostic code, with a record that produces it.",
+    "fmt": "Print records in canonical MGN, or check or rewrite them.",
+    "replay": "Replay a recorded match turn by turn on the terminal.",
+    "rules": "List the rules presets, or print one in full.",
+    "solve": "Value every legal play of a position with the solver.",
+    "stats": "Summarise a corpus: matches, rounds, turns, players, codes.",
+    "study": "Write one match as a page to study in a browser.",
+}
+
+
 def load_commands(names: Sequence[str] = tuple(COMMANDS)) -> None:
     """Import the modules of the commands ``names``, which register them on
     :data:`app` (in the order of :data:`COMMANDS` when all are loaded)."""
@@ -234,10 +252,32 @@ class MugginsGroup(TyperGroup):
     def list_commands(self, ctx: Context) -> list[str]:
         return list(dict.fromkeys([*COMMANDS, *self.commands]))
 
+    def format_commands(self, ctx: Context, formatter: Any) -> None:
+        # Typer's makes every command to ask for its short help, which
+        # imports every command's module (the solver, Jinja2, ...): here a
+        # command not made yet is listed with its line of SUMMARIES, which
+        # is also its short_help once made.
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.commands.get(name)
+            if command is None and name in SUMMARIES:
+                rows.append((name, SUMMARIES[name]))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(formatter.width)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         if cmd_name not in self.commands and cmd_name in COMMANDS:
             if not any(c.name == cmd_name for c in app.registered_commands):
-                load_commands([cmd_name])
+                try:
+                    load_commands([cmd_name])
+                except MugginsError as e:  # what its module needs is not installed
+                    sys.stderr.write(for_terminal(f"{NAME} {cmd_name}: {e}") + "\n")
+                    raise typer.Exit(2) from None
             for info in app.registered_commands:
                 if info.name == cmd_name:
                     self.commands[cmd_name] = get_command_from_info(
@@ -397,6 +437,8 @@ class MugginsTyper(typer.Typer):
     def command(self, name: str | None = None, **kwargs: Any
                 ) -> Callable[[CommandFunctionType], CommandFunctionType]:
         kwargs.setdefault("cls", MugginsCommand)
+        if name in SUMMARIES:
+            kwargs.setdefault("short_help", SUMMARIES[name])
         return super().command(name, **kwargs)
 
 

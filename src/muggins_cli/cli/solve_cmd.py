@@ -31,6 +31,7 @@ from muggins_cli.errors import MugginsError
 from muggins_cli.notation.reading import read_match
 from muggins_cli.replay.position import parse_at
 from muggins_cli.report.solve_report import solve_json, solve_text
+from muggins_cli.solver import require as require_solver
 
 _NAME = "muggins solve"
 #: Without --time or --nodes a search stops after this many seconds (a
@@ -156,6 +157,7 @@ def solve_cmd(
     """
     fmt = output_format(fmt, as_json)
     try:
+        require_solver()
         parse_at(at)
         pos, history = playable_position(read_match(path, match_number), record_resolver(path),
                                          at)

@@ -9,6 +9,7 @@ from typing import IO, Annotated
 
 import typer
 
+import muggins_cli
 from muggins_cli.analysis.annotate import AnnotateError, Thresholds, annotate_text
 from muggins_cli.analysis.files import FileAnalysis, analysis_work
 from muggins_cli.analysis.weigh import (
@@ -19,6 +20,7 @@ from muggins_cli.check import STDIN
 from muggins_cli.cli.app import app
 from muggins_cli.cli.files import write_atomic
 from muggins_cli.cli.options import (
+    FINDINGS_FORMATS,
     FailOn,
     ForceOption,
     Format,
@@ -74,15 +76,16 @@ def analyze(
     paths: PathsArgument,
     *,
     fmt: Annotated[
-        Format,
-        format_option(Format.text, Format.json, Format.table, Format.github, Format.junit,
+        str,
+        format_option(*FINDINGS_FORMATS,
                       help="text: findings, then each match's player statistics; json: "
                            "the check's report with players_summary and plays added to each "
                            "match (and the solver's verdicts with --solver; schema in "
-                           "schemas/analysis.schema.json); table: the match table, then one "
-                           "row per player; github, junit: as for check, the analysis "
-                           "findings included."),
-    ] = Format.text,
+                           "schemas/analysis.schema.json, installed with the package as "
+                           "muggins_cli/schemas/analysis.schema.json); table: the match "
+                           "table, then one row per player; jsonl, sarif, github, junit: as "
+                           "for check, the analysis findings included."),
+    ] = Format.text.value,
     as_json: JsonOption = False,
     fail_on: Annotated[
         FailOn,
@@ -243,6 +246,14 @@ def _write_report(files: Iterable[FileAnalysis], fmt: Format, out: IO[str], tota
     text ends with a table (a blank line then goes before the summary)."""
     if fmt is Format.json:
         write_analysis_json(files, out, totals)
+    elif fmt is Format.jsonl:
+        from muggins_cli.report.jsonl import write_jsonl
+
+        write_jsonl((f.report for f in files), out, totals)
+    elif fmt is Format.sarif:
+        from muggins_cli.report.sarif import write_sarif
+
+        write_sarif((f.report for f in files), out, totals, muggins_cli.__version__)
     elif fmt is Format.github:
         github.write_github((f.report for f in files), out, totals)
     elif fmt is Format.junit:

@@ -372,7 +372,10 @@ def _message(e: ClickException) -> str:
         if isinstance(param, TyperArgument):
             name = param.metavar or (param.name or "ARG").upper()
         else:
-            name = max(param.opts, key=len) if param.opts else str(param.name)
+            # Its first long name: --format, not its alias --output-format.
+            longs = [o for o in param.opts if o.startswith("--")]
+            name = longs[0] if longs else max(param.opts, key=len) if param.opts \
+                else str(param.name)
         if isinstance(e, MissingParameter):
             return f"missing {name}"
         return f"{name}: {_value_message(e)}"

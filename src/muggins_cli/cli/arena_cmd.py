@@ -174,11 +174,11 @@ def arena(
                                "results do not depend on it.")
     ] = 1,
     fmt: Annotated[
-        Format,
+        str,
         format_option(Format.table, Format.json,
                       help="table: the table and a line on the pairs; json: "
                            "one JSON document."),
-    ] = Format.table,
+    ] = Format.table.value,
     as_json_out: JsonOption = False,
     output: Annotated[
         str | None, typer.Option("--output", "-o", metavar="FILE",

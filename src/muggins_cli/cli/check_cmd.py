@@ -8,10 +8,12 @@ from typing import Annotated
 
 import typer
 
+import muggins_cli
 from muggins_cli.batch import BatchError, check_many
 from muggins_cli.check import FileReport
 from muggins_cli.cli.app import app
 from muggins_cli.cli.options import (
+    FINDINGS_FORMATS,
     FailOn,
     Format,
     JobsOption,
@@ -44,14 +46,17 @@ def check(
     paths: PathsArgument,
     *,
     fmt: Annotated[
-        Format,
-        format_option(Format.text, Format.json, Format.table, Format.github, Format.junit,
+        str,
+        format_option(*FINDINGS_FORMATS,
                       help="text: one finding per line (path:line:col: severity "
                            "code message), then a summary line that says what a non-zero exit "
-                           "status means; json: the report of docs/notation.md 9; table: one row "
-                           "per match; github: GitHub Actions annotations; junit: JUnit XML, "
-                           "one test case per match."),
-    ] = Format.text,
+                           "status means; json: the report of docs/notation.md 9 (its schema "
+                           "is schemas/report.schema.json, installed with the package as "
+                           "muggins_cli/schemas/report.schema.json); jsonl: one JSON object "
+                           "per finding, a line each; sarif: SARIF 2.1.0, for GitHub code "
+                           "scanning; table: one row per match; github: GitHub Actions "
+                           "annotations; junit: JUnit XML, one test case per match."),
+    ] = Format.text.value,
     as_json: JsonOption = False,
     fail_on: Annotated[
         FailOn,
@@ -104,6 +109,14 @@ def write_report(reports: Iterable[FileReport], fmt: Format, totals: Totals) -> 
     out = sys.stdout
     if fmt is Format.json:
         write_json(reports, out, totals)
+    elif fmt is Format.jsonl:
+        from muggins_cli.report.jsonl import write_jsonl
+
+        write_jsonl(reports, out, totals)
+    elif fmt is Format.sarif:
+        from muggins_cli.report.sarif import write_sarif
+
+        write_sarif(reports, out, totals, muggins_cli.__version__)
     elif fmt is Format.github:
         from muggins_cli.report import github
 

@@ -61,24 +61,39 @@ class Format(str, Enum):
 
     text = "text"
     json = "json"
+    jsonl = "jsonl"
+    sarif = "sarif"
     table = "table"
     github = "github"
     junit = "junit"
 
 
+#: The formats of a command's findings (``check``, ``analyze``).
+FINDINGS_FORMATS = (Format.text, Format.json, Format.jsonl, Format.sarif, Format.table,
+                    Format.github, Format.junit)
+
+
 def format_option(*allowed: Format, help: str) -> Any:
-    """``-f/--format FORMAT`` for a command that prints its report in the
-    ``allowed`` formats (the others are refused with the list of these).
-    Use as ``fmt: Annotated[Format, format_option(...)] = Format.text``."""
+    """``-f/--format FORMAT`` (``--output-format``, ruff's spelling, too)
+    for a command that prints its report in the ``allowed`` formats; any
+    other name is refused with the list of these. The value reaches the
+    command as a :class:`Format`: use as ``fmt: Annotated[str,
+    format_option(...)] = "text"`` and read it with :func:`output_format`.
+    (Annotated as the ``Format`` enum, Typer would refuse a name with the
+    list of every format, whichever the command takes.)"""
     names = ", ".join(f.value for f in allowed)
 
-    def only_allowed(value: Format) -> Format:
-        if value not in allowed:
-            raise BadParameter(f"{value.value!r} is not one of {names}")
-        return value
+    def only_allowed(value: str) -> Format:
+        found = next((f for f in allowed if f.value == value), None)
+        if found is None:
+            raise BadParameter(f"{value!r} is not one of {names}")
+        return found
 
-    return typer.Option("--format", "-f", metavar="FORMAT", callback=only_allowed,
-                        help=f"{help} --json is short for --format json.")
+    return typer.Option("--format", "-f", "--output-format", metavar="FORMAT",
+                        callback=only_allowed,
+                        autocompletion=lambda: [f.value for f in allowed],
+                        help=f"{help} --json is short for --format json; --output-format "
+                             "is the same as --format.")
 
 
 JsonOption = Annotated[
@@ -92,9 +107,9 @@ QuietOption = Annotated[
 ]
 
 
-def output_format(fmt: Format, as_json: bool) -> Format:
+def output_format(fmt: str, as_json: bool) -> Format:
     """The format asked for by ``--format`` and ``--json`` together."""
-    return Format.json if as_json else fmt
+    return Format.json if as_json else Format(fmt)
 
 
 def use_colour(stream: object) -> bool:

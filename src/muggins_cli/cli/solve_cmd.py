@@ -118,13 +118,13 @@ def solve_cmd(
     ] = 32,
     match_number: MatchOption = 1,
     fmt: Annotated[
-        Format,
+        str,
         format_option(Format.text, Format.json,
                       help="text: the moves and their values, the best and "
                            "its principal variation; json: one JSON document: position, "
                            "to_move, mode, exact, moves [{move, value, pv}], best, value, "
                            "nodes, seconds."),
-    ] = Format.text,
+    ] = Format.text.value,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:

@@ -38,10 +38,10 @@ def stats(
     paths: PathsArgument,
     *,
     fmt: Annotated[
-        Format,
+        str,
         format_option(Format.table, Format.json,
                       help="table: three tables; json: one JSON document."),
-    ] = Format.table,
+    ] = Format.table.value,
     as_json_out: JsonOption = False,
     top: Annotated[
         int,

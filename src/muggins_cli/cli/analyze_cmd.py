@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Annotated
 
@@ -18,18 +19,22 @@ from muggins_cli.analysis.weigh import (
 from muggins_cli.batch import BatchError, cluster_retries, run
 from muggins_cli.check import STDIN
 from muggins_cli.cli.app import app
+from muggins_cli.cli.config import settings
 from muggins_cli.cli.files import write_atomic
 from muggins_cli.cli.options import (
     FINDINGS_FORMATS,
+    ExcludeOption,
     FailOn,
     ForceOption,
     Format,
+    IgnoreOption,
     JobsOption,
     JsonOption,
     PathsArgument,
     QuietOption,
     RetriesOption,
     SchedulerOption,
+    SelectOption,
     check_output,
     closing_line,
     exit_status,
@@ -94,6 +99,9 @@ def analyze(
                           "or warnings; missed-score and costly-play are warnings), or never."),
     ] = FailOn.error,
     quiet: QuietOption = False,
+    select: SelectOption = None,
+    ignore: IgnoreOption = None,
+    exclude: ExcludeOption = None,
     turns: Annotated[
         bool, typer.Option("--turns", help="Text and table formats: list every turn with its "
                                            "legal alternatives and what each scores.")
@@ -182,7 +190,8 @@ def analyze(
     except AnnotateError as e:
         raise _fail(str(e)) from None
     check_output(_NAME, output, force)
-    files = record_files(_NAME, paths)
+    chosen = settings(paths, select=select or (), ignore=ignore or (), exclude=exclude or ())
+    files = record_files(_NAME, paths, chosen.keep)
     if output is not None and len(files) != 1:
         raise _fail(f"-o/--output takes one record; {len(files)} files were given")
     if in_place and STDIN in files:
@@ -203,7 +212,7 @@ def analyze(
         nonlocal status
         if annotate and f.text is not None:
             status = max(status, _write_annotation(f, thresholds, output, in_place))
-        return f
+        return replace(f, report=chosen.selection.apply(f.report))
 
     try:
         tries_again = cluster_retries(scheduler, retries)

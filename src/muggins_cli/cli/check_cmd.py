@@ -12,16 +12,20 @@ import muggins_cli
 from muggins_cli.batch import BatchError, check_many
 from muggins_cli.check import FileReport
 from muggins_cli.cli.app import app
+from muggins_cli.cli.config import settings
 from muggins_cli.cli.options import (
     FINDINGS_FORMATS,
+    ExcludeOption,
     FailOn,
     Format,
+    IgnoreOption,
     JobsOption,
     JsonOption,
     PathsArgument,
     QuietOption,
     RetriesOption,
     SchedulerOption,
+    SelectOption,
     closing_line,
     exit_status,
     fail,
@@ -65,6 +69,9 @@ def check(
                           "or warnings), or never."),
     ] = FailOn.error,
     quiet: QuietOption = False,
+    select: SelectOption = None,
+    ignore: IgnoreOption = None,
+    exclude: ExcludeOption = None,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
     retries: RetriesOption = None,
@@ -81,16 +88,21 @@ def check(
     the check itself worked), 2 a file could not be read, no record was
     found, or the command line is wrong.
 
+    Findings can be chosen by code or severity (--select, --ignore, or
+    [tool.muggins] in pyproject.toml), accepted in the record (a comment
+    # muggins: ignore[CODE] on the line), and files left out (--exclude).
+
     Example: muggins check records/ --format table
     """
     fmt = output_format(fmt, as_json)
-    files = record_files(_NAME, paths)
+    chosen = settings(paths, select=select or (), ignore=ignore or (), exclude=exclude or ())
+    files = record_files(_NAME, paths, chosen.keep)
     n = worker_count(_NAME, jobs, len(files)) if scheduler is None else jobs
     totals = Totals()
     try:
-        reports = with_progress(check_many(files, jobs=n, scheduler=scheduler,
-                                           retries=retries), len(files), quiet=quiet,
-                                summary=summary_stream(fmt))
+        checked = check_many(files, jobs=n, scheduler=scheduler, retries=retries)
+        reports = with_progress(map(chosen.selection.apply, checked), len(files),
+                                quiet=quiet, summary=summary_stream(fmt))
         write_report(reports, fmt, totals)
     except BatchError as e:
         raise fail(_NAME, str(e)) from None

@@ -22,7 +22,7 @@ import typer
 from typer._click.exceptions import BadParameter
 
 from muggins_cli.batch import default_jobs
-from muggins_cli.check import STDIN, FileReport, expand_paths
+from muggins_cli.check import STDIN, FileReport, Keep, expand_paths
 from muggins_cli.lexicon import NUMBER_MAX as RECORD_NUMBER_MAX
 from muggins_cli.report import text
 from muggins_cli.report.escape import for_terminal
@@ -124,11 +124,40 @@ def use_colour(stream: object) -> bool:
 PathsArgument = Annotated[
     list[str],
     typer.Argument(metavar="PATH",
-                   help="Record files, folders (every *.mgn below, sorted) or - for stdin. "
+                   help="Record files, folders (every *.mgn below, sorted; hidden and "
+                        "git-ignored ones left out) or - for stdin. "
                         "A file that cannot be read is reported on one line, PATH:0:0: error "
                         "unreadable REASON (on stderr when the format has no place for it), "
                         "and makes the exit status 2; so does finding no record at all.",
                    show_default=False),
+]
+SelectOption = Annotated[
+    list[str] | None,
+    typer.Option("--select", metavar="CODES",
+                 help="Report only these codes or severities (error, warning, info), "
+                      "comma-separated or repeated; with --ignore, the code named decides "
+                      "before its severity (--select warning --ignore missed-score). Read "
+                      "after [tool.muggins] select in pyproject.toml. A file that could not "
+                      "be read is always reported.",
+                 show_default=False),
+]
+IgnoreOption = Annotated[
+    list[str] | None,
+    typer.Option("--ignore", metavar="CODES",
+                 help="Leave out these codes or severities (they no longer count for the "
+                      "exit status). A record may accept a finding on its line with a "
+                      "comment: # muggins: ignore[CODE] (docs/notation.md 1).",
+                 show_default=False),
+]
+ExcludeOption = Annotated[
+    list[str] | None,
+    typer.Option("--exclude", metavar="PATTERN",
+                 help="Leave out files found below a folder given that match PATTERN "
+                      "(.gitignore's syntax, from that folder: drafts/, old-*.mgn), "
+                      "besides [tool.muggins] exclude. Hidden files and folders, and what "
+                      ".gitignore ignores, are left out anyway; a file named is always "
+                      "read.",
+                 show_default=False),
 ]
 #: ``--match N``: which match of a record file a one-position command reads
 #: (``replay``, ``solve``).
@@ -173,10 +202,11 @@ def fail(command: str, message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def record_files(command: str, paths: Sequence[str]) -> list[str]:
-    """The files named by ``paths`` (folders expanded), or exit status 2 when
-    there is none: an empty folder is a mistake, not a clean run."""
-    files = list(expand_paths(paths))
+def record_files(command: str, paths: Sequence[str], keep: Keep | None = None) -> list[str]:
+    """The files named by ``paths`` (folders expanded, keeping what ``keep``
+    keeps), or exit status 2 when there is none: an empty folder is a
+    mistake, not a clean run."""
+    files = list(expand_paths(paths, keep))
     if not files:
         raise fail(command, "no .mgn files found in " + " ".join(paths))
     return files

@@ -61,6 +61,7 @@ from muggins_cli.cli.solver_options import (
     solver_weigher,
     weigh_options,
 )
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.report import github, junit, table, text
 from muggins_cli.report.analysis_report import (
     all_players_table,
@@ -99,6 +100,7 @@ def analyze(
                           "or warnings; missed-score and costly-play are warnings), or never."),
     ] = FailOn.error,
     quiet: QuietOption = False,
+    color: ColorOption = ColorWhen.auto,
     select: SelectOption = None,
     ignore: IgnoreOption = None,
     exclude: ExcludeOption = None,

@@ -37,6 +37,7 @@ from typer.models import CommandFunctionType
 
 import muggins_cli
 from muggins_cli.cli.output import OutputError, guarded, say_unwritable
+from muggins_cli.cli.terminal import reset as reset_terminal
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.quoting import shorten
 from muggins_cli.report.escape import for_terminal
@@ -294,6 +295,7 @@ class MugginsGroup(TyperGroup):
         return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: Context) -> Any:
+        reset_terminal()  # --color holds for one command, whatever ran before
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:

@@ -42,6 +42,7 @@ from muggins_cli.cli.options import (
 )
 from muggins_cli.cli.progress import Tally, with_progress
 from muggins_cli.cli.selfplay_cmd import rules_tag
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation.writer import write_match
 from muggins_cli.play.arena import (
@@ -188,6 +189,7 @@ def arena(
     ] = None,
     force: ForceOption = False,
     quiet: QuietOption = False,
+    color: ColorOption = ColorWhen.auto,
 ) -> None:
     """Play strategy A against B in duplicate format: every deal sequence is
     played twice with the seats swapped (the same shuffles in the same round

@@ -39,6 +39,7 @@ from muggins_cli.cli.options import (
     worker_count,
 )
 from muggins_cli.cli.progress import with_progress
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.report import text
 from muggins_cli.report.json_report import Totals, write_json
 
@@ -69,6 +70,7 @@ def check(
                           "or warnings), or never."),
     ] = FailOn.error,
     quiet: QuietOption = False,
+    color: ColorOption = ColorWhen.auto,
     select: SelectOption = None,
     ignore: IgnoreOption = None,
     exclude: ExcludeOption = None,

@@ -11,7 +11,6 @@ writes ``jobs: JobsOption = None``.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterable, Sequence
 from enum import Enum
@@ -113,8 +112,10 @@ def output_format(fmt: str, as_json: bool) -> Format:
 
 
 def use_colour(stream: object) -> bool:
-    return (hasattr(stream, "isatty") and stream.isatty()
-            and "NO_COLOR" not in os.environ)
+    """Whether the report on ``stream`` is coloured (:mod:`.terminal`)."""
+    from muggins_cli.cli.terminal import colour
+
+    return colour(stream)
 
 
 # ---------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from muggins_cli.cli.options import (
     worker_count,
 )
 from muggins_cli.cli.progress import with_progress
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.report.stats import STATS, CorpusStats, as_json, render
 
 _NAME = "muggins stats"
@@ -52,6 +53,7 @@ def stats(
                           "frequent first) to list; 0 for all."),
     ] = 10,
     quiet: QuietOption = False,
+    color: ColorOption = ColorWhen.auto,
     exclude: ExcludeOption = None,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,

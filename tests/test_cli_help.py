@@ -168,3 +168,25 @@ def test_help_names_only_options_the_command_has(name: str) -> None:
             continue  # an example of another command
         wrong.append(option)
     assert wrong == []
+
+
+def test_shell_completion_names_commands_options_and_choices() -> None:
+    """Typer's completion is on: bash asks the program itself, through
+    _MUGGINS_COMPLETE, for the words that fit where the cursor is."""
+    import os
+    import subprocess
+    import sys
+
+    def complete(words: str) -> list[str]:
+        env = {**os.environ, "_MUGGINS_COMPLETE": "complete_bash", "COMP_WORDS": words,
+               "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+        done = subprocess.run([sys.executable, "-c", "import sys; sys.argv[0] = 'muggins'; "
+                               "from muggins_cli.cli import main; main()"],
+                              env=env, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert complete("muggins ch") == ["check"]
+    assert complete("muggins stats --format ") == ["table", "json"]
+    help_text = CliRunner().invoke(app, ["--help"]).stdout
+    assert "--install-completion" in help_text and "--show-completion" in help_text

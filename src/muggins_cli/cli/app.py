@@ -107,6 +107,8 @@ def _plain_value(desc: TypeDescriptor, value: Any, ctx: Context) -> Any:
         return _UNSURE
     if annotation is str:
         return value if type(value) is str else _UNSURE
+    if annotation is bool:  # a flag: click gives True or False
+        return value if type(value) is bool else _UNSURE
     if isinstance(annotation, type) and issubclass(annotation, Enum):
         try:
             # What Typer's adapter for a choice calls, and returns as it is.
@@ -249,6 +251,12 @@ class MugginsGroup(TyperGroup):
         option = super().get_help_option(ctx)
         _make_plain([option])
         return option
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        # Typer adds --install-completion and --show-completion after the
+        # group is made: coerced without pydantic too.
+        _make_plain(self.params)
+        return super().parse_args(ctx, args)
 
     def list_commands(self, ctx: Context) -> list[str]:
         return list(dict.fromkeys([*COMMANDS, *self.commands]))
@@ -458,7 +466,7 @@ app = MugginsTyper(
         "`muggins check records/`."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},

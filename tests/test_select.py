@@ -350,3 +350,26 @@ def test_a_pyproject_toml_that_is_a_pipe_or_too_large_is_never_read_whole(
     status, out, err = _run("check", str(tmp_path / "a.mgn"))
     assert (status, out, err) == (2, "", f"muggins check: {tmp_path / 'pyproject.toml'}: over "
                                          "1 MB, not read\n")
+
+
+@pytest.mark.parametrize("text", [
+    '[tool.muggins]\nselect = ["error"]\n',
+    '[tool . "muggins"]\nselect = ["error"]\n',
+    'tool.muggins.select = ["error"]\n',
+    '[tool]\nmuggins = { select = ["error"] }\n',
+    '[tool]\nother = 1\n\n[tool.muggins]\nselect = ["error"]\n',
+])
+def test_every_toml_spelling_of_the_table_is_found(tmp_path: Path, text: str) -> None:
+    from muggins_cli.cli.config import find_config
+
+    (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+    assert find_config(tmp_path).select == ("error",)
+
+
+def test_a_pyproject_toml_that_only_names_the_script_is_passed_over(tmp_path: Path) -> None:
+    from muggins_cli.cli.config import find_config
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[project.scripts]\nmuggins = "muggins_cli.cli:main"\n', encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    assert find_config(tmp_path / "sub").path is None

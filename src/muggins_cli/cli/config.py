@@ -22,6 +22,7 @@ included), imported only when there is a pattern to match.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from collections.abc import Sequence
@@ -68,12 +69,26 @@ def find_config(start: Path) -> Config:
     for folder in (start, *start.parents):
         candidate = folder / PYPROJECT
         text = _read(candidate)
-        if text is None or "muggins" not in text:
+        if text is None or not _may_have_table(text):
             continue  # most pyproject.toml files: no need to parse them
         table = _table(candidate, text)
         if table is not None:
             return _config(candidate, table)
     return Config()
+
+
+_BARE_TOOL = re.compile(r"^[ \t]*\[[ \t]*tool[ \t]*\]", re.MULTILINE)
+
+
+def _may_have_table(text: str) -> bool:
+    """Whether the text may hold ``[tool.muggins]``, in any of TOML's ways
+    of writing it (``[tool.muggins]``, ``tool.muggins.select = ...``, or a
+    ``[tool]`` table with a ``muggins`` key): only such a text is parsed,
+    not every pyproject.toml that names a muggins-cli script."""
+    if "muggins" not in text:
+        return False
+    return any("tool" in line and "muggins" in line for line in text.splitlines()) \
+        or _BARE_TOOL.search(text) is not None
 
 
 #: The most of a pyproject.toml that is read, as of a rules file.

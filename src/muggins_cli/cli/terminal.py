@@ -17,6 +17,7 @@ inherit it.
 
 from __future__ import annotations
 
+import os
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -66,10 +67,28 @@ def console(stream: Any) -> Console:
     return Console(file=stream, no_color=True if _chosen is ColorWhen.never else None)
 
 
+#: What may make rich take a stream that is not a terminal for one.
+_TERMINAL_ANYWAY = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")
+
+
+def _surely_not_a_terminal(stream: Any) -> bool:
+    """rich's answer, no, when it is sure to be no, without importing rich
+    (a fifth of the start-up of a command that writes to a pipe): not a
+    terminal and nothing in the environment that makes rich say it is."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        is_tty = bool(isatty()) if isatty is not None else False
+    except ValueError:  # closed
+        is_tty = False
+    return not is_tty and not any(name in os.environ for name in _TERMINAL_ANYWAY)
+
+
 def colour(stream: Any) -> bool:
     """Whether what is written to ``stream`` may hold colours."""
     if _chosen is ColorWhen.never:
-        return False  # no need to ask rich
+        return False
+    if _chosen is ColorWhen.auto and _surely_not_a_terminal(stream):
+        return False
     found = console(stream)
     return found.color_system is not None and not found.no_color
 
@@ -77,6 +96,8 @@ def colour(stream: Any) -> bool:
 def interactive(stream: Any) -> bool:
     """Whether ``stream`` is a terminal that may be drawn on (a progress bar
     moves the cursor): rich's answer for the terminal, whatever --color."""
+    if _surely_not_a_terminal(stream):
+        return False
     from rich.console import Console
 
     return Console(file=stream).is_interactive

@@ -21,9 +21,16 @@ from enum import Enum
 from typing import Annotated, Any, get_args, get_origin
 
 import typer
+from typer import BadParameter
+
+# Typer's private modules, for what its public API does not offer: its own
+# Click's classes for the types of the overrides below and the errors it
+# does not re-export, and its coercion, so that a command's values are
+# coerced without pydantic (see _PlainCoercion). pyproject.toml pins typer
+# below the next minor release for them; tests/test_startup.py holds the
+# plain coercion to Typer's own.
 from typer._click import Command, Context
-from typer._click.exceptions import (  # Typer's own Click, which it does not re-export
-    BadParameter,
+from typer._click.exceptions import (
     ClickException,
     MissingParameter,
     NoArgsIsHelpError,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Annotated, Any, Literal, TextIO
 
 import typer
-from typer._click.exceptions import BadParameter
+from typer import BadParameter
 
 from muggins_cli.batch import default_jobs
 from muggins_cli.check import STDIN, FileReport, Keep, expand_paths

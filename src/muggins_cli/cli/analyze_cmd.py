@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Annotated
 
 import typer
 
+import muggins_cli
 from muggins_cli.analysis.annotate import AnnotateError, Thresholds, annotate_text
 from muggins_cli.analysis.files import FileAnalysis, analysis_work
 from muggins_cli.analysis.weigh import (
@@ -17,17 +19,22 @@ from muggins_cli.analysis.weigh import (
 from muggins_cli.batch import BatchError, cluster_retries, run
 from muggins_cli.check import STDIN
 from muggins_cli.cli.app import app
+from muggins_cli.cli.config import settings
 from muggins_cli.cli.files import write_atomic
 from muggins_cli.cli.options import (
+    FINDINGS_FORMATS,
+    ExcludeOption,
     FailOn,
     ForceOption,
     Format,
+    IgnoreOption,
     JobsOption,
     JsonOption,
     PathsArgument,
     QuietOption,
     RetriesOption,
     SchedulerOption,
+    SelectOption,
     check_output,
     closing_line,
     exit_status,
@@ -54,6 +61,7 @@ from muggins_cli.cli.solver_options import (
     solver_weigher,
     weigh_options,
 )
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.report import github, junit, table, text
 from muggins_cli.report.analysis_report import (
     all_players_table,
@@ -74,15 +82,16 @@ def analyze(
     paths: PathsArgument,
     *,
     fmt: Annotated[
-        Format,
-        format_option(Format.text, Format.json, Format.table, Format.github, Format.junit,
+        str,
+        format_option(*FINDINGS_FORMATS,
                       help="text: findings, then each match's player statistics; json: "
                            "the check's report with players_summary and plays added to each "
                            "match (and the solver's verdicts with --solver; schema in "
-                           "schemas/analysis.schema.json); table: the match table, then one "
-                           "row per player; github, junit: as for check, the analysis "
-                           "findings included."),
-    ] = Format.text,
+                           "schemas/analysis.schema.json, installed with the package as "
+                           "muggins_cli/schemas/analysis.schema.json); table: the match "
+                           "table, then one row per player; jsonl, sarif, github, junit: as "
+                           "for check, the analysis findings included."),
+    ] = Format.text.value,
     as_json: JsonOption = False,
     fail_on: Annotated[
         FailOn,
@@ -91,6 +100,10 @@ def analyze(
                           "or warnings; missed-score and costly-play are warnings), or never."),
     ] = FailOn.error,
     quiet: QuietOption = False,
+    color: ColorOption = ColorWhen.auto,
+    select: SelectOption = None,
+    ignore: IgnoreOption = None,
+    exclude: ExcludeOption = None,
     turns: Annotated[
         bool, typer.Option("--turns", help="Text and table formats: list every turn with its "
                                            "legal alternatives and what each scores.")
@@ -179,7 +192,8 @@ def analyze(
     except AnnotateError as e:
         raise _fail(str(e)) from None
     check_output(_NAME, output, force)
-    files = record_files(_NAME, paths)
+    chosen = settings(paths, select=select or (), ignore=ignore or (), exclude=exclude or ())
+    files = record_files(_NAME, paths, chosen.keep)
     if output is not None and len(files) != 1:
         raise _fail(f"-o/--output takes one record; {len(files)} files were given")
     if in_place and STDIN in files:
@@ -200,7 +214,7 @@ def analyze(
         nonlocal status
         if annotate and f.text is not None:
             status = max(status, _write_annotation(f, thresholds, output, in_place))
-        return f
+        return replace(f, report=chosen.selection.apply(f.report))
 
     try:
         tries_again = cluster_retries(scheduler, retries)
@@ -243,6 +257,14 @@ def _write_report(files: Iterable[FileAnalysis], fmt: Format, out: IO[str], tota
     text ends with a table (a blank line then goes before the summary)."""
     if fmt is Format.json:
         write_analysis_json(files, out, totals)
+    elif fmt is Format.jsonl:
+        from muggins_cli.report.jsonl import write_jsonl
+
+        write_jsonl((f.report for f in files), out, totals)
+    elif fmt is Format.sarif:
+        from muggins_cli.report.sarif import write_sarif
+
+        write_sarif((f.report for f in files), out, totals, muggins_cli.__version__)
     elif fmt is Format.github:
         github.write_github((f.report for f in files), out, totals)
     elif fmt is Format.junit:

@@ -42,6 +42,7 @@ from muggins_cli.cli.options import (
 )
 from muggins_cli.cli.progress import Tally, with_progress
 from muggins_cli.cli.selfplay_cmd import rules_tag
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation.writer import write_match
 from muggins_cli.play.arena import (
@@ -174,11 +175,11 @@ def arena(
                                "results do not depend on it.")
     ] = 1,
     fmt: Annotated[
-        Format,
+        str,
         format_option(Format.table, Format.json,
                       help="table: the table and a line on the pairs; json: "
                            "one JSON document."),
-    ] = Format.table,
+    ] = Format.table.value,
     as_json_out: JsonOption = False,
     output: Annotated[
         str | None, typer.Option("--output", "-o", metavar="FILE",
@@ -188,6 +189,7 @@ def arena(
     ] = None,
     force: ForceOption = False,
     quiet: QuietOption = False,
+    color: ColorOption = ColorWhen.auto,
 ) -> None:
     """Play strategy A against B in duplicate format: every deal sequence is
     played twice with the seats swapped (the same shuffles in the same round

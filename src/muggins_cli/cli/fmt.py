@@ -27,8 +27,9 @@ import typer
 
 from muggins_cli.check import STDIN, unreadable_diagnostic
 from muggins_cli.cli.app import app
+from muggins_cli.cli.config import settings
 from muggins_cli.cli.files import AtomicFile, replace_problem
-from muggins_cli.cli.options import PathsArgument, fail, note, record_files
+from muggins_cli.cli.options import ExcludeOption, PathsArgument, fail, note, record_files
 from muggins_cli.notation.model import Match, Severity
 from muggins_cli.notation.reading import (
     NoRecordError,
@@ -63,6 +64,7 @@ def fmt_command(
             help="Write nothing; list the files that would change and exit 1 if any.",
         ),
     ] = False,
+    exclude: ExcludeOption = None,
 ) -> None:
     """Print records in canonical MGN: tags in a fixed order, single spaces,
     annotations and comments kept.
@@ -85,7 +87,7 @@ def fmt_command(
         raise fail(_NAME, "--in-place and --check cannot be used together")
     status = _OK
     printed = False
-    for path in record_files(_NAME, paths):
+    for path in record_files(_NAME, paths, settings(paths, exclude=exclude or ()).keep):
         try:
             if in_place and path != STDIN:
                 status = max(status, _rewrite(path))

@@ -34,6 +34,7 @@ from muggins_cli.cli.options import (
     note,
 )
 from muggins_cli.cli.progress import with_progress
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation import model as m
 from muggins_cli.notation.writer import write_match
@@ -95,6 +96,7 @@ def selfplay(
     hidden: HiddenOption = HiddenOpt.sample,
     forget: ForgetOption = DEFAULT_FORGET,
     quiet: QuietOption = False,
+    color: ColorOption = ColorWhen.auto,
 ) -> None:
     """Play complete matches between strategies and write them as MGN records,
     with every deal and the stock order, so `muggins check` can verify every

@@ -31,6 +31,7 @@ from muggins_cli.errors import MugginsError
 from muggins_cli.notation.reading import read_match
 from muggins_cli.replay.position import parse_at
 from muggins_cli.report.solve_report import solve_json, solve_text
+from muggins_cli.solver import require as require_solver
 
 _NAME = "muggins solve"
 #: Without --time or --nodes a search stops after this many seconds (a
@@ -117,13 +118,13 @@ def solve_cmd(
     ] = 32,
     match_number: MatchOption = 1,
     fmt: Annotated[
-        Format,
+        str,
         format_option(Format.text, Format.json,
                       help="text: the moves and their values, the best and "
                            "its principal variation; json: one JSON document: position, "
                            "to_move, mode, exact, moves [{move, value, pv}], best, value, "
                            "nodes, seconds."),
-    ] = Format.text,
+    ] = Format.text.value,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -156,6 +157,7 @@ def solve_cmd(
     """
     fmt = output_format(fmt, as_json)
     try:
+        require_solver()
         parse_at(at)
         pos, history = playable_position(read_match(path, match_number), record_resolver(path),
                                          at)

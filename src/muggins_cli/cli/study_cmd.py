@@ -26,6 +26,7 @@ from muggins_cli.cli.solver_options import (
     solver_weigher,
     weigh_options,
 )
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, Severity
 from muggins_cli.notation.reading import read_match
@@ -65,6 +66,7 @@ def study(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No notes and no progress on stderr.")
     ] = False,
+    color: ColorOption = ColorWhen.auto,
     mistake: MistakeOption = 5,
     blunder: BlunderOption = 15,
     solver: SolverOption = False,

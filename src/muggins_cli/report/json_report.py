@@ -14,6 +14,13 @@ from muggins_cli.check import FileReport
 from muggins_cli.notation.model import Diagnostic
 from muggins_cli.replay.values import MatchSummary
 
+#: The version of the report's format (docs/notation.md 9), its ``version``
+#: field: it changes when a fixed field changes its meaning or goes, never
+#: for a field added.
+REPORT_VERSION = 1
+#: How every JSON report starts, ``check``'s and ``analyze``'s alike.
+REPORT_START = f'{{\n  "version": {REPORT_VERSION},\n  "files": ['
+
 
 def match_json(m: MatchSummary) -> dict[str, Any]:
     return {
@@ -71,7 +78,7 @@ class Totals:
 
 
 def write_json(reports: Iterable[FileReport], out: IO[str], totals: Totals) -> None:
-    out.write('{\n  "files": [')
+    out.write(REPORT_START)
     first = True
     for f in reports:
         totals.add(f)

@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,10 +111,7 @@ def _read(path: Path) -> str | None:
 
 
 def _table(path: Path, text: str) -> dict[str, Any] | None:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
+    import tomllib
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

@@ -21,7 +21,7 @@ import pytest
 import typer
 
 from muggins_cli.cli import app
-from tests.records import CLUB_FIRST
+from tests.records import CLUB_FIRST, THREES
 
 #: A command line of every command that prints something on stdout.
 COMMANDS: dict[str, list[str]] = {
@@ -163,3 +163,96 @@ def test_closed_pipe_for_real(name: str, tmp_path: Path) -> None:
     assert "Broken pipe" not in done.stderr
     assert "Traceback" not in done.stderr
     assert "Exception ignored" not in done.stderr
+
+
+# -- a channel that is not there at all (``>&-``, ``2>&-``) ---------------------
+
+
+def _run_closed(args: list[str], closed: str, monkeypatch: pytest.MonkeyPatch,
+                tmp_path: Path) -> tuple[int, str]:
+    """Exit status and what the other stream got, the stream ``closed``
+    (``stdout`` or ``stderr``) being None, as Python leaves it when the
+    shell closed its descriptor."""
+    (tmp_path / "club.mgn").write_text(CLUB_FIRST, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    other = io.StringIO()
+    monkeypatch.setattr(sys, closed, None)
+    monkeypatch.setattr(sys, "stderr" if closed == "stdout" else "stdout", other)
+    with pytest.raises(SystemExit) as ended:
+        typer.main.get_command(app).main(args=args, prog_name="muggins")
+    status = ended.value.code
+    assert isinstance(status, int)
+    return status, other.getvalue()
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_a_closed_stdout_is_a_write_that_fails(name: str, monkeypatch: pytest.MonkeyPatch,
+                                               tmp_path: Path) -> None:
+    status, err = _run_closed(COMMANDS[name], "stdout", monkeypatch, tmp_path)
+    command = "muggins" if name in ("version",) else f"muggins {COMMANDS[name][0]}"
+    assert status == 2, err
+    assert err.splitlines()[-1] == f"{command}: cannot write the output: " \
+                                   "standard output is closed"
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_a_closed_stderr_changes_neither_the_status_nor_the_output(
+        name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The same command with a stderr to write to is the reference."""
+    args = COMMANDS[name]
+    (tmp_path / "club.mgn").write_text(CLUB_FIRST, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    with pytest.raises(SystemExit) as ended:
+        typer.main.get_command(app).main(args=args, prog_name="muggins")
+    expected = ended.value.code, out.getvalue()
+    assert "Traceback" not in err.getvalue()
+    assert _run_closed(args, "stderr", monkeypatch, tmp_path) == expected
+
+
+#: The commands the closed channels were found with, and a run of each that
+#: ends 0, 1 or 2 when both channels are open.
+CLOSED_CASES: dict[str, tuple[list[str], int]] = {
+    "check": (["check", "club.mgn"], 1),
+    "check-clean": (["check", "clean.mgn"], 0),
+    "check-json": (["check", "--format", "json", "club.mgn"], 1),
+    "check-missing": (["check", "club.mgn", "missing.mgn"], 2),
+    "study": (["study", "clean.mgn"], 0),
+    "fmt": (["fmt", "club.mgn"], 0),
+    "replay-at": (["replay", "club.mgn", "--at", "1.2"], 0),
+}
+
+
+def _closed_for_real(args: list[str], redirect: str, tmp_path: Path
+                     ) -> subprocess.CompletedProcess[str]:
+    """``muggins ARGS REDIRECT`` (``>&-`` or ``2>&-``) as a shell runs it."""
+    (tmp_path / "club.mgn").write_text(CLUB_FIRST, encoding="utf-8")
+    (tmp_path / "clean.mgn").write_text(THREES, encoding="utf-8")
+    captured = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    return subprocess.run(["sh", "-c", f'"$@" {redirect}', "sh", *_muggins(*args)],
+                          **captured, text=True, cwd=tmp_path, timeout=300)
+
+
+@pytest.mark.slow  # real processes
+@pytest.mark.parametrize("name", list(CLOSED_CASES))
+def test_a_closed_stdout_for_real(name: str, tmp_path: Path) -> None:
+    args, _ = CLOSED_CASES[name]
+    done = _closed_for_real(args, ">&-", tmp_path)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.splitlines()
+    assert lines[-1] == f"muggins {args[0]}: cannot write the output: standard output is closed"
+    assert "Traceback" not in done.stderr
+    assert "Exception ignored" not in done.stderr
+
+
+@pytest.mark.slow  # real processes
+@pytest.mark.parametrize("name", list(CLOSED_CASES))
+def test_a_closed_stderr_for_real(name: str, tmp_path: Path) -> None:
+    args, status = CLOSED_CASES[name]
+    reference = _closed_for_real(args, "2>/dev/null", tmp_path)
+    assert reference.returncode == status  # the case is what it says
+    done = _closed_for_real(args, "2>&-", tmp_path)
+    assert (done.returncode, done.stdout) == (status, reference.stdout)

@@ -72,7 +72,7 @@ def _open_bytes(name: str) -> BinaryIO:
         fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
                      | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise UnreadableError(name, exc.strerror or str(exc)) from None
+        raise UnreadableError(name, _why_not(name, exc)) from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
@@ -90,6 +90,18 @@ def _open_bytes(name: str) -> BinaryIO:
     except OSError as exc:
         os.close(fd)
         raise UnreadableError(name, exc.strerror or str(exc)) from None
+
+
+def _why_not(name: str, exc: OSError) -> str:
+    """Why ``name`` could not be opened: the system's reason, and for a
+    folder (which a folder walk gives when it cannot list it), that it is
+    one."""
+    reason = exc.strerror or str(exc)
+    try:
+        folder = stat.S_ISDIR(os.stat(name).st_mode)
+    except OSError:
+        folder = False
+    return f"a folder that cannot be listed ({reason})" if folder else reason
 
 
 def read_record_text(path: str | os.PathLike[str]) -> str:

@@ -1,0 +1,142 @@
+"""Every folder a user can give: what the folder walk cannot list, search
+or name is ``unreadable`` (exit status 2), in its place in the sorted
+order, and the rest of the folder is checked; a file name that is not
+UTF-8 stays recoverable in the JSON report and is escaped everywhere else.
+
+The permission cases run the real command in a process for which the
+permission bits bind even when the tests run as root (``as_a_user``)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from muggins_cli.check import expand_paths
+from tests.hostile import as_a_user
+from tests.records import THREES
+
+#: Linux's limit on a path the system calls take.
+PATH_MAX = os.pathconf("/", "PC_PATH_MAX")
+
+
+def _muggins(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "muggins_cli", *args], cwd=cwd,
+                          capture_output=True, timeout=120, preexec_fn=as_a_user)
+
+
+def _deep(root: Path, name: str) -> list[str]:
+    """A file ``name`` below ``root/long`` whose path is past PATH_MAX (made
+    a folder at a time through descriptors, which no path limit binds); the
+    names of the folders from ``root`` down to it."""
+    part = "d" * 200
+    steps = ["long", *[part] * (PATH_MAX // len(part) + 1)]
+    fd = os.open(root, os.O_RDONLY)
+    try:
+        for step in steps:
+            os.mkdir(step, dir_fd=fd)
+            inner = os.open(step, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        made = os.open(name, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        os.write(made, THREES.encode("utf-8"))
+        os.close(made)
+    finally:
+        os.close(fd)
+    return steps
+
+
+def _too_long(start: str, steps: list[str]) -> str:
+    """The first folder of ``start/steps...`` whose path the system refuses."""
+    path = start
+    for step in steps:
+        path += "/" + step
+        if len(path) >= PATH_MAX:  # the limit counts the closing NUL
+            return path
+    raise AssertionError("not deep enough")
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> Iterator[tuple[Path, list[str]]]:
+    """A folder with every entry a walk can fail on between two good files;
+    the folders down to the one past PATH_MAX."""
+    root = tmp_path / "records"
+    root.mkdir()
+    (root / "a-good.mgn").write_text(THREES, encoding="utf-8")
+    (root / "z-good.mgn").write_text(THREES, encoding="utf-8")
+    locked = root / "locked"  # may not be listed
+    locked.mkdir()
+    (locked / "hidden.mgn").write_text(THREES, encoding="utf-8")
+    blind = root / "blind"  # may be listed, not searched (chmod 444)
+    blind.mkdir()
+    (blind / "seen.mgn").write_text(THREES, encoding="utf-8")
+    (blind / "deeper").mkdir()
+    (blind / "deeper" / "more.mgn").write_text(THREES, encoding="utf-8")
+    too_long = _deep(root, "deep.mgn")
+    locked.chmod(0o000)
+    blind.chmod(0o444)
+    try:
+        yield root, too_long
+    finally:
+        locked.chmod(0o755)
+        blind.chmod(0o755)
+
+
+def test_every_entry_the_walk_cannot_list_search_or_name_is_unreadable(
+        hostile: tuple[Path, list[str]]) -> None:
+    root, steps = hostile
+    done = _muggins("check", "records", cwd=root.parent)
+    out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
+    assert "Traceback" not in err
+    assert err == ""
+    long_shown = _too_long("records", steps)
+    assert out.splitlines() == [
+        # sorted as paths, each in its place
+        "records/blind/deeper:0:0: error unreadable cannot read records/blind/deeper: "
+        "Permission denied",
+        "records/blind/seen.mgn:0:0: error unreadable cannot read records/blind/seen.mgn: "
+        "Permission denied",
+        "records/locked:0:0: error unreadable cannot read records/locked: a folder that "
+        "cannot be listed (Permission denied)",
+        f"{long_shown}:0:0: error unreadable cannot read {long_shown}: File name too long",
+        "checked 6 files, 2 matches: 4 errors, 0 warnings; exit status 2: a file could "
+        "not be read",
+    ]
+    assert done.returncode == 2
+
+
+def test_a_folder_given_that_cannot_be_listed_is_unreadable(
+        hostile: tuple[Path, list[str]]) -> None:
+    root, _ = hostile
+    done = _muggins("check", "locked", "a-good.mgn", cwd=root)
+    assert done.stdout.decode().splitlines()[0] == (
+        "locked:0:0: error unreadable cannot read locked: a folder that cannot be "
+        "listed (Permission denied)")
+    assert done.returncode == 2
+
+
+def test_the_walk_keeps_what_the_glob_found(tmp_path: Path) -> None:
+    """Sorted paths as given (``./`` and ``.`` too), every *.mgn that is not
+    a folder (a dangling link, a folder named *.mgn entered, a link to a
+    folder not followed), other names left out."""
+    (tmp_path / "b.mgn").write_text(THREES)
+    (tmp_path / "a.txt").write_text("x")
+    (tmp_path / "sub.mgn").mkdir()
+    (tmp_path / "sub.mgn" / "c.mgn").write_text(THREES)
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "d.mgn").write_text(THREES)
+    (tmp_path / "dangling.mgn").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "loop").symlink_to(tmp_path)
+    os.chdir(tmp_path)
+    try:
+        assert list(expand_paths(["."])) == [".hidden/d.mgn", "b.mgn", "dangling.mgn",
+                                             "sub.mgn/c.mgn"]
+        assert list(expand_paths(["./", "-"])) == [".hidden/d.mgn", "b.mgn", "dangling.mgn",
+                                                   "sub.mgn/c.mgn", "-"]
+        assert list(expand_paths([str(tmp_path)]))[1] == f"{tmp_path}/b.mgn"
+    finally:
+        os.chdir(Path(__file__).parent)

@@ -8,9 +8,11 @@ permission bits bind even when the tests run as root (``as_a_user``)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,8 +20,10 @@ import pytest
 
 from muggins_cli.check import expand_paths
 from tests.hostile import as_a_user
-from tests.records import THREES
+from tests.records import CLUB_FIRST, THREES
 
+#: A name that is not UTF-8 (what a file copied from an old system may have).
+BAD_NAME = b"bad\xff\xfe.mgn"
 #: Linux's limit on a path the system calls take.
 PATH_MAX = os.pathconf("/", "PC_PATH_MAX")
 
@@ -140,3 +144,54 @@ def test_the_walk_keeps_what_the_glob_found(tmp_path: Path) -> None:
         assert list(expand_paths([str(tmp_path)]))[1] == f"{tmp_path}/b.mgn"
     finally:
         os.chdir(Path(__file__).parent)
+
+
+@pytest.fixture
+def bad_name(tmp_path: Path) -> Path:
+    """A folder holding a record with findings under a name that is not UTF-8."""
+    folder = tmp_path / "records"
+    folder.mkdir()
+    with open(os.path.join(os.fsencode(folder), BAD_NAME), "wb") as f:
+        f.write(CLUB_FIRST.encode("utf-8"))
+    return folder
+
+
+def test_a_name_that_is_not_utf8_round_trips_in_the_json_report(bad_name: Path) -> None:
+    done = _muggins("check", "--format", "json", "records", cwd=bad_name.parent)
+    assert done.returncode == 1
+    doc = json.loads(done.stdout.decode("utf-8"))  # strict UTF-8, then JSON
+    path = doc["files"][0]["path"]
+    assert os.fsencode(path) == b"records/" + BAD_NAME
+    assert doc["files"][0]["diagnostics"][0]["code"] == "score-mismatch"
+
+
+def test_a_name_that_is_not_utf8_round_trips_in_the_analysis_json(bad_name: Path) -> None:
+    done = _muggins("analyze", "--format", "json", "records", cwd=bad_name.parent)
+    doc = json.loads(done.stdout.decode("utf-8"))
+    assert os.fsencode(doc["files"][0]["path"]) == b"records/" + BAD_NAME
+
+
+@pytest.mark.parametrize("fmt", ["text", "github"])
+def test_a_name_that_is_not_utf8_is_escaped_in_a_line(bad_name: Path, fmt: str) -> None:
+    done = _muggins("check", "--format", fmt, "records", cwd=bad_name.parent)
+    out = done.stdout.decode("utf-8")  # strict: no raw byte reached it
+    finding = next(line for line in out.splitlines() if "score-mismatch" in line)
+    assert "records/bad\\xff\\xfe.mgn" in finding
+    assert done.returncode == 1
+
+
+def test_a_name_that_is_not_utf8_is_escaped_in_junit(bad_name: Path) -> None:
+    done = _muggins("check", "--format", "junit", "records", cwd=bad_name.parent)
+    suite = ET.fromstring(done.stdout).find("testsuite")
+    assert suite is not None
+    assert suite.get("name") == "records/bad\\xff\\xfe.mgn"
+
+
+def test_a_name_that_is_not_utf8_is_escaped_in_a_note(bad_name: Path) -> None:
+    messy = CLUB_FIRST.replace("Budi: 4-6R", "Budi:  4-6R")
+    assert messy != CLUB_FIRST
+    with open(os.path.join(os.fsencode(bad_name), BAD_NAME), "wb") as f:
+        f.write(messy.encode("utf-8"))
+    done = _muggins("fmt", "--check", "records", cwd=bad_name.parent)
+    err = done.stderr.decode("utf-8")
+    assert "records/bad\\xff\\xfe.mgn" in err

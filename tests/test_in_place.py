@@ -79,7 +79,7 @@ def test_a_writable_file_keeps_its_mode_and_owner(tmp_path: Path) -> None:
 def test_write_atomic_refuses_read_only(tmp_path: Path) -> None:
     path = write(tmp_path / "out.mgn", "old\n", 0o444)
     with pytest.raises(PermissionError) as caught:
-        write_atomic(path, "new\n")
+        write_atomic(path, "new\n", replace=True)
     assert caught.value.strerror == "the file is read-only (no write permission for its owner)"
     assert path.read_text() == "old\n"
 

@@ -181,7 +181,7 @@ def _rewrite(path: str) -> int:
             note(f"{path}:0:0: error unwritable {problem}")
             return _UNREADABLE
         return _OK
-    with AtomicFile(path, read_as) as out:
+    with AtomicFile(path, read_as, replace=True) as out:
         errors, changed = _canonical(lines, out.write, path)
         if errors:
             return _CHANGED

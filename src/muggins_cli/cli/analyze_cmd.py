@@ -16,7 +16,7 @@ from muggins_cli.analysis.weigh import (
 )
 from muggins_cli.batch import BatchError, cluster_retries, run
 from muggins_cli.check import STDIN
-from muggins_cli.cli.app import app
+from muggins_cli.cli.app import app, interrupted
 from muggins_cli.cli.files import STDOUT, write_atomic
 from muggins_cli.cli.options import (
     FailOn,
@@ -230,8 +230,7 @@ def analyze(
     except BatchError as e:
         raise _fail(str(e)) from None
     except KeyboardInterrupt:
-        note(f"{_NAME}: interrupted")
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupted(_NAME)) from None
     status = max(status, exit_status(totals, fail_on))
     if not quiet:
         closing_line(("\n" if after_table and fmt is Format.text else "")

@@ -36,7 +36,6 @@ from muggins_cli.cli.options import (
     fail,
     format_option,
     node_cap,
-    note,
     output_format,
     worker_count,
 )
@@ -305,8 +304,7 @@ def _ladder(names: list[str], spec: ArenaSpec, matches: int, every: bool, jobs: 
             result = run_ladder(names, spec, matches, every=every, jobs=jobs,
                                 on_pair=lambda _: count.advance())
     except KeyboardInterrupt:
-        note(f"{_NAME}: interrupted")
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupted(_NAME)) from None
     if as_json_out:
         sys.stdout.write(json.dumps(ladder_json(result), indent=2) + "\n")
     else:

@@ -10,7 +10,7 @@ import typer
 from muggins_cli.analysis.match import MatchAnalysis, analyse_match
 from muggins_cli.analysis.weigh import DEFAULT_SAMPLES, Weigher, WeighOptions, weigh_each
 from muggins_cli.check import record_resolver
-from muggins_cli.cli.app import app
+from muggins_cli.cli.app import app, interrupted
 from muggins_cli.cli.files import STDOUT, Output
 from muggins_cli.cli.options import JobsOption, MatchOption, check_output, note
 from muggins_cli.cli.solver_options import (
@@ -117,8 +117,7 @@ def study(
     except InputError as e:
         raise _fail(str(e)) from None
     except KeyboardInterrupt:
-        note(f"{_NAME}: interrupted")
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupted(_NAME)) from None
     # Written as the template makes it: a page of tens of MB is never held
     # whole (and again encoded) on top of what it is made from.
     with Output(output if output is not None else STDOUT, force=force) as out:

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from muggins_cli.cli import app
 from muggins_cli.cli.files import write_atomic
+from tests.hostile import as_a_user
 
 from .test_analysis import PAGAT
 from .test_fmt_cli import CANONICAL, MESSY
@@ -52,6 +53,30 @@ def test_fmt_leaves_a_read_only_canonical_file_alone(tmp_path: Path) -> None:
     result = runner.invoke(app, ["fmt", "--in-place", str(path)])
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
+
+
+@pytest.mark.parametrize(("text", "status", "said"), [
+    (CANONICAL, 0, ""),
+    (MESSY, 2, "a.mgn:0:0: error unwritable Permission denied\n"),
+])
+def test_fmt_in_a_folder_that_cannot_be_written(tmp_path: Path, text: str, status: int,
+                                               said: str) -> None:
+    """A file that does not change needs no temporary file beside it; one
+    that would is refused with the reason, and left as it was."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    path = write(folder / "a.mgn", text, 0o644)
+    before = path.read_bytes()
+    folder.chmod(0o555)
+    try:
+        done = subprocess.run([sys.executable, "-m", "muggins_cli", "fmt", "--in-place",
+                               "a.mgn"], cwd=folder, capture_output=True, text=True,
+                              timeout=120, preexec_fn=as_a_user)
+    finally:
+        folder.chmod(0o755)
+    assert (done.returncode, done.stderr) == (status, said)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in folder.iterdir()) == ["a.mgn"]
 
 
 def test_analyze_refuses_a_file_without_write_permission(tmp_path: Path) -> None:

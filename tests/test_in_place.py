@@ -63,7 +63,7 @@ def test_fmt_in_a_folder_that_cannot_be_written(tmp_path: Path, text: str, statu
                                                said: str) -> None:
     """A file that does not change needs no temporary file beside it; one
     that would is refused with the reason, and left as it was."""
-    folder = tmp_path / "shared"
+    folder = tmp_path / "team"
     folder.mkdir()
     path = write(folder / "a.mgn", text, 0o644)
     before = path.read_bytes()

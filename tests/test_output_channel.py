@@ -62,24 +62,32 @@ class _Failing(io.RawIOBase):
         raise OSError(self.code, os.strerror(self.code))
 
 
+def _main(args: list[str], stdout: object, stderr: object,
+          monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> int:
+    """The exit status of ``muggins ARGS`` run here with these streams, in
+    ``tmp_path`` beside ``club.mgn``."""
+    (tmp_path / "club.mgn").write_text(CLUB_FIRST, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdout", stdout)
+    monkeypatch.setattr(sys, "stderr", stderr)
+    with pytest.raises(SystemExit) as ended:
+        typer.main.get_command(app).main(args=args, prog_name="muggins")
+    status = ended.value.code
+    assert isinstance(status, int)
+    return status
+
+
 def _run(args: list[str], code: int, monkeypatch: pytest.MonkeyPatch,
          tmp_path: Path) -> tuple[int, str]:
     """Exit status and stderr of ``muggins ARGS`` with a stdout that fails."""
-    (tmp_path / "club.mgn").write_text(CLUB_FIRST, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
     raw = _Failing(code)
     out = io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8")
     err = io.StringIO()
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stderr", err)
     try:
-        with pytest.raises(SystemExit) as ended:
-            typer.main.get_command(app).main(args=args, prog_name="muggins")
+        status = _main(args, out, err, monkeypatch, tmp_path)
     finally:
         raw.healed = True  # what is still buffered goes nowhere, quietly
         out.close()
-    status = ended.value.code
-    assert isinstance(status, int)
     return status, err.getvalue()
 
 
@@ -173,16 +181,9 @@ def _run_closed(args: list[str], closed: str, monkeypatch: pytest.MonkeyPatch,
     """Exit status and what the other stream got, the stream ``closed``
     (``stdout`` or ``stderr``) being None, as Python leaves it when the
     shell closed its descriptor."""
-    (tmp_path / "club.mgn").write_text(CLUB_FIRST, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
     other = io.StringIO()
-    monkeypatch.setattr(sys, closed, None)
-    monkeypatch.setattr(sys, "stderr" if closed == "stdout" else "stdout", other)
-    with pytest.raises(SystemExit) as ended:
-        typer.main.get_command(app).main(args=args, prog_name="muggins")
-    status = ended.value.code
-    assert isinstance(status, int)
-    return status, other.getvalue()
+    streams = (None, other) if closed == "stdout" else (other, None)
+    return _main(args, *streams, monkeypatch, tmp_path), other.getvalue()
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))
@@ -201,14 +202,8 @@ def test_a_closed_stderr_changes_neither_the_status_nor_the_output(
         name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The same command with a stderr to write to is the reference."""
     args = COMMANDS[name]
-    (tmp_path / "club.mgn").write_text(CLUB_FIRST, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
     out, err = io.StringIO(), io.StringIO()
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stderr", err)
-    with pytest.raises(SystemExit) as ended:
-        typer.main.get_command(app).main(args=args, prog_name="muggins")
-    expected = ended.value.code, out.getvalue()
+    expected = _main(args, out, err, monkeypatch, tmp_path), out.getvalue()
     assert "Traceback" not in err.getvalue()
     assert _run_closed(args, "stderr", monkeypatch, tmp_path) == expected
 

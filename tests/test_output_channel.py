@@ -258,3 +258,12 @@ def test_a_closed_stderr_for_real(name: str, tmp_path: Path) -> None:
     assert reference.returncode == status  # the case is what it says
     done = _closed_for_real(args, "2>&-", tmp_path)
     assert (done.returncode, done.stdout) == (status, reference.stdout)
+
+
+def test_stopped_without_stderr_is_the_status_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C (or SIGTERM) before the guarded run, with 2>&-: no line to
+    say, and no traceback for want of one."""
+    from muggins_cli.cli.app import interrupted
+
+    monkeypatch.setattr(sys, "stderr", None)
+    assert interrupted("muggins check") == 130

@@ -313,7 +313,8 @@ def interrupted(command: str, *, quiet: bool = False) -> int:
     ended, 128 + the signal."""
     signum = stopped_by() or signal.SIGINT
     if not quiet:
-        with contextlib.suppress(OSError):
+        # AttributeError: no stderr at all (2>&-), outside the guarded run.
+        with contextlib.suppress(OSError, AttributeError):
             sys.stderr.write(f"{command}: {_STOPPED.get(signum, 'stopped')}\n")
             sys.stderr.flush()
     return 128 + signum

@@ -11,6 +11,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from muggins_cli.errors import InputError
@@ -54,21 +55,64 @@ Keep = Callable[[str, str], bool]
 
 
 def expand_paths(paths: Iterable[str], keep: Keep | None = None) -> Iterator[str]:
-    """Files as given, folders as every ``*.mgn`` below them (sorted) that
-    ``keep`` keeps (all without it), ``-`` as stdin. A path that does not
-    exist is passed on: reading it reports it as unreadable, in order, like
-    any other file that cannot be read. A file named is always read."""
+    """Files as given, folders as every ``*.mgn`` below them (sorted, see
+    :func:`records_below`) that ``keep`` keeps (all without it), ``-`` as
+    stdin. A path that does not exist is passed on: reading it reports it
+    as unreadable, in order, like any other file that cannot be read. A
+    file named is always read."""
     for p in paths:
         if p != STDIN and os.path.isdir(p):
-            # Everything named *.mgn but a folder: a link that leads nowhere
-            # or to itself, a pipe or a device is reported when it is read,
-            # never passed over as if it were not there.
-            found = sorted(
-                str(f) for f in Path(p).rglob("*.mgn") if not f.is_dir()
-            )
-            yield from (f for f in found if keep is None or keep(p, f))
+            if keep is None:
+                yield from sorted(records_below(p))
+            else:
+                # A folder the filter leaves out (.git, a hidden or ignored
+                # one) is not entered: all it holds would be left out too.
+                found = sorted(records_below(p, partial(keep, p)))
+                yield from (f for f in found if keep(p, f))
         else:
             yield p
+
+
+def records_below(folder: str, enter: Callable[[str], bool] | None = None) -> Iterator[str]:
+    """Every path below ``folder`` named ``*.mgn`` that is not a folder, and
+    every folder below it (``folder`` included) that cannot be listed, in
+    no order. Folders are entered, links to folders are not (a link back
+    up would never end).
+
+    Nothing is passed over in silence and nothing stops the walk: a
+    folder that cannot be listed (no read permission, a path past the
+    system's limit) is given as it is, and an entry whose kind cannot be
+    learnt (a folder that may be listed but not searched, ``chmod 444``)
+    is given when its name is a record's; reading either reports it as
+    ``unreadable`` with the system's reason, in its place among the rest.
+    Everything named ``*.mgn`` but a folder (a link that leads nowhere or
+    to itself, a pipe, a device) is given too, for the same reason. A
+    folder below for which ``enter`` says no is not walked."""
+    waiting = [str(Path(folder))]  # as Path.rglob named them: "./a" is "a"
+    while waiting:
+        here = waiting.pop()
+        try:
+            with os.scandir(here) as listing:
+                entries = [(e.name, e) for e in listing]
+        except OSError:
+            yield here
+            continue
+        for name, entry in entries:
+            path = str(Path(here, name))
+            try:
+                inside = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                inside = False
+            if inside and (enter is None or enter(path)):
+                waiting.append(path)
+            if not name.endswith(".mgn"):
+                continue
+            try:
+                folder_too = entry.is_dir()
+            except OSError:
+                folder_too = False  # reading it says what it is
+            if not folder_too:
+                yield path
 
 
 def check_file(path: str, *, keep_replays: bool = False, events: bool = False) -> FileReport:

@@ -18,9 +18,9 @@ from muggins_cli.analysis.weigh import (
 )
 from muggins_cli.batch import BatchError, cluster_retries, run
 from muggins_cli.check import STDIN
-from muggins_cli.cli.app import app
+from muggins_cli.cli.app import app, interrupted
 from muggins_cli.cli.config import settings
-from muggins_cli.cli.files import write_atomic
+from muggins_cli.cli.files import STDOUT, write_atomic
 from muggins_cli.cli.options import (
     FINDINGS_FORMATS,
     ExcludeOption,
@@ -115,12 +115,12 @@ def analyze(
                                               "error) unless -o or --in-place.")
     ] = False,
     output: Annotated[
-        Path | None,
+        str | None,
         typer.Option("--output", "-o", metavar="FILE",
                      help="With --annotate: write the annotated record to FILE (one input "
-                          "file only). An existing FILE needs --force; it keeps its mode and "
-                          "owner, and a read-only one is refused.",
-                     show_default=False, dir_okay=False),
+                          "file only; - is standard output). An existing FILE needs --force; "
+                          "it keeps its mode and owner, and a read-only one is refused.",
+                     show_default=False),
     ] = None,
     in_place: Annotated[
         bool, typer.Option("--in-place", help="With --annotate: rewrite each record that "
@@ -193,6 +193,9 @@ def analyze(
         raise _fail(str(e)) from None
     check_output(_NAME, output, force)
     chosen = settings(paths, select=select or (), ignore=ignore or (), exclude=exclude or ())
+    if output == STDOUT:
+        output = None  # as without -o: the record on stdout, the report on stderr
+        writing = in_place
     files = record_files(_NAME, paths, chosen.keep)
     if output is not None and len(files) != 1:
         raise _fail(f"-o/--output takes one record; {len(files)} files were given")
@@ -213,7 +216,7 @@ def analyze(
     def annotated(f: FileAnalysis) -> FileAnalysis:
         nonlocal status
         if annotate and f.text is not None:
-            status = max(status, _write_annotation(f, thresholds, output, in_place))
+            status = max(status, _write_annotation(f, thresholds, output, in_place, force))
         return replace(f, report=chosen.selection.apply(f.report))
 
     try:
@@ -241,8 +244,7 @@ def analyze(
     except BatchError as e:
         raise _fail(str(e)) from None
     except KeyboardInterrupt:
-        note(f"{_NAME}: interrupted")
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupted(_NAME)) from None
     status = max(status, exit_status(totals, fail_on))
     if not quiet:
         closing_line(("\n" if after_table and fmt is Format.text else "")
@@ -297,8 +299,8 @@ def _write_report(files: Iterable[FileAnalysis], fmt: Format, out: IO[str], tota
     return False
 
 
-def _write_annotation(f: FileAnalysis, thresholds: Thresholds, output: Path | None,
-                      in_place: bool) -> int:
+def _write_annotation(f: FileAnalysis, thresholds: Thresholds, output: str | None,
+                      in_place: bool, force: bool) -> int:
     """Write one file's annotated record where it goes; 2 when it cannot be."""
     assert f.text is not None
     path = f.report.path
@@ -310,11 +312,11 @@ def _write_annotation(f: FileAnalysis, thresholds: Thresholds, output: Path | No
     plural = "" if marked == 1 else "s"
     try:
         if output is not None:
-            write_atomic(output, result)
+            write_atomic(output, result, replace=force)
             note(f"wrote {output} ({marked} turn{plural} annotated)")
         elif in_place:
             if marked:
-                write_atomic(Path(path), result, f.read_as)
+                write_atomic(Path(path), result, f.read_as, replace=True)
                 note(f"annotated {path} ({marked} turn{plural})")
         else:
             sys.stdout.write(result if result.endswith("\n") or not result else result + "\n")

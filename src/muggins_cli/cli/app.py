@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import re
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ from muggins_cli.cli.output import OutputError, guarded, say_unwritable
 from muggins_cli.cli.terminal import reset as reset_terminal
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.quoting import shorten
+from muggins_cli.process import stopped_by
 from muggins_cli.report.escape import for_terminal
 
 NAME = "muggins"
@@ -223,7 +225,8 @@ class MugginsCommand(TyperCommand):
     :class:`MugginsError` it does not handle itself said on one line with
     exit status 2 (bad input, a bad rules file, a cluster that cannot be
     reached), never a traceback; Ctrl-C it does not handle itself is
-    ``interrupted`` and exit status 130."""
+    ``interrupted`` and exit status 130 (SIGTERM and SIGHUP the same way:
+    :func:`interrupted`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -355,17 +358,23 @@ class MugginsGroup(TyperGroup):
         return status if isinstance(status, int) else 0
 
 
-#: The exit status after Ctrl-C: the shell's for a SIGINT death.
-INTERRUPTED_STATUS = 130
+#: What the line says of each signal that stops a command as Ctrl-C does.
+_STOPPED: dict[int, str] = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated",
+                            signal.SIGHUP: "hung up"}
 
 
-def interrupted(command: str) -> int:
-    """Ctrl-C that no command handled itself: one line, and the exit
-    status a shell gives a command stopped by SIGINT."""
-    with contextlib.suppress(OSError):
-        sys.stderr.write(f"{command}: interrupted\n")
-        sys.stderr.flush()
-    return INTERRUPTED_STATUS
+def interrupted(command: str, *, quiet: bool = False) -> int:
+    """A command stopped by Ctrl-C, or by SIGTERM or SIGHUP, which stop it
+    the same way (``process.stop_like_ctrl_c``): one line (none when
+    ``quiet``), and the exit status a shell gives a command that signal
+    ended, 128 + the signal."""
+    signum = stopped_by() or signal.SIGINT
+    if not quiet:
+        # AttributeError: no stderr at all (2>&-), outside the guarded run.
+        with contextlib.suppress(OSError, AttributeError):
+            sys.stderr.write(f"{command}: {_STOPPED.get(signum, 'stopped')}\n")
+            sys.stderr.flush()
+    return 128 + signum
 
 
 def command_path(args: Sequence[str] | None) -> str:

@@ -194,6 +194,8 @@ class Walk:
     def __call__(self, folder: str, file: str) -> bool:
         base = Path(os.path.abspath(folder))
         path = Path(os.path.abspath(file))
+        if path == base:
+            return True  # the folder given, which the walk could not list: named, so read
         below = path.relative_to(base)
         if any(part.startswith(".") for part in below.parts):
             return False
@@ -218,8 +220,7 @@ class Walk:
 
     def _top(self, base: Path) -> Path:
         if base not in self._tops:
-            repository = next((f for f in (base, *base.parents) if (f / ".git").exists()),
-                              None)
+            repository = next((f for f in (base, *base.parents) if _has_git(f)), None)
             self._tops[base] = repository if repository is not None else base
         return self._tops[base]
 
@@ -231,6 +232,16 @@ class Walk:
                 lines = []
             self._ignores[folder] = _spec(lines) if lines else None
         return self._ignores[folder]
+
+
+def _has_git(folder: Path) -> bool:
+    """Whether ``folder`` is a repository's top; a folder that cannot be
+    searched (or a path past the system's limit) is not one we can read,
+    and the walk reports it as unreadable, so the question never fails."""
+    try:
+        return (folder / ".git").exists()
+    except OSError:
+        return False
 
 
 def _between(top: Path, folder: Path) -> list[Path]:

@@ -174,22 +174,32 @@ def _rewrite(path: str) -> int:
     lines = open_record(path)  # a missing file is unreadable before it is unwritable
     problem = replace_problem(path)
     if problem is not None:
-        # Refused only if it would change: a read-only record already in
-        # canonical form is no one's problem.
-        errors, changed = _canonical(lines, _ignore, path)
-        if errors:
-            return _CHANGED
-        if changed:
-            note(f"{path}:0:0: error unwritable {problem}")
-            return _UNREADABLE
-        return _OK
-    with AtomicFile(path, read_as) as out:
+        return _left_as_it_is(path, lines, problem)
+    try:
+        rewrite = AtomicFile(path, read_as, replace=True)
+    except OSError as e:
+        # No temporary file beside it (a folder the user may not write).
+        return _left_as_it_is(path, lines, e.strerror or str(e))
+    with rewrite as out:
         errors, changed = _canonical(lines, out.write, path)
         if errors:
             return _CHANGED
         if changed:
             out.commit()
             note(f"reformatted {path}")
+    return _OK
+
+
+def _left_as_it_is(path: str, lines: Iterable[str], problem: str) -> int:
+    """``--in-place`` for a file that cannot be rewritten (``problem`` says
+    why): refused only if it would change; a record already in canonical
+    form needs no rewrite, nor a temporary file."""
+    errors, changed = _canonical(lines, _ignore, path)
+    if errors:
+        return _CHANGED
+    if changed:
+        note(f"{path}:0:0: error unwritable {problem}")
+        return _UNREADABLE
     return _OK
 
 

@@ -21,7 +21,8 @@ import typer
 from typer import BadParameter
 
 from muggins_cli.batch import default_jobs
-from muggins_cli.check import STDIN, FileReport, Keep, expand_paths
+from muggins_cli.check import FileReport, Keep, expand_paths
+from muggins_cli.cli.files import STDOUT
 from muggins_cli.lexicon import NUMBER_MAX as RECORD_NUMBER_MAX
 from muggins_cli.report import text
 from muggins_cli.report.escape import for_terminal
@@ -304,28 +305,35 @@ def report_unreadable(reports: Iterable[FileReport], stream: TextIO | None = Non
 
 
 OutputFileOption = Annotated[
-    Path | None,
-    typer.Option("--output", "-o", metavar="FILE", show_default=False, dir_okay=False,
-                 help="Write to FILE (an existing FILE needs --force)."),
+    str | None,
+    typer.Option("--output", "-o", metavar="FILE", show_default=False,
+                 help="Write to FILE, - for standard output (an existing FILE needs "
+                      "--force)."),
 ]
 ForceOption = Annotated[
     bool, typer.Option("--force", help="With -o: replace FILE if it exists (atomically).")
 ]
 
 
-def check_output(command: str, output: Path | None, force: bool) -> None:
-    """Refuse to replace a file the user did not ask to replace."""
+def check_output(command: str, output: str | None, force: bool,
+                 option: str = "-o/--output") -> None:
+    """Refuse, before any work, to replace a file the user did not ask to
+    replace. ``-`` is standard output; every other name is a file's,
+    ``./-`` included (an option typed as a path would have made it ``-``).
+    The writer (:class:`~muggins_cli.cli.files.Output`) refuses a file made
+    after this look as well."""
     if output is None:
         if force:
-            raise fail(command, "--force only goes with -o/--output")
+            raise fail(command, f"--force only goes with {option}")
         return
-    if str(output) == STDIN:
+    if output == STDOUT:
         return
-    if output.is_dir():
+    path = Path(output)
+    if path.is_dir():
         raise fail(command, f"{output} is a folder, not a file")
-    if output.exists() and not force:
+    if path.exists() and not force:
         raise fail(command, f"{output} exists; add --force to replace it")
-    if output.exists() and not output.is_file():
+    if path.exists() and not path.is_file():
         raise fail(command, f"{output} is not a file")
 
 

@@ -11,7 +11,7 @@ import typer
 
 from muggins_cli.analysis.solving import playable_position, solve_position
 from muggins_cli.check import record_resolver
-from muggins_cli.cli.app import app
+from muggins_cli.cli.app import app, interrupted
 from muggins_cli.cli.options import (
     NODES_MAX,
     NUMBER_MAX,
@@ -24,7 +24,6 @@ from muggins_cli.cli.options import (
     fail,
     format_option,
     node_cap,
-    note,
     output_format,
 )
 from muggins_cli.errors import MugginsError
@@ -168,8 +167,7 @@ def solve_cmd(
     except MugginsError as e:
         raise fail(_NAME, str(e)) from None
     except KeyboardInterrupt:
-        note(f"{_NAME}: interrupted")
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupted(_NAME)) from None
     where = f"{pos.round}.{pos.turn}"
     if fmt is Format.json:
         sys.stdout.write(json.dumps(solve_json(pos, where, result, state), indent=2) + "\n")
@@ -179,9 +177,7 @@ def solve_cmd(
     if result.interrupted:
         # The search answered Ctrl-C with what it had: printed above, but
         # the run was still stopped, as a shell script must be able to tell.
-        if not quiet:
-            note(f"{_NAME}: interrupted")
-        raise typer.Exit(130)
+        raise typer.Exit(interrupted(_NAME, quiet=quiet))
 
 
 def _limits(time_limit: float | None, nodes: int | None) -> tuple[float | None, int | None]:

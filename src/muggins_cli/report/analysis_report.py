@@ -20,7 +20,7 @@ from muggins_cli.analysis.match import MatchAnalysis, PlayerStats
 from muggins_cli.analysis.plays import Option, PlayAnalysis
 from muggins_cli.analysis.weigh import SolverStats, Weighed, measured
 from muggins_cli.report.escape import for_terminal, terminal_table
-from muggins_cli.report.json_report import REPORT_START, Totals, file_json
+from muggins_cli.report.json_report import REPORT_START, Totals, dumps, file_json
 
 PLAYER_HEADERS = ("player", "turns", "analysed", "forced", "scored", "missed",
                   "missed-score", "illegal", "unclaimed")
@@ -323,6 +323,6 @@ def write_analysis_json(files: Iterable[FileAnalysis], out: IO[str], totals: Tot
     for f in files:
         totals.add(f.report)
         out.write(("\n    " if first else ",\n    ")
-                  + json.dumps(analysis_file_json(f), ensure_ascii=False))
+                  + dumps(analysis_file_json(f)))
         first = False
     out.write("\n  ],\n  \"summary\": " + json.dumps(totals.as_json()) + "\n}\n")

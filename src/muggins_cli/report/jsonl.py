@@ -10,17 +10,15 @@ written as each file is checked.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import IO
 
 from muggins_cli.check import FileReport
-from muggins_cli.report.json_report import Totals, diagnostic_json
+from muggins_cli.report.json_report import Totals, diagnostic_json, dumps
 
 
 def write_jsonl(reports: Iterable[FileReport], out: IO[str], totals: Totals) -> None:
     for f in reports:
         totals.add(f)
         for d in f.diagnostics:
-            out.write(json.dumps({"path": f.path, **diagnostic_json(d)}, ensure_ascii=False)
-                      + "\n")
+            out.write(dumps({"path": f.path, **diagnostic_json(d)}) + "\n")

@@ -20,6 +20,7 @@ valid and the whole-file ones still show on the file.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from pathlib import PurePath, PurePosixPath
 from typing import IO, Any
@@ -28,7 +29,7 @@ from urllib.parse import quote
 from muggins_cli.check import STDIN, FileReport
 from muggins_cli.notation.model import Diagnostic, Severity
 from muggins_cli.report.explain import Entry, entries
-from muggins_cli.report.json_report import Totals
+from muggins_cli.report.json_report import Totals, dumps
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 VERSION = "2.1.0"
@@ -55,7 +56,9 @@ def artifact_uri(path: str) -> str:
     pure = PurePath(path)
     if pure.is_absolute():
         return pure.as_uri()
-    return quote(PurePosixPath(*pure.parts).as_posix(), safe="/")
+    # The name's own bytes, as pathlib's as_uri() writes an absolute one: a
+    # name that is not UTF-8 (held as lone surrogates) percent-encodes too.
+    return quote(os.fsencode(PurePosixPath(*pure.parts).as_posix()), safe="/")
 
 
 def region(d: Diagnostic) -> dict[str, int]:
@@ -96,6 +99,6 @@ def write_sarif(reports: Iterable[FileReport], out: IO[str], totals: Totals,
         totals.add(f)
         for d in f.diagnostics:
             out.write(("\n      " if first else ",\n      ")
-                      + json.dumps(result(f.path, d, index), ensure_ascii=False))
+                      + dumps(result(f.path, d, index)))
             first = False
     out.write("\n    ]\n  }]\n}\n")

@@ -119,6 +119,13 @@ def solver_weigher(command: str, jobs: int | None, *, quiet: bool,
             # How many turns there are to weigh is known only as the
             # records are read: at most a process per core.
             n = worker_count(command, jobs, None, unit="turn")
+            if n > 1:
+                # The search compiled (or loaded) once, here, before the
+                # workers fork: not once in each, and anything it has to say
+                # (where its code is kept) said once.
+                from muggins_cli.solver.kernel import ready
+
+                ready()
             pool = stack.enter_context(TaskPool(n)) if n > 1 else None
         tally = stack.enter_context(Tally(quiet=quiet, verb="weighed", noun="turn"))
 

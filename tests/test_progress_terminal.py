@@ -141,7 +141,7 @@ def test_solver_bar_leaves_the_findings_whole() -> None:
     warnings = sum(" warning " in f for f in expected)
     assert lines[-1] == (f"checked 1 file, 1 match: 1 error, {warnings} warnings; "
                          "exit status 1: errors found")
-    assert "weighed 56 turns" not in lines
+    assert not [line for line in lines if line.startswith("weighed ")]
 
 
 @pytest.mark.parametrize(("env_set", "args", "coloured", "bar"), [

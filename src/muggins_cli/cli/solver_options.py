@@ -23,6 +23,7 @@ from muggins_cli.batch import RETRIES, ClusterPool, TaskPool
 from muggins_cli.cli.options import NODES_MAX, NUMBER_MAX, SAMPLES_MAX, worker_count
 from muggins_cli.cli.progress import Tally
 from muggins_cli.replay.position import Decision
+from muggins_cli.report.analysis_report import TurnsWeighed
 from muggins_cli.solver import missing
 
 MistakeOption = Annotated[
@@ -120,7 +121,9 @@ def solver_weigher(command: str, jobs: int | None, *, quiet: bool,
             # records are read: at most a process per core.
             n = worker_count(command, jobs, None, unit="turn")
             pool = stack.enter_context(TaskPool(n)) if n > 1 else None
-        tally = stack.enter_context(Tally(quiet=quiet, verb="weighed", noun="turn"))
+        said = TurnsWeighed()  # what became of them, in the report's words
+        tally = stack.enter_context(Tally(quiet=quiet, verb="weighed", noun="turn",
+                                          closing=said.words))
 
         def weigher(ds: Sequence[Decision], options: WeighOptions) -> Iterator[Weighed]:
             tally.add(len(ds))
@@ -128,6 +131,7 @@ def solver_weigher(command: str, jobs: int | None, *, quiet: bool,
                      if pool is not None else weigh_each(ds, options))
             for w in found:
                 tally.advance()
+                said.add(w)
                 yield w
 
         yield weigher, tally

@@ -119,10 +119,13 @@ def solve_cmd(
     fmt: Annotated[
         str,
         format_option(Format.text, Format.json,
-                      help="text: the moves and their values, the best and "
-                           "its principal variation; json: one JSON document: position, "
-                           "to_move, mode, exact, moves [{move, value, pv}], best, value, "
-                           "nodes, seconds."),
+                      help="text: the moves and their values (a draw of a known tile "
+                           "with the play after it; with --objective match, whether it "
+                           "wins or loses the match, in words), the best and its principal "
+                           "variation; json: one JSON document: position, to_move, mode, "
+                           "objective, exact, moves [{move, value, error, pv; with "
+                           "--objective match, match: {wins, losses, of, points}}], best, "
+                           "value, nodes, seconds."),
     ] = Format.text.value,
     as_json: JsonOption = False,
     quiet: QuietOption = False,

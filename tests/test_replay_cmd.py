@@ -147,7 +147,12 @@ def test_bad_input_gives_one_line_and_status_2(runner: CliRunner, here: Path,
 # -- the drawing and the tally ----------------------------------------------
 
 
-def test_spinner_arms_are_drawn_upright() -> None:
+def test_spinner_arms_are_drawn_upright_and_unlike_a_crosswise_double() -> None:
+    """The up and down arms' tiles stand along their arm in square brackets,
+    as the line's tiles lie along it ([5] over [3] is the 5-3 going up);
+    only a double across the line (the spinner 5-5) is drawn .5. |-| '5',
+    so the 5-3 is not read as a double laid crosswise. The double 3-3
+    across the up arm lies as [3|3]."""
     rules = load_preset("spinner")
     layout = lead(rules, Tile(5, 5))
     for tile, end in ((Tile(5, 1), End.L), (Tile(5, 4), End.R), (Tile(5, 3), End.U),
@@ -156,15 +161,15 @@ def test_spinner_arms_are_drawn_upright() -> None:
     assert draw_layout(rules, layout) == [
         "         U",
         "       [3|3]",
-        "        .3.",
-        "        |-|",
-        "        '5'",
+        "        [3]",
+        "        [-]",
+        "        [5]",
         "        .5.",
         "L [1|5] |-| [5|4] R",
         "        '5'",
-        "        .5.",
-        "        |-|",
-        "        '6'",
+        "        [5]",
+        "        [-]",
+        "        [6]",
         "         D",
     ]
 

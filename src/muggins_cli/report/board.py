@@ -1,14 +1,16 @@
 """The table drawn in the terminal: the layout, a position, a tally sheet.
 
 Plain ASCII, no colour, so that the output reads the same in a terminal, a
-pipe, a log or a test. A tile along the line is ``[3|5]``; a tile standing
-across it (a double, laid crosswise, and every tile of the spinner's up and
-down arms) is drawn upright, its halves one above the other::
+pipe, a log or a test. A tile along the line is ``[3|5]``; a double laid
+across the line stands upright, its halves one above the other, ``.5.``
+``|-|`` ``'5'``; a tile of the spinner's up and down arms stands along its
+arm, in square brackets as the line's tiles are, so that it is not read as
+a crosswise double (and a double across an up or down arm lies, ``[3|3]``)::
 
            U
-          .3.
-          |-|
-          '5'
+          [3]
+          [-]
+          [5]
           .5.
     L [1|5] |-| [5|4] R
           '5'
@@ -82,9 +84,16 @@ def lying(a: Pip, b: Pip) -> str:
 
 
 def upright(top: Pip, bottom: Pip) -> tuple[str, str, str]:
-    """A tile standing across the line, ``top`` half above: three rows."""
+    """A double standing across the line, ``top`` half above: three rows."""
     w = max(len(str(top)), len(str(bottom)))
     return f".{top:^{w}}.", "|" + "-" * w + "|", f"'{bottom:^{w}}'"
+
+
+def standing(top: Pip, bottom: Pip) -> tuple[str, str, str]:
+    """A tile standing along an up or down arm, ``top`` half above: three
+    rows in square brackets, as a tile along the line is drawn."""
+    w = max(len(str(top)), len(str(bottom)))
+    return f"[{top:^{w}}]", "[" + "-" * w + "]", f"[{bottom:^{w}}]"
 
 
 def _line_block(a: Pip, b: Pip) -> _Block:
@@ -132,14 +141,14 @@ def draw_layout(rules: Rules, layout: Layout) -> list[str]:
 def _draw_upright_arm(canvas: _Canvas, tiles: Sequence[tuple[Pip, Pip]], centre: int,
                       row: int, step: int, label: str) -> None:
     """An arm going up (``step`` -1) or down (+1) from the spinner's column:
-    its tiles upright, a double lying across it."""
+    its tiles standing along it, a double lying across it."""
     for inner, outer in tiles:
         if inner == outer:
             s = lying(inner, outer)
             canvas.put(row, centre - len(s) // 2, s)
             row += step
             continue
-        top, mid, bottom = upright(outer, inner) if step < 0 else upright(inner, outer)
+        top, mid, bottom = standing(outer, inner) if step < 0 else standing(inner, outer)
         first = row if step > 0 else row - 2
         for k, s in enumerate((top, mid, bottom)):
             canvas.put(first + k, centre - len(s) // 2, s)

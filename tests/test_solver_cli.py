@@ -76,7 +76,8 @@ def _position(path: str, at: str) -> Position:
 
 def test_json_has_exactly_the_documented_fields(tmp_path: Path) -> None:
     path = _record(tmp_path)
-    result = runner.invoke(app, ["solve", path, "--at", "1.5", "--json"])
+    result = runner.invoke(app, ["solve", path, "--at", "1.5", "--mode", "perfect",
+                                 "--objective", "points", "--json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert set(doc) == {"position", "to_move", "mode", "objective", "exact", "moves", "best",
@@ -97,7 +98,7 @@ def test_json_has_exactly_the_documented_fields(tmp_path: Path) -> None:
 
 def test_text_output_lists_every_play_and_the_variation(tmp_path: Path) -> None:
     path = _record(tmp_path)
-    result = runner.invoke(app, ["solve", path, "--at", "1.5"])
+    result = runner.invoke(app, ["solve", path, "--at", "1.5", "--mode", "perfect"])
     assert result.exit_code == 0, result.output
     out = result.stdout.splitlines()
     assert out[0].startswith("position 1.5: Nyoman to move; mode perfect")
@@ -155,9 +156,21 @@ def test_one_rounding_for_every_value_of_an_answer() -> None:
     assert listed == [f"{v:+.1f}" for v in values]
 
 
+def test_by_default_the_movers_view_and_the_match_as_analyze_and_arena() -> None:
+    """No --mode: the view analyze and study judge by (the mover's, which
+    needs no stock line), 64 deals for two players as the solver strategy
+    takes; no --objective: the match, as selfplay and arena play it."""
+    text = HEAD + DEALS + TURNS
+    result = runner.invoke(app, ["solve", "-", "--at", "1.5", "--json"], input=text)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert (doc["mode"], doc["objective"]) == ("sample", "match")
+    assert {m["deals"] for m in doc["moves"]} == {64}
+
+
 def test_perfect_without_a_stock_line_is_refused(tmp_path: Path) -> None:
     path = _record(tmp_path, stock=False)
-    result = runner.invoke(app, ["solve", path, "--at", "1.5"])
+    result = runner.invoke(app, ["solve", path, "--at", "1.5", "--mode", "perfect"])
     assert result.exit_code == 2
     assert result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and "stock order" in result.stderr

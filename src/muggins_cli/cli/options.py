@@ -371,8 +371,9 @@ MoveTimeOption = Annotated[
                                show_default=False)]
 ObjectiveOption = Annotated[
     ObjectiveOpt, typer.Option("--objective", metavar="OBJECTIVE",
-                               help="match: reaching the target first counts above any points; "
-                                    "points: points to the round's end.")]
+                               help="match: reaching the target first counts above any points "
+                                    "(the match won or lost, then the points); points: "
+                                    "points to the round's end.")]
 HiddenOption = Annotated[
     HiddenOpt, typer.Option("--hidden", metavar="SEARCH",
                             help="How the solver strategy searches while tiles are hidden: "

@@ -165,17 +165,18 @@ def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | 
     else:
         meaning = (f"{mover}'s points minus the opponents' average to the end of the round "
                    "(paranoid: the others play as one side)")
-    if res.objective.value == "match" and rules.match_end is MatchEnd.ROUND_END:
+    match = _Outcomes(res, len(pos.players))
+    decided = any(sum(match.of(m)[:2]) for m in res.moves)
+    if decided and rules.match_end is MatchEnd.ROUND_END:
         meaning += ("; first, whether the play wins the match at this round's end (the "
                     "highest total, alone, at or above the target)")
-    elif res.objective.value == "match":
+    elif decided:
         meaning += "; first, whether the play wins the match (reaches the target first)"
     how = {"perfect": "exact search", "expect": res.method, "sample": res.method}[res.mode.value]
     out = [f"position {where}: {mover} to move; mode {res.mode.value} ({how}"
            + (f", {res.samples} sample{'s' if res.samples != 1 else ''}" if res.samples else "")
            + ")",
            f"value: {meaning}"]
-    match = _Outcomes(res, len(pos.players))
     column = _Column([match.points(m) for m in res.moves])
     names = [turn_text(pos, state, m) for m in res.moves]
     width = max((len(n) for n in names), default=4)

@@ -39,12 +39,16 @@ def _weighed(path: Path, options: WeighOptions) -> list:  # type: ignore[type-ar
     return list(weigh_match(match, record_resolver(str(path)), options))
 
 
-@pytest.mark.parametrize("option", [["--perfect"], ["--samples", "4"], ["--nodes", "10"],
-                                    ["--seed", "3"]])
-def test_solver_options_need_solver(club: Path, option: list[str]) -> None:
+@pytest.mark.parametrize(("option", "named"), [
+    (["--mode", "perfect"], "--mode"), (["--perfect"], "--mode"),
+    (["--max-samples", "4"], "--max-samples"), (["--samples", "4"], "--max-samples"),
+    (["--deal-nodes", "10"], "--deal-nodes"), (["--nodes", "10"], "--deal-nodes"),
+    (["--seed", "3"], "--seed"), (["-s", "3"], "--seed")])
+def test_solver_options_need_solver(club: Path, option: list[str], named: str) -> None:
+    """Each is named as --help names it, the old spellings too."""
     result = runner.invoke(app, ["analyze", "club.mgn", *option])
     assert result.exit_code == 2
-    assert result.stderr == f"muggins analyze: {option[0]} goes with --solver\n"
+    assert result.stderr == f"muggins analyze: {named} goes with --solver\n"
 
 
 def test_table_has_the_solver_columns(club: Path) -> None:

@@ -182,13 +182,20 @@ SchedulerOption = Annotated[
                       "instead of local processes; needs muggins-cli[dask], and workers "
                       "that see the files at the same absolute paths."),
 ]
+_RETRIES = ("With --scheduler: submit a file whose task failed (its worker died while "
+            "running it, or it raised) again up to N times; then report it as not checked "
+            "(code not-checked) and go on with the rest.")
 RetriesOption = Annotated[
     int | None,
     typer.Option("--retries", min=0, max=RETRIES_MAX, metavar="N", show_default="1",
-                 help="With --scheduler: submit a file whose task failed (its worker died "
-                      "while running it, or it raised) again up to N times; then report it "
-                      "as not checked (code not-checked) and go on with the rest. "
-                      "analyze --solver: a turn, then reported as not weighed."),
+                 help=_RETRIES),
+]
+#: ``analyze``'s, whose tasks are the turns with --solver.
+TurnRetriesOption = Annotated[
+    int | None,
+    typer.Option("--retries", min=0, max=RETRIES_MAX, metavar="N", show_default="1",
+                 help=_RETRIES + " With --solver the tasks are the turns: a turn whose task "
+                                 "keeps failing is reported as not weighed."),
 ]
 
 

@@ -205,6 +205,10 @@ OLD_SPELLINGS: dict[tuple[str, str], tuple[str, ...]] = {
     ("study", "--samples"): ("--max-samples",),
     ("analyze", "--nodes"): ("--deal-nodes",),
     ("study", "--nodes"): ("--deal-nodes",),
+    ("selfplay", "--nodes"): ("--move-nodes",),
+    ("arena", "--nodes"): ("--move-nodes",),
+    ("arena", "--matches"): ("--sequences",),
+    ("arena", "-k"): ("--sequences",),
 }
 #: The old names of each option that took them, by the option's first name.
 _OLD_NAMES: dict[str, frozenset[str]] = {}

@@ -102,8 +102,8 @@ JsonOption = Annotated[
 ]
 QuietOption = Annotated[
     bool, typer.Option("--quiet", "-q",
-                       help="Only the report and errors: no progress on stderr, no closing "
-                            "summary line.")
+                       help="Only the report (or what is written) and errors: no progress, "
+                            "no notes and no closing summary line on stderr.")
 ]
 
 
@@ -172,8 +172,9 @@ JobsOption = Annotated[
     typer.Option("--jobs", "-j", min=1, max=JOBS_MAX, metavar="N",
                  show_default="the number of cores",
                  help="Worker processes to spread the work over (at least 1; never more than "
-                      "there are files, or tasks; a note on stderr when more than the cores). "
-                      "1 works in this process. The output is the same, in the same order."),
+                      "there are tasks: files, turns or deal sequences; a note on stderr when "
+                      "more than the cores). 1 works in this process. The output is the "
+                      "same, in the same order."),
 ]
 SchedulerOption = Annotated[
     str | None,
@@ -363,8 +364,11 @@ SamplesOption = Annotated[
                              help="Deals of the unseen tiles the solver strategy solves and "
                                   "averages per move (at least 1; default 64 with two "
                                   "players, 32 with three or four).", show_default=False)]
-NodesOption = Annotated[
-    int, typer.Option("--nodes", min=0, max=NODES_MAX, metavar="N",
+#: The strategies' node cap a move, beside their --move-time (``--nodes``
+#: before: ``solve``'s --nodes caps one whole answer, ``analyze``'s
+#: --deal-nodes one deal's search).
+MoveNodesOption = Annotated[
+    int, typer.Option("--move-nodes", "--nodes", min=0, max=NODES_MAX, metavar="N",
                       help="Cap on search nodes per move of the exact searches (solver, "
                            "oracle; default 4,000,000; 0: none); the deals solved within it "
                            "are averaged. A search the compiled code cannot run (the match "
@@ -403,6 +407,13 @@ SeedOption = Annotated[
     int, typer.Option("--seed", "-s", min=0, max=NUMBER_MAX, metavar="N",
                       help="Seed of the deals and of the strategies' choices (0 to "
                            "999,999,999): the same command writes the same bytes.")
+]
+RulesOption = Annotated[
+    str, typer.Option("--rules", "-r", metavar="NAME|FILE",
+                      help="A rules preset (pagat, spinner, all-threes; `muggins rules` lists "
+                           "them) or a rules YAML file. The records written name the file from "
+                           "their folder (the current one for standard output), so it must "
+                           "lie there or below.")
 ]
 TargetOption = Annotated[
     int | None, typer.Option("--target", min=1, max=NUMBER_MAX, metavar="N",

@@ -47,6 +47,11 @@ def _plural(noun: str, n: int) -> str:
     return noun + ("es" if noun.endswith("ch") else "s")
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun`` agreeing: 1 deal sequence, 2 deal sequences, 1 match."""
+    return f"{n} {_plural(noun, n)}"
+
+
 def _doing(verb: str) -> str:
     """checked → checking, played → playing, analysed → analysing, read → reading."""
     return verb[:-2] + "ing" if verb.endswith("ed") else verb + "ing"

@@ -63,7 +63,8 @@ def replay(
                      show_default=False),
     ] = None,
     force: Annotated[
-        bool, typer.Option("--force", help="With --svg: overwrite OUT.svg if it exists.")
+        bool, typer.Option("--force", help="With --svg: replace OUT.svg if it exists "
+                                           "(atomically).")
     ] = False,
 ) -> None:
     """Replay a recorded match turn by turn on the terminal.

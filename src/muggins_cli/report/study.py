@@ -181,6 +181,9 @@ class TurnView:
     meaning: str
     candidates: tuple[CandidateView, ...] = ()
     exact: bool = False
+    sampled: bool = False
+    """Whether the solver's lines are played in one deal of the unseen
+    tiles (the mover's view) rather than the recorded one."""
 
 
 @dataclass(frozen=True)
@@ -621,7 +624,7 @@ def _turn_view(before: Position, after: Position, turn: Turn, w: Weighed,
         summary = (f"{w.played} lost {points(w.cost)}{_error(w.error)} points against "
                    f"{w.best}: not a mistake.")
     return TurnView(w.player, seat, w.played, w.choices, verdict, glyph, summary, luck, how,
-                    meaning, tuple(cands), w.exact)
+                    meaning, tuple(cands), w.exact, not options.perfect)
 
 
 def _played(before: Position, after: Position, turn: Turn, w: Weighed) -> int | None:

@@ -433,7 +433,7 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
                 raise KeyboardInterrupt
             if res.stopped is not None:
                 return _Searched(None, "the search did not finish within the node budget "
-                                       "(--nodes)", res.nodes, 1)
+                                       "(--deal-nodes)", res.nodes, 1)
             return _Searched(res, None, res.nodes, 1)
         if pos.hands[pos.to_move] is None:
             return _Searched(None, "the record does not show the mover's hand (deal lines)")
@@ -471,7 +471,7 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
         raise KeyboardInterrupt
     if res.samples < min(MIN_DEALS, options.samples):
         return _Searched(None, f"fewer than {min(MIN_DEALS, options.samples)} deals solved "
-                               "within the node budget (--nodes)", nodes, solved)
+                               "within the node budget (--deal-nodes)", nodes, solved)
     return _Searched(res, None, nodes, solved)
 
 

@@ -97,9 +97,9 @@ def study(
     lists every legal play the solver weighed, ranked, with its value and
     its loss against the best (with its standard error, or exact with
     --mode perfect), the play made and the best marked; picking one draws it
-    on the table as a ghost tile and, with --mode perfect (two players),
-    shows the
-    line the solver expects after it. The turn's luck (what its draws gave
+    on the table as a ghost tile and shows the line the solver expects after
+    it (in the mover's view, played in one sampled deal of the unseen tiles,
+    as the page says). The turn's luck (what its draws gave
     against the average draw) is shown with its error. Under the score
     chart a curve gives the expected margin at the round's end after each
     play; only mistakes and blunders are coloured, a loss within its error

@@ -266,6 +266,41 @@ def tally_marks(points: int) -> tuple[str, str, str]:
     return rows[0], rows[1], rows[2]
 
 
+def round_totals(seen: Sequence[tuple[Position, BodyLine | None]],
+                 final: Sequence[int]) -> list[tuple[int, Sequence[int]]]:
+    """Each round and the totals at its end, its settlement included (the
+    last round's: the match's final totals), from a replay's positions."""
+    out: dict[int, Sequence[int]] = {}
+    for i, (pos, _) in enumerate(seen):
+        after = after_settlement(seen, i, final) if pos.round_over else None
+        out[pos.round] = after if after is not None else pos.scores
+    if out:
+        out[max(out)] = final
+    return sorted(out.items())
+
+
+def round_sheet(players: Sequence[str], rounds: Sequence[tuple[int, Sequence[int]]]
+                ) -> list[str]:
+    """The score sheet a club keeps: a row per round, each player's points
+    from that round (signed) and their total after it."""
+    before = [0] * len(players)
+    cells: list[list[tuple[str, str]]] = []
+    for _, totals in rounds:
+        cells.append([(f"{t - b:+d}", str(t)) for t, b in zip(totals, before)])
+        before = list(totals)
+    gain_w = max((len(g) for row in cells for g, _ in row), default=1)
+    total_w = max((len(t) for row in cells for _, t in row), default=1)
+    cell_w = [max(len(p), gain_w + 2 + total_w) for p in players]
+    round_w = max(len("round"), *(len(str(r)) for r, _ in rounds)) if rounds else len("round")
+    out = ["round by round (the points each round gave, then the total after it)",
+           "  " + "round".ljust(round_w) + "".join(f"  {p:>{w}}" for p, w in
+                                                   zip(players, cell_w))]
+    for (r, _), row in zip(rounds, cells):
+        out.append("  " + str(r).rjust(round_w) + "".join(
+            f"  {f'{g:>{gain_w}}  {t:>{total_w}}':>{w}}" for (g, t), w in zip(row, cell_w)))
+    return out
+
+
 def tally_sheet(players: Sequence[str], scores: Sequence[int]) -> list[str]:
     """The score sheet: each player's marks, and the raw score beside them."""
     name_w = max(len(p) for p in players)

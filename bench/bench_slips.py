@@ -109,7 +109,6 @@ class Source:
 def _sources(rng: random.Random, selfplay: int, folder: Path) -> list[Source]:
     sys.path.insert(0, str(ROOT / "bench"))
     from diff_outputs import self_played
-
     from muggins_cli.check import record_resolver
     from muggins_cli.engine.layout import open_ends
     from muggins_cli.notation.parser import parse_text
@@ -374,7 +373,7 @@ SHIFT = {"drop-turn": -1, "double-turn": 1}
 def _slip_round(src: Source, line: int) -> int:
     """The round of a 1-based line of the clean source."""
     r = 0
-    for k, text in enumerate(src.lines[:line]):
+    for text in src.lines[:line]:
         if text.startswith("round "):
             r += 1
     return r

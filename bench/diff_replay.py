@@ -257,6 +257,82 @@ def _differences(old: dict[str, object], new: dict[str, object]) -> list[str]:
     return what
 
 
+Finding = tuple[int, int, str, str, str]  # line, column, severity, code, message
+
+
+def _first_error(found: list[Finding]) -> Finding | None:
+    errors = sorted(d for d in found if d[2] == "error")
+    return errors[0] if errors else None
+
+
+def _compared(old: list[Finding], new: list[Finding]
+              ) -> tuple[bool, bool, list[Finding], list[Finding], list[Finding]]:
+    """How two trees' findings of one match differ: whether the first error
+    is the same (line, column, code) and whether its words are; the findings
+    only the old tree made, those only the new one made, and those both
+    made at one place with one code but in other words (the new ones)."""
+    old_left = [tuple(d) for d in old]
+    new_left = [tuple(d) for d in new]
+    for d in list(new_left):
+        if d in old_left:
+            old_left.remove(d)
+            new_left.remove(d)
+    reworded = []
+    for d in list(new_left):
+        same = next((o for o in old_left if o[:4] == d[:4]), None)
+        if same is not None:
+            old_left.remove(same)
+            new_left.remove(d)
+            reworded.append(d)
+    a, b = _first_error(old), _first_error(new)
+    first_same = (a is None) == (b is None) and (a is None or list(a)[:4] == list(b)[:4])
+    words_same = first_same and (a is None or list(a) == list(b))
+    return first_same, words_same, old_left, new_left, reworded  # type: ignore[return-value]
+
+
+def _diagnostics_report(differing: list[tuple[dict, dict, list[str]]], show: int) -> None:
+    """What the differences in findings are, counted: the first error kept or
+    not, findings removed, added or reworded, by code."""
+    first_other: list[str] = []
+    added_in: list[str] = []
+    counts: Counter[str] = Counter()
+    removed: Counter[str] = Counter()
+    added: Counter[str] = Counter()
+    reworded: Counter[str] = Counter()
+    for a, b, _ in differing:
+        for m_old, m_new in zip(a["matches"], b["matches"]):
+            if m_old["diagnostics"] == m_new["diagnostics"]:
+                continue
+            first, words, gone, came, changed = _compared(m_old["diagnostics"],
+                                                          m_new["diagnostics"])
+            counts["matches whose findings differ"] += 1
+            counts["first error the same" if first else "FIRST ERROR DIFFERS"] += 1
+            if first and not words:
+                counts["first error the same, in other words"] += 1
+            if not first:
+                first_other.append(a["name"])
+            if came:
+                counts["FINDINGS ADDED"] += 1
+                added_in.append(a["name"])
+            elif gone:
+                counts["findings removed (none added)"] += 1
+            elif changed:
+                counts["findings reworded only"] += 1
+            removed.update(f"{d[3]} ({d[2]})" for d in gone)
+            added.update(f"{d[3]} ({d[2]})" for d in came)
+            reworded.update(f"{d[3]} ({d[2]})" for d in changed)
+    for what, n in counts.items():
+        print(f"  {what}: {n}")
+    for title, counter in (("removed", removed), ("added", added), ("reworded", reworded)):
+        if counter:
+            print(f"  findings {title}, by code: " + ", ".join(
+                f"{code} {n}" for code, n in counter.most_common()))
+    if first_other:
+        print(f"  first error differs in: {', '.join(first_other[:show])}")
+    if added_in:
+        print(f"  findings added in: {', '.join(added_in[:show])}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--old", type=Path, help="the src folder of the tree to compare with")
@@ -287,6 +363,16 @@ def main() -> int:
     diagnostics = sum(len(m["diagnostics"]) for v in new for m in v["matches"])  # type: ignore
     print(f"{len(variants)} variants, {diagnostics} diagnostics after; "
           f"{len(differing)} differ" + (f": {dict(kinds)}" if kinds else ""))
+    _diagnostics_report(differing, args.show)
+    # The worst first: a first error that moved, then findings added.
+    def worst(item: tuple[dict, dict, list[str]]) -> int:
+        a, b, _ = item
+        rank = 2
+        for m_old, m_new in zip(a["matches"], b["matches"]):
+            first, _w, _g, came, _c = _compared(m_old["diagnostics"], m_new["diagnostics"])
+            rank = min(rank, 0 if not first else 1 if came else 2)
+        return rank
+    differing.sort(key=worst)
     for a, b, what in differing[:args.show]:
         print(f"=== {a['name']}: {', '.join(what)}")
         for m_old, m_new in zip(a["matches"], b["matches"]):  # type: ignore[call-overload]

@@ -98,6 +98,7 @@ class Source:
     players: tuple[str, ...]
     muggins: bool
     max_pip: int
+    by_deal: bool  # the highest double dealt leads a round no going out decides
     turns: list[Turn]  # the turns a slip may go in
     every: list[Turn]  # every turn of the record
 
@@ -138,7 +139,8 @@ def _sources(rng: random.Random, selfplay: int, folder: Path) -> list[Source]:
                 e.points, {k.value: v for k, v in open_ends(r.rules, e.layout).items()},
                 hand is not None and placed is not None and len(hand) == 1))
         out.append(Source(name, text, tuple(r.summary.players), r.rules.muggins,
-                          r.rules.max_pip, turns, turns))
+                          r.rules.max_pip, r.rules.lead_tile.value == "highest-double",
+                          turns, turns))
     return out
 
 
@@ -353,9 +355,10 @@ def slip_lead_line(src: Source, lines: list[str], rng: random.Random
     others = [p for p in src.players if p != named]
     lines[k] = "lead " + rng.choice(others)
     # Where a wrong lead line shows: on the line when the last round's
-    # going out decided the leader, else (chosen by lot) at the first turn.
+    # going out or the deal (the highest double) decided the leader, else
+    # (chosen by lot) at the first turn.
     earlier = [t for t in src.every if t.round == first.round - 1]
-    decided = bool(earlier) and max(earlier, key=lambda t: t.index).went_out
+    decided = src.by_deal or (bool(earlier) and max(earlier, key=lambda t: t.index).went_out)
     return lines, (k + 1 if decided else first.index + 1)
 
 
@@ -415,7 +418,7 @@ def make_corpus(sources: list[Source], per_kind: int, pairs: int, seed: int
             continue
         lines2, at2 = got2
         early = _restricted(Source(src.name, "\n".join(lines2), src.players, src.muggins,
-                                   src.max_pip, src.every, src.every), first_round)
+                                   src.max_pip, src.by_deal, src.every, src.every), first_round)
         got1 = SLIPS[k1](early, early.lines, rng)
         if got1 is None or _slip_round(src, got1[1]) != first_round:
             continue
@@ -432,7 +435,7 @@ def _origin(line: int, kind: str) -> int:
 
 def _restricted(src: Source, round_number: int) -> Source:
     """``src`` with only one round's turns to slip (its lines unchanged)."""
-    return Source(src.name, src.text, src.players, src.muggins, src.max_pip,
+    return Source(src.name, src.text, src.players, src.muggins, src.max_pip, src.by_deal,
                   [t for t in src.every if t.round == round_number], src.every)
 
 

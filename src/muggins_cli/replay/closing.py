@@ -45,7 +45,9 @@ def settle_round(m: MatchState) -> None:
     rules_of.settle(m.r, pips, went_out, deltas)
     rnd.settlement = tuple(deltas)
     won = rules_of.winner_at_settlement(m.r, m.scores, deltas, m.target)
-    m.winner = None if won == rules_of.NOBODY else won
+    # With a turn set aside the totals are the record's once its next score
+    # line says them; until then nobody is taken to have won.
+    m.winner = None if won == rules_of.NOBODY or m.loose else won
     m.scores = [s + d for s, d in zip(m.scores, deltas)]
     m.ended(EndReason.SETTLEMENT if rules_of.credit_ends_match(m.r) else EndReason.ROUND_END,
             m.last_line)
@@ -156,6 +158,14 @@ def reveal_line(m: MatchState, item: RevealLine) -> None:
 def score_line(m: MatchState, item: ScoreLine) -> None:
     if m.round is not None and m.round.skipping:
         return
+    if m.loose:
+        # A turn was set aside: the replay's totals follow from that alone,
+        # so the record's are taken, without a word.
+        for e in item.entries:
+            m.scores[m.seat[e.player]] = e.points
+        if {e.player for e in item.entries} == set(m.players):
+            m.loose = False
+        return
     wrong = []
     for e in item.entries:
         seat = m.seat[e.player]
@@ -202,6 +212,12 @@ def check_result(m: MatchState) -> None:
     hidden hands leave unknown, the tag names the winner."""
     tag = m.match.tag_line("Result")
     value = tag.value.strip() if tag is not None else None
+    if m.loose and m.winner is None:
+        # The totals since a turn set aside are not known: whether the
+        # match ended, and who won, is the Result tag's to say.
+        if value in m.seat:
+            m.winner = m.seat[value]
+        return
     if m.scores_uncertain and m.winner is None and value in m.seat:
         assert tag is not None and value is not None
         m.report.unverified(m.round, tag.line, tag.column, "result",

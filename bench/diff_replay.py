@@ -261,7 +261,7 @@ Finding = tuple[int, int, str, str, str]  # line, column, severity, code, messag
 
 
 def _first_error(found: list[Finding]) -> Finding | None:
-    errors = sorted(d for d in found if d[2] == "error")
+    errors = sorted((d for d in found if d[2] == "error"), key=lambda d: (d[0], d[1]))
     return errors[0] if errors else None
 
 
@@ -290,9 +290,26 @@ def _compared(old: list[Finding], new: list[Finding]
     return first_same, words_same, old_left, new_left, reworded  # type: ignore[return-value]
 
 
-def _diagnostics_report(differing: list[tuple[dict, dict, list[str]]], show: int) -> None:
+def _first_in_body(found: list[Finding], body: int) -> Finding | None:
+    """The first error on a line of the body (at or after ``body``): a
+    Result tag's finding, on the header, is about the match's end."""
+    return _first_error([d for d in found if d[0] >= body])
+
+
+def _round_of(rounds: list[int], line: int) -> int:
+    """The number of ``round`` lines at or before ``line``."""
+    return sum(1 for r in rounds if r <= line)
+
+
+def _diagnostics_report(differing: list[tuple[dict, dict, list[str]]],
+                        texts: dict[str, str], show: int) -> None:
     """What the differences in findings are, counted: the first error kept or
-    not, findings removed, added or reworded, by code."""
+    not, findings removed, added or reworded, by code; an error or warning
+    added is counted apart when the old tree had reported an error earlier
+    in its round, or took the match to have ended before it (the old replay
+    gave up a round after a tile it could not place, read it on wrong, or
+    ended the match on totals a slip had made wrong), and an info apart
+    when it names the turn set aside it may follow from."""
     first_other: list[str] = []
     added_in: list[str] = []
     counts: Counter[str] = Counter()
@@ -300,37 +317,63 @@ def _diagnostics_report(differing: list[tuple[dict, dict, list[str]]], show: int
     added: Counter[str] = Counter()
     reworded: Counter[str] = Counter()
     for a, b, _ in differing:
+        lines = texts[a["name"]].split("\n")
+        rounds = [k + 1 for k, line in enumerate(lines) if line.startswith("round ")]
+        body = rounds[0] if rounds else 1
         for m_old, m_new in zip(a["matches"], b["matches"]):
             if m_old["diagnostics"] == m_new["diagnostics"]:
                 continue
             first, words, gone, came, changed = _compared(m_old["diagnostics"],
                                                           m_new["diagnostics"])
             counts["matches whose findings differ"] += 1
-            counts["first error the same" if first else "FIRST ERROR DIFFERS"] += 1
+            if first:
+                counts["first error the same"] += 1
+            else:
+                x = _first_in_body(m_old["diagnostics"], body)
+                y = _first_in_body(m_new["diagnostics"], body)
+                if (x is None) == (y is None) and (x is None or list(x)[:4] == list(y)[:4]):
+                    counts["first error the same once the Result tag's finding (removed) "
+                           "is left aside"] += 1
+                else:
+                    counts["FIRST ERROR DIFFERS"] += 1
+                    first_other.append(a["name"])
             if first and not words:
                 counts["first error the same, in other words"] += 1
-            if not first:
-                first_other.append(a["name"])
-            if came:
-                counts["FINDINGS ADDED"] += 1
+            old_errors = [tuple(d) for d in m_old["diagnostics"] if d[2] == "error"]
+            stray = []
+            for d in came:
+                if d[2] == "info":
+                    kind = ("info: may follow from a turn set aside" if "(this may follow from "
+                            "the turn set aside on line" in d[4] else "info")
+                elif any(o[0] <= d[0] and (o[3] == "after-match-end" or _round_of(
+                        rounds, o[0]) == _round_of(rounds, d[0])) for o in old_errors):
+                    kind = "checked where the old tree had given up its round"
+                else:
+                    kind = "ELSEWHERE"
+                    stray.append(d)
+                added[f"{d[3]} ({d[2]}, {kind})"] += 1
+            if stray:
+                counts["MATCHES WITH AN ERROR OR WARNING ADDED ELSEWHERE"] += 1
                 added_in.append(a["name"])
+            elif came:
+                counts["findings added, all infos or where the old tree gave up"] += 1
             elif gone:
                 counts["findings removed (none added)"] += 1
             elif changed:
                 counts["findings reworded only"] += 1
             removed.update(f"{d[3]} ({d[2]})" for d in gone)
-            added.update(f"{d[3]} ({d[2]})" for d in came)
             reworded.update(f"{d[3]} ({d[2]})" for d in changed)
     for what, n in counts.items():
         print(f"  {what}: {n}")
     for title, counter in (("removed", removed), ("added", added), ("reworded", reworded)):
         if counter:
-            print(f"  findings {title}, by code: " + ", ".join(
-                f"{code} {n}" for code, n in counter.most_common()))
+            print(f"  findings {title}, by code:")
+            for code, n in counter.most_common():
+                print(f"    {code}: {n}")
     if first_other:
         print(f"  first error differs in: {', '.join(first_other[:show])}")
     if added_in:
-        print(f"  findings added in: {', '.join(added_in[:show])}")
+        print(f"  errors or warnings added elsewhere in: {', '.join(added_in[:show])}")
 
 
 def main() -> int:
@@ -363,7 +406,7 @@ def main() -> int:
     diagnostics = sum(len(m["diagnostics"]) for v in new for m in v["matches"])  # type: ignore
     print(f"{len(variants)} variants, {diagnostics} diagnostics after; "
           f"{len(differing)} differ" + (f": {dict(kinds)}" if kinds else ""))
-    _diagnostics_report(differing, args.show)
+    _diagnostics_report(differing, dict(variants), args.show)
     # The worst first: a first error that moved, then findings added.
     def worst(item: tuple[dict, dict, list[str]]) -> int:
         a, b, _ = item

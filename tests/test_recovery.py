@@ -65,6 +65,11 @@ CASES: list[tuple[str, str, str, list[Found]]] = [
     ("drop-turn", "Budi: 0-3R\n", "",
      [(14, 1, "out-of-turn", "it is Budi's turn, not Ana's; a turn of Budi's seems missing "
        "before this line (read as Budi: 0-3R)")]),
+    # A pass for the turn: the stock has 14 tiles, so it cannot be; his
+    # one tile that fits, 0-3 on R, makes the rest of the round right.
+    ("pass-for-turn", "Budi: 0-3R\n", "Budi: pass\n",
+     [(14, 7, "illegal-pass", "Budi passed while the stock has 14 tiles to draw; read as "
+       "Budi: 0-3R, which the rest of the round needs")]),
     ("double-turn", "Budi: 0-3R\n", "Budi: 0-3R\nBudi: 0-3R\n",
      [(15, 1, "out-of-turn", "it is Ana's turn, not Budi's; the line repeats line 14 and is "
        "read once")]),
@@ -251,3 +256,17 @@ def test_muggins_replay_shows_the_line_as_read(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["replay", str(path), "--at", "1.4"])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-1] == "  played      Budi: 0-3R"
+
+
+@pytest.mark.parametrize(("second", "said"), [
+    # The keeper's 15 carried on to round 2's line (5 more than the replay's
+    # 10 there too): said once, then the record's totals are taken.
+    ("score Ana 15, Budi 30", "Ana has 10, not 15; the score lines after it carry these "
+                             "totals on, so they are taken"),
+    # A total written wrong once: the next line goes on from the replay's.
+    ("score Ana 10, Budi 30", "Ana has 10, not 15"),
+])
+def test_totals_the_record_carries_on_are_said_once(second: str, said: str) -> None:
+    text = edit(OUT + ROUND_2, "score Ana 10, Budi 25", "score Ana 15, Budi 25")
+    text = edit(text, "score Ana 10, Budi 30", second)
+    assert shown(text) == [(21, 7, "total-mismatch", said)]

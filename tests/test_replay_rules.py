@@ -215,10 +215,13 @@ def test_a_deal_worked_out_without_a_double(tmp_path: Path) -> None:
      (21, "illegal-draw", "Ana drew again after drawing 2-6, which fits R (2)")),
     ("P", "Ana: d0-4 d2-6 2-6R", "Ana: d2-6 2-6R",
      (21, "illegal-draw", "Ana drew 2-6, which is not the next tile of the stock (0-4 is)")),
+    # Nothing of hers fits (5, 2): the stock's 0-4 does not, 2-6 does.
     ("P", "Ana: d0-4 d2-6 2-6R", "Ana: pass",
-     (21, "illegal-pass", "Ana passed while the stock has 14 tiles to draw")),
+     (21, "illegal-pass", "Ana passed while the stock has 14 tiles to draw; read as Ana: "
+      "d0-4 d2-6 2-6R, which the rest of the round needs")),
     ("P", "Budi: 0-3R\n", "Budi: pass\n",
-     (14, "illegal-pass", "Budi passed while the stock has 14 tiles to draw")),
+     (14, "illegal-pass", "Budi passed while the stock has 14 tiles to draw; read as Budi: "
+      "0-3R, which the rest of the round needs")),
     ("P", "Ana: 5-5 +10\n", "Ana: pass\n",
      (11, "illegal-pass", "Ana passed on the round's first turn; any tile may open")),
     ("P", "Ana: 5-5 +10\n", "Ana: d0-4 5-5 +10\n",
@@ -403,7 +406,9 @@ def test_a_turn_event_in_full() -> None:
     """Budi's 0-3R (line 14, the round's 4th turn) on 5-5 5-0 0-0, with the
     six tiles he has left of his deal, for nothing: Ana had 20 (5-5 and
     0-0R, 10 each), Budi 10 (5-0R), 14 tiles in the stock. Passing there
-    instead, his hand is the same six, without a tile placed."""
+    instead (and Ana after him, so that no other turn of his makes the
+    round right), his hand is the same six, without a tile placed; a pass
+    alone there is read as his 0-3R, which Ana's 3-4R needs."""
     from muggins_cli.engine.state import Place
     from muggins_cli.tiles import End
 
@@ -416,10 +421,14 @@ def test_a_turn_event_in_full() -> None:
     assert (e.hand, e.choices, e.draws) == (hand, hand, 0)
     assert (e.placed, e.points, e.scores_before, e.stock_left) == \
         (Place(Tile.of(0, 3), End.R), 0, (20, 10), 14)
-    (match,) = parse_text(edit(PAGAT, "Budi: 0-3R\n", "Budi: pass\n"))
+    (match,) = parse_text(edit(PAGAT, "Budi: 0-3R\nAna: 3-4R\n", "Budi: pass\nAna: pass\n"))
     events = replay_match(match, resolver_for(None), collect_events=True).events
     e = next(e for e in events if e.line == 14)
     assert (e.placed, e.hand, e.points) == (None, hand, 0)
+    (match,) = parse_text(edit(PAGAT, "Budi: 0-3R\n", "Budi: pass\n"))
+    events = replay_match(match, resolver_for(None), collect_events=True).events
+    e = next(e for e in events if e.line == 14)
+    assert (e.placed, e.hand, e.points) == (Place(Tile.of(0, 3), End.R), hand, 0)
 
 
 def test_positions_of_a_record() -> None:

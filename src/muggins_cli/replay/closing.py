@@ -127,8 +127,13 @@ def reveal_line(m: MatchState, item: RevealLine) -> None:
         # which hidden hands did not let the replay see at the time.
         m.end_blocked(rnd, item.line, item.column, inferred=True)
     if not rnd.ended:
-        m.report.error(item.line, item.column, "reveal-mismatch",
-                       f"reveal before round {rnd.number} ended")
+        if not rnd.doubt:
+            m.report.error(item.line, item.column, "reveal-mismatch",
+                           f"reveal before round {rnd.number} ended")
+        # The record has the round over where the replay does not: its end
+        # is not followed, and the totals are the next score line's.
+        rnd.doubt = rnd.doubt or item.line
+        m.loose = True
         return
     hand = rnd.hands[seat]
     bits = bits_of(shown)
@@ -161,10 +166,7 @@ def score_line(m: MatchState, item: ScoreLine) -> None:
     if m.loose:
         # A turn was set aside: the replay's totals follow from that alone,
         # so the record's are taken, without a word.
-        for e in item.entries:
-            m.scores[m.seat[e.player]] = e.points
-        if {e.player for e in item.entries} == set(m.players):
-            m.loose = False
+        _take_totals(m, item)
         return
     wrong = []
     for e in item.entries:
@@ -180,9 +182,31 @@ def score_line(m: MatchState, item: ScoreLine) -> None:
                 m.scores[m.seat[e.player]] = e.points
         m.scores_uncertain = False
         return
+    # Totals that the record's next score line carries on are the table's
+    # own from here: one finding, not one per score line to the end.
+    carried = bool(wrong) and m.carried(item)
+    hint = "; the score lines after it carry these totals on, so they are taken" \
+        if carried else ""
     for e, real in wrong:
         m.report.error(e.line, e.column, "total-mismatch",
-                       f"{e.player} has {real}, not {e.points}")
+                       f"{e.player} has {real}, not {e.points}{hint}")
+    if carried:
+        _take_totals(m, item)
+
+
+def _take_totals(m: MatchState, item: ScoreLine) -> None:
+    """The score line's totals taken as the match's; once they are every
+    player's, whether they end the match is the engine's to say."""
+    for e in item.entries:
+        m.scores[m.seat[e.player]] = e.points
+    if {e.player for e in item.entries} == set(m.players):
+        m.loose = m.scores_uncertain = False
+        zero = [0] * len(m.scores)
+        won = rules_of.winner_at_settlement(m.r, zero, m.scores, m.target)
+        if won != rules_of.NOBODY and m.winner is None:
+            m.winner = won
+            m.ended(EndReason.PLACEMENT if rules_of.credit_ends_match(m.r)
+                    else EndReason.ROUND_END, item.line)
 
 
 def after_match_end(m: MatchState, item: BodyLine) -> None:

@@ -34,6 +34,9 @@ def round_line(m: MatchState, item: RoundLine) -> None:
         else:
             m.report.error(item.line, item.column, "bad-round",
                            f"round {item.number} starts before round {rnd.number} ended")
+            # Its end, and so the totals after it, are not known.
+            rnd.doubt = item.line
+            m.loose = True
     expected = m.rounds + 1
     if item.number != expected:
         m.report.error(item.line, item.column, "bad-round",
@@ -79,7 +82,7 @@ def _unopened(m: MatchState, item: DealLine | StockLine) -> bool:
     its deal is checked and its play followed. False when the round has
     not ended (the line is then out of place in it)."""
     rnd = m.round
-    if rnd is None or not rnd.ended:
+    if rnd is None or not rnd.ended or _round_line_follows(m):
         return False
     what = "deal" if isinstance(item, DealLine) else "stock"
     m.report.error(item.line, item.column, "bad-deal",
@@ -95,6 +98,17 @@ def _unopened(m: MatchState, item: DealLine | StockLine) -> bool:
         m.lead_after_end = None
         lead_line(m, lead)
     return True
+
+
+def _round_line_follows(m: MatchState) -> bool:
+    """Whether a `round` line comes after the line being read, before the
+    next turn: the lines were written in another order, not without it."""
+    for item in m.match.body[m.index + 1:]:
+        if isinstance(item, RoundLine):
+            return True
+        if isinstance(item, Turn):
+            return False
+    return False
 
 
 def lead_line(m: MatchState, item: LeadLine) -> None:
@@ -232,7 +246,7 @@ def _lead_by_deal(m: MatchState, rnd: Round) -> None:
     the finding then on the ``round`` line."""
     prev = m.prev_round
     rnd.by_deal = leads_by_deal(m.rules) and (
-        prev is None or (not prev.skipping and prev.ended and prev.went_out is None))
+        prev is None or (_followed(prev) and prev.went_out is None))
     if not rnd.by_deal or not rnd.hands_known:
         return
     rnd.lead_tile = highest_double([h.known for h in rnd.hands])

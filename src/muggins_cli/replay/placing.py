@@ -11,6 +11,7 @@ from muggins_cli.notation.model import Draw, Placement, Severity, TileTok, Turn
 from muggins_cli.replay.ends import choose_end
 from muggins_cli.replay.faults import claim_mismatch, place_faults
 from muggins_cli.replay.readings import (
+    STRAY,
     Option,
     fits,
     found_as_written,
@@ -49,6 +50,8 @@ def placement(m: Trials, rnd: Round, t: Turn, seat: int, hand: HandView,
     # After a turn set aside, what cannot go down may be its doing: set
     # aside in turn, without a reading of its own.
     chosen = aside if rnd.doubt else weigh(m, options)
+    if chosen.hint is not None and chosen.cost > STRAY:
+        chosen = aside  # no reading makes sense of the rest of the round
     if chosen.hint is None:
         chosen.play(m)  # as written: the rules broken, reported as always
         return
@@ -93,26 +96,29 @@ def _tile_readings(m: Trials, rnd: Round, t: Turn, hand: HandView, drawn: Tile |
                 shown = f"{action.tile}{e.value if e is not None and e is not end else ''}"
                 out.append((turn, hint.format(shown)))
 
-    held = hand.bits & 1 << tile.index()
-    if not held and drawn is None and key != EMPTY_KEY and fits(m, key, tile, end):
+    bit = 1 << tile.index()
+    held = hand.bits & bit
+    # A hand the record hides may hold it, if no other hand is known to.
+    mine = held or (hand.unknown and not any(h.bits & bit for h in rnd.hands))
+    if not mine and drawn is None and key != EMPTY_KEY and fits(m, key, tile, end):
         draws = _drawn_first(rnd, tile)
         if draws:
             where = (f"{tile} is the next tile the draws show" if len(draws) == 1 else
                      f"{tile} comes out of the stock after {' '.join(map(str, draws[:-1]))}")
             read(tile, f"{where}: write {' '.join(f'd{d}' for d in draws)} before it", draws)
-    if held and key != EMPTY_KEY and not faults & _NOT_THIS_TILE:
+    if mine and key != EMPTY_KEY and not faults & _NOT_THIS_TILE:
         for e in table.ends_for(key, tile):
             if e is not end and (tile, e) not in seen:
                 seen.add((tile, e))
                 out.append((_rewritten(t, [], tile, e), f"read as {spelling_of(t)}{e.value}"))
     if drawn is not None and drawn != tile:
         read(drawn, "read as {}, the tile drawn, which must go down")
-    mine = hand.bits & table.all_mask
-    near = mine | (unseen(m, rnd) if hand.unknown else 0)
+    known = hand.bits & table.all_mask
+    near = known | (unseen(m, rnd) if hand.unknown else 0)
     for other in tiles_of(near):
         if one_half_off(other, tile):
             read(other, "did you mean {}?")
-    for other in tiles_of(mine):
+    for other in tiles_of(known):
         read(other, "read as {}, the tile of theirs the rest of the round bears out")
     return out
 

@@ -54,6 +54,10 @@ from muggins_cli.tiles import End, Tile, tiles_of
 
 #: Turns weighed for one turn the record seems to have lost.
 MOST_MADE_UP = 64
+#: The most findings the rest of a round may give after a reading of a tile
+#: for it to be taken (one: a second slip); past that it explains nothing,
+#: and the turn is set aside instead.
+STRAY = 1
 
 
 @dataclass
@@ -66,6 +70,9 @@ class Option:
     play: Callable[[Trials], object]
     hint: str | None
     own: int = 0
+    #: The errors and warnings the rest of the round gave after it, once
+    #: weighed.
+    cost: int = 0
 
 
 def weigh(m: Trials, options: list[Option]) -> Option:
@@ -76,11 +83,12 @@ def weigh(m: Trials, options: list[Option]) -> Option:
     if len(options) == 1:
         return best
     least: int | None = None
+    most = m.reach(len(options))
     for option in options:
         s = m.shadow()
         option.play(s)
-        s.ahead(m.index + 1)
-        cost = s.tally - option.own
+        s.ahead(m.index + 1, most)
+        cost = option.cost = s.tally.n - option.own
         if least is None or cost < least:
             best, least = option, cost
             if cost <= 0:
@@ -189,6 +197,8 @@ def _slipped(m: Trials, rnd: Round | None, t: Turn) -> Turn | None:
             readers[id(option)] = who
             options.append(option)
     chosen = weigh(m, options)
+    if chosen.cost > STRAY:
+        chosen = options[0]  # no reading makes sense of the rest: set aside
     said(m, finding, chosen.hint)
     who = readers[id(chosen)]
     if not who:
@@ -241,8 +251,8 @@ def _astray(m: Trials, rnd: Round, t: Turn) -> Turn | None:
     renamed = Option(lambda s: s.turn_line(t.read_as(name)), f"read as {name}'s turn")
     options.append(renamed)
     chosen = weigh(m, options)
-    if chosen is written:
-        return t
+    if chosen is written or chosen.cost > STRAY:
+        return t  # as written; no other reading makes sense of the rest either
     if not excused:
         if first:
             found = [d for d in found_as_written(m, lambda s: _leader_of(s, t, seat))
@@ -258,6 +268,28 @@ def _astray(m: Trials, rnd: Round, t: Turn) -> Turn | None:
         return t.read_as(name)
     m.invent(made_up[id(chosen)])
     return t
+
+
+def bad_pass(m: Trials, rnd: Round, t: Turn) -> Turn:
+    """A pass the rules do not allow: as written (the rules broken), or, when
+    the rest of the round is then right, the turn of the player's it stands
+    for, written as a pass by a slip ("read as Budi: 0-6L"). The line to
+    play."""
+    seat = m.seat[t.player]
+    found = [d for d in found_as_written(m, lambda s: s.play_line(s.round, t))
+             if d.severity is not Severity.INFO]
+    options = [Option(lambda s: s.play_line(s.round, t), None, own=len(found))]
+    turns: dict[int, Turn] = {}
+    for other in made_up_turns(m, rnd, seat, t):
+        option = Option(lambda s, other=other: s.play_line(s.round, other),  # type: ignore[misc]
+                        f"read as {format_line(other)}, which the rest of the round needs")
+        turns[id(option)] = other
+        options.append(option)
+    chosen = weigh(m, options)
+    if chosen.hint is None or chosen.cost > 0 or not found:
+        return t
+    said(m, found[0], chosen.hint)
+    return turns[id(chosen)]
 
 
 def _leader_of(s: Trials, t: Turn, seat: int) -> None:
@@ -345,7 +377,8 @@ def _followed_by(m: Trials, made: list[tuple[int, Turn]], at: BodyLine) -> list[
     turns = [t for _, t in made]
     if isinstance(at, Turn) and at.spelling.tile is not None:
         tile, end = at.spelling.tile, at.spelling.end
-        fitting = [t for key, t in made if fits(m, key, tile, end)]
+        # (Not a turn that places the line's own tile.)
+        fitting = [t for key, t in made if t.spelling.tile != tile and fits(m, key, tile, end)]
         if fitting:
             turns = fitting
     return turns[:MOST_MADE_UP]
@@ -383,7 +416,11 @@ def before_end(m: Trials, rnd: Round, item: BodyLine) -> None:
     if not errors:
         return
     due = rnd.to_move
-    options: list[Option] = []
+    # As written unless a lost turn makes the line right and nothing after
+    # it wrong (as written, the line's finding stands unexplained, and what
+    # the round's end then leaves unknown is not reported: it weighs one).
+    written = Option(lambda s: s.read_line(item), None, own=len(errors) - 1)
+    options = [written]
     made_up: dict[int, Turn] = {}
     for lost in made_up_turns(m, rnd, due, item):
         hint = (f"a turn of {m.players[due]}'s seems missing before this line" if scores else
@@ -392,11 +429,8 @@ def before_end(m: Trials, rnd: Round, item: BodyLine) -> None:
                         f"{hint} (read as {format_line(lost)})")
         made_up[id(option)] = lost
         options.append(option)
-    if not options:
-        return
-    options.append(Option(lambda s: s.read_line(item), None, own=len(errors)))
     chosen = weigh(m, options)
-    if chosen.hint is None:
+    if chosen.hint is None or chosen.cost > STRAY:
         return
     said(m, errors[0], chosen.hint)
     m.invent(made_up[id(chosen)])
@@ -406,5 +440,25 @@ def _lost_before(s: Trials, lost: Turn, item: BodyLine, scores: bool) -> None:
     s.invent(lost)
     rnd = s.round
     if not scores and (rnd is None or (not rnd.ended and s.winner is None)):
-        s.tally += AHEAD  # a turn that does not end the round explains nothing here
+        s.tally.n += AHEAD  # a turn that does not end the round explains nothing here
     s.read_line(item)
+
+
+def carried(m: Trials, item: ScoreLine) -> bool:
+    """A score line whose totals are not the replay's: whether the record's
+    next score line goes on from them (a slip before it that the table
+    counted on) or from the replay's (a total written wrong), read on to it;
+    as written, the replay's, when nothing tells."""
+    def taken(s: Trials) -> None:
+        for e in item.entries:
+            s.scores[s.seat[e.player]] = e.points
+
+    options = [Option(lambda s: None, None), Option(taken, "carried")]
+    least: list[int] = []
+    most = m.reach(len(options), totals=True)
+    for option in options:
+        s = m.shadow()
+        option.play(s)
+        s.ahead(m.index + 1, most, totals=True)
+        least.append(s.tally.n)
+    return least[1] < least[0]

@@ -25,6 +25,7 @@ from muggins_cli.notation.model import (
     LeadLine,
     Match,
     MugginsCall,
+    ScoreLine,
     Severity,
     StockLine,
     Turn,
@@ -214,6 +215,7 @@ class MatchState:
         self.winner: int | None = None
         self.ending: MatchEnding | None = None
         self.last_line = 0  # the last body line read, where a settlement follows
+        self.index = 0  # the body line being read (its index in the body)
         self.rounds = 0
         self.turns = 0
         self.round: Round | None = None
@@ -240,6 +242,11 @@ class MatchState:
             return True
         rnd = self.round
         return rnd is not None and any(after < line < before for line in rnd.aside)
+
+    def carried(self, item: ScoreLine) -> bool:
+        """Whether the totals of ``item``, which are not the replay's, are
+        those the record goes on with (the tracker weighs it)."""
+        return False
 
     def won_text(self) -> str:
         return won_text(self.players, self.target, self.winner, self.ending)

@@ -134,10 +134,23 @@ class Tracker(Trials):
             if read is None:
                 return True
             t = read
+        elif not self.trial and rnd is not None and self._bad_pass(rnd, item):
+            t = readings.bad_pass(self, rnd, item)
         if self.visitor.wants_moments and not self._moment(t):
             return False
         self.play_line(rnd, t)
         return True
+
+    def _bad_pass(self, rnd: Round, t: Turn) -> bool:
+        """A bare pass the rules do not allow the player due (a line that
+        may be another turn written wrong); passes are few, so asking
+        before the line is played costs little."""
+        if t.spelling.tile is not None or t.spelling.drawn or not rnd.turns \
+                or rnd.ended or rnd.skipping or self.winner is not None:
+            return False
+        fault = rules_of.pass_fault(rnd.key, self._held(rnd, rnd.hands[rnd.to_move]),
+                                    rnd.can_draw, False)
+        return fault in (rules_of.PASS_STOCK_LEFT, rules_of.PASS_HOLDING_FIT)
 
     def astray(self, rnd: Round, t: Turn) -> bool:
         """Whether ``t`` is not by the player the round waits for: after its
@@ -265,7 +278,7 @@ class Tracker(Trials):
     def _turn(self, rnd: Round, t: Turn) -> None:
         if rnd.skipping:
             if self.trial:
-                self.tally += 1  # a line a reading leaves unread weighs as a finding
+                self.tally.n += 1  # a line a reading leaves unread weighs as a finding
             return
         seat = self.seat[t.player]
         rnd.turn_lines += 1
@@ -365,7 +378,8 @@ class Tracker(Trials):
                     what = ("is not in the stock" if tile not in stock
                             else f"is not the next tile of the stock ({nxt} is)")
                     d = t.draws[i]
-                    if readings.one_half_off(tile, nxt):
+                    if readings.one_half_off(tile, nxt) and self._in_step(t, i, stock) \
+                            and not self._known_elsewhere(rnd, tile):
                         # A digit written wrong, as a reader takes it: the
                         # next tile, so the draws after it stay in step.
                         self.report.error(d.line, d.column, "illegal-draw",
@@ -395,6 +409,19 @@ class Tracker(Trials):
                               f"{t.player} drew {tile}, which is already placed or held")
         rnd.seen |= bit
         return tile
+
+    def _known_elsewhere(self, rnd: Round, tile: Tile) -> bool:
+        """Whether ``tile`` is known to be in a hand or on the table."""
+        bit = 1 << tile.index()
+        return bool(rnd.seen & bit) or self._held_elsewhere(rnd, bit)
+
+    def _in_step(self, t: Turn, i: int, stock: list[Tile]) -> bool:
+        """Whether the draws written after ``t``'s ``i``-th follow the
+        stock from its second tile on (or there are none): the ``i``-th,
+        one digit off the stock's next, is then that tile written wrong."""
+        later = t.spelling.drawn[i + 1:]
+        return all(d is None or (k + 1 < len(stock) and d is stock[k + 1])
+                   for k, d in enumerate(later))
 
     def _pass(self, rnd: Round, t: Turn, seat: int, hand: HandView, drawn: Tile | None,
               before: Layout) -> None:
@@ -500,6 +527,9 @@ class Tracker(Trials):
             rnd.went_out = seat
         elif self._blocked(rnd, rnd.can_draw):
             self.end_blocked(rnd, t.line, t.column, inferred=False)
+
+    def carried(self, item: ScoreLine) -> bool:
+        return not self.trial and readings.carried(self, item)
 
     def _held_elsewhere(self, rnd: Round, bit: int) -> bool:
         """Whether another hand is known to hold the tile of ``bit``."""

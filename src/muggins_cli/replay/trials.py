@@ -14,7 +14,15 @@ from __future__ import annotations
 import copy
 
 from muggins_cli.engine.layout import Layout
-from muggins_cli.notation.model import BodyLine, Diagnostic, Match, RoundLine, Severity, Turn
+from muggins_cli.notation.model import (
+    BodyLine,
+    Diagnostic,
+    Match,
+    RoundLine,
+    ScoreLine,
+    Severity,
+    Turn,
+)
 from muggins_cli.replay.setup import MatchSetup
 from muggins_cli.replay.state import HandView, MatchState, Report, Round
 from muggins_cli.replay.visitor import ReplayVisitor
@@ -44,12 +52,11 @@ class Trials(MatchState):
         # A shadow reports nothing, counts in ``tally`` the errors and
         # warnings it would have, and weighs no reading of its own.
         self.trial = False
-        self.tally = 0
+        self.tally = Tally()
         # Body lines the trials of one match may still read, shared by its
         # shadows: a hostile record of ten thousand slips is read in
         # bounded time, its later readings weighed on their own line alone.
         self.budget = [TRIAL_LINES]
-        self.index = 0  # the body line being read
 
     # -- the tracker's, played by a reading on it or on a shadow -------------
 
@@ -83,6 +90,11 @@ class Trials(MatchState):
         """End a placement that scored ``points``, ``credit`` of them credited."""
         raise NotImplementedError
 
+    def carried(self, item: ScoreLine) -> bool:
+        """Whether the record's next score line goes on from ``item``'s
+        totals rather than the replay's (:func:`.readings.carried`)."""
+        raise NotImplementedError
+
     # -- shadows -------------------------------------------------------------------
 
     def shadow(self) -> Trials:
@@ -91,8 +103,10 @@ class Trials(MatchState):
         it may change with this one."""
         other = copy.copy(self)
         other.trial = True
-        other.tally = 0
-        other.report = Report(other.count)
+        # The count is its own object: a report holding the shadow's bound
+        # method would make each shadow a cycle for the collector.
+        other.tally = Tally()
+        other.report = Report(other.tally)
         other.visitor = _QUIET
         other.events = other.deciding = other.watch = False
         other.scores = list(self.scores)
@@ -100,28 +114,34 @@ class Trials(MatchState):
             other.round = self.round.fork()
         return other
 
-    def count(self, d: Diagnostic) -> None:
-        """A shadow's findings: errors and warnings counted, notes not."""
-        if d.severity is not Severity.INFO:
-            self.tally += 1
 
-    def ahead(self, start: int) -> None:
+    def reach(self, trials: int, totals: bool = False) -> int:
+        """How many lines each of ``trials`` readings may read ahead: all of
+        :data:`AHEAD` (four times that to reach a score line) while the
+        budget holds them all, else none, so that readings weighed together
+        are weighed alike."""
+        most = AHEAD * (4 if totals else 1)
+        return most if self.budget[0] >= most * trials else 0
+
+    def ahead(self, start: int, most: int, totals: bool = False) -> None:
         """Read on from body line ``start`` as the replay would, to the end
-        of the round (its next ``round`` line included) or :data:`AHEAD`
-        lines, whichever comes first."""
+        of the round (its next ``round`` line included) or ``most`` lines,
+        whichever comes first; with ``totals``, to the next ``score`` line
+        instead, rounds or not."""
         body = self.match.body
         budget = self.budget
-        stop = min(len(body), start + AHEAD) if budget[0] > 0 else start
+        stop = min(len(body), start + most)
         for i in range(start, stop):
             item = body[i]
             budget[0] -= 1
             self.index = i
-            if item.__class__ is Turn:
+            cls = item.__class__
+            if cls is Turn:
                 assert isinstance(item, Turn)
                 self.turn_line(item)
             else:
                 self.read_line(item)
-                if item.__class__ is RoundLine:
+                if cls is (ScoreLine if totals else RoundLine):
                     break
 
     def invent(self, t: Turn) -> None:
@@ -140,6 +160,20 @@ class Trials(MatchState):
         finally:
             rnd.turn_lines = lines
             self.report, self.events, self.watch, self.deciding = report, events, watch, deciding
+
+
+class Tally:
+    """What a shadow reports: its errors and warnings counted (``n``),
+    notes not."""
+
+    __slots__ = ("n",)
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self, d: Diagnostic) -> None:
+        if d.severity is not Severity.INFO:
+            self.n += 1
 
 
 def _nothing(d: Diagnostic) -> None:

@@ -270,3 +270,15 @@ def test_totals_the_record_carries_on_are_said_once(second: str, said: str) -> N
     text = edit(OUT + ROUND_2, "score Ana 10, Budi 25", "score Ana 15, Budi 25")
     text = edit(text, "score Ana 10, Budi 30", second)
     assert shown(text) == [(21, 7, "total-mismatch", said)]
+
+
+def test_a_misspelt_name_still_gives_the_hands_away() -> None:
+    """OUT kept without its deal lines: Budi went out and Ana revealed, so
+    both opening hands are worked out from the plays (docs/notation.md 6).
+    With his 4-4R (now line 9) under ``Bdi``, the one name it is near is
+    still his, his hand is still worked out, and nothing is left unchecked:
+    the one finding, no note."""
+    text = "\n".join(line for line in OUT.split("\n") if not line.startswith("deal "))
+    assert _all(edit(text, "Budi: 4-4R\n", "Bdi: 4-4R\n")) == [
+        (9, 1, "ERROR", "unknown-player", "'Bdi' is not in Players (Ana, Budi); did you mean "
+         "'Budi'?")]

@@ -11,7 +11,8 @@ written, the replay lists the readings a slip could explain (:class:`Option`,
 nearest first), replays each on a copy of itself to the end of the round
 (:meth:`~.trials.Trials.shadow`, :meth:`~.trials.Trials.ahead`), which
 counts the errors and warnings the rest of the round would then give, and
-goes on with the reading that leaves the fewest; the finding the line gets
+goes on with the reading that leaves the fewest, if it leaves at most one
+(:data:`STRAY`: a second slip); the finding the line gets
 is the one it got as written (the same code at the same place), with the
 reading said after it. A reading is a guess at the record, never a rule:
 what a turn may do is still the engine's, asked as for any line.
@@ -54,9 +55,9 @@ from muggins_cli.tiles import End, Tile, tiles_of
 
 #: Turns weighed for one turn the record seems to have lost.
 MOST_MADE_UP = 64
-#: The most findings the rest of a round may give after a reading of a tile
-#: for it to be taken (one: a second slip); past that it explains nothing,
-#: and the turn is set aside instead.
+#: The most findings the rest of a round may give after a reading for it to
+#: be taken (one: a second slip); past that it explains nothing, and the
+#: line is read as written, or a turn that cannot be is set aside.
 STRAY = 1
 
 

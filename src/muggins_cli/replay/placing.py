@@ -17,6 +17,7 @@ from muggins_cli.replay.readings import (
     found_as_written,
     one_half_off,
     said,
+    spent,
     unseen,
     weigh,
 )
@@ -38,8 +39,9 @@ def placement(m: Trials, rnd: Round, t: Turn, seat: int, hand: HandView,
     found = found_as_written(m, lambda s: _as_written(s, t, faults, drawn))
     errors = [d for d in found if d.severity is not Severity.INFO]
     start = len(spelling.drawn)
+    readings = [] if spent(m) or rnd.doubt else _tile_readings(m, rnd, t, hand, drawn, faults)
     options = [Option(lambda s, turn=turn: _play_read(s, seat, turn, start, drawn, before),  # type: ignore[misc]
-                      hint) for turn, hint in _tile_readings(m, rnd, t, hand, drawn, faults)]
+                      hint) for turn, hint in readings]
     if faults & _NOT_THIS_TILE == PLACE_NOT_DRAWN and hand.bits & 1 << tile.index() \
             and (rnd.key == EMPTY_KEY or fits(m, rnd.key, tile, spelling.end)):
         options.append(Option(lambda s: _play_read(s, seat, t, start, drawn, before), None,
@@ -49,7 +51,7 @@ def placement(m: Trials, rnd: Round, t: Turn, seat: int, hand: HandView,
     options.append(aside)
     # After a turn set aside, what cannot go down may be its doing: set
     # aside in turn, without a reading of its own.
-    chosen = aside if rnd.doubt else weigh(m, options)
+    chosen = aside if rnd.doubt else weigh(m, options, aside)
     if chosen.hint is not None and chosen.cost > STRAY:
         chosen = aside  # no reading makes sense of the rest of the round
     if chosen.hint is None:

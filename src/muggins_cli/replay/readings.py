@@ -76,15 +76,19 @@ class Option:
     cost: int = 0
 
 
-def weigh(m: Trials, options: list[Option]) -> Option:
+def weigh(m: Trials, options: list[Option], fallback: Option | None = None) -> Option:
     """The option after which the rest of the round gives the fewest errors
     and warnings, the earliest listed of those that tie; the first without
-    any is taken at once."""
+    any is taken at once. Once the match's trials have read all the lines
+    they may (a hostile record), ``fallback`` (the first option when None),
+    unweighed: the line as written, or set aside."""
     best = options[0]
     if len(options) == 1:
         return best
-    least: int | None = None
     most = m.reach(len(options))
+    if not most:
+        return best if fallback is None else fallback
+    least: int | None = None
     for option in options:
         s = m.shadow()
         option.play(s)
@@ -95,6 +99,12 @@ def weigh(m: Trials, options: list[Option]) -> Option:
             if cost <= 0:
                 break
     return best
+
+
+def spent(m: Trials) -> bool:
+    """Whether the match's trials have read all the lines they may: a line is
+    then read as written, or set aside, without readings listed."""
+    return not m.reach(2)
 
 
 def one_half_off(a: Tile, b: Tile) -> bool:
@@ -230,6 +240,8 @@ def _astray(m: Trials, rnd: Round, t: Turn) -> Turn | None:
             return t
     else:
         due = rnd.to_move
+    if spent(m):
+        return t
     excused = not first and m.dropped_since(rnd.last_turn_line, t.line)
     name = m.players[due]
     doubled: Option | None = None
@@ -251,7 +263,7 @@ def _astray(m: Trials, rnd: Round, t: Turn) -> Turn | None:
             options.append(option)
     renamed = Option(lambda s: s.turn_line(t.read_as(name)), f"read as {name}'s turn")
     options.append(renamed)
-    chosen = weigh(m, options)
+    chosen = weigh(m, options, written)
     if chosen is written or chosen.cost > STRAY:
         return t  # as written; no other reading makes sense of the rest either
     if not excused:
@@ -276,6 +288,8 @@ def bad_pass(m: Trials, rnd: Round, t: Turn) -> Turn:
     the rest of the round is then right, the turn of the player's it stands
     for, written as a pass by a slip ("read as Budi: 0-6L"). The line to
     play."""
+    if spent(m):
+        return t
     seat = m.seat[t.player]
     found = [d for d in found_as_written(m, lambda s: s.play_line(s.round, t))
              if d.severity is not Severity.INFO]
@@ -412,6 +426,8 @@ def before_end(m: Trials, rnd: Round, item: BodyLine) -> None:
             return
     elif isinstance(item, RoundLine) and m.hidden_block_possible(rnd):
         return
+    if spent(m):
+        return
     found = found_as_written(m, lambda s: s.read_line(item))
     errors = [d for d in found if d.severity is not Severity.INFO]
     if not errors:
@@ -457,6 +473,8 @@ def carried(m: Trials, item: ScoreLine) -> bool:
     options = [Option(lambda s: None, None), Option(taken, "carried")]
     least: list[int] = []
     most = m.reach(len(options), totals=True)
+    if not most:
+        return False
     for option in options:
         s = m.shadow()
         option.play(s)

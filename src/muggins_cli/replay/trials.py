@@ -32,7 +32,7 @@ from muggins_cli.tiles import Tile
 #: of a round, as a rule (a round line ends it sooner).
 AHEAD = 48
 #: Body lines all the readings of one match may follow, in all; past it,
-#: each reading is weighed on its own line alone (a hostile record of
+#: a line is read as written or set aside, unweighed (a hostile record of
 #: thousands of slips is then read in time bounded per line).
 TRIAL_LINES = 40_000
 
@@ -116,12 +116,17 @@ class Trials(MatchState):
 
 
     def reach(self, trials: int, totals: bool = False) -> int:
-        """How many lines each of ``trials`` readings may read ahead: all of
-        :data:`AHEAD` (four times that to reach a score line) while the
-        budget holds them all, else none, so that readings weighed together
-        are weighed alike."""
+        """How many lines each of ``trials`` readings may read ahead, the
+        same for each so that they are weighed alike: :data:`AHEAD` (four
+        times that to reach a score line), or what is left of the budget
+        shared out; none once too little is left (the budget is then spent,
+        and readings are no longer weighed)."""
         most = AHEAD * (4 if totals else 1)
-        return most if self.budget[0] >= most * trials else 0
+        budget = self.budget
+        share = min(most, budget[0] // trials)
+        if share < 1:
+            budget[0] = 0
+        return max(share, 0)
 
     def ahead(self, start: int, most: int, totals: bool = False) -> None:
         """Read on from body line ``start`` as the replay would, to the end

@@ -282,3 +282,13 @@ def test_a_misspelt_name_still_gives_the_hands_away() -> None:
     assert _all(edit(text, "Budi: 4-4R\n", "Bdi: 4-4R\n")) == [
         (9, 1, "ERROR", "unknown-player", "'Bdi' is not in Players (Ana, Budi); did you mean "
          "'Budi'?")]
+
+
+def test_a_rounds_only_turn_left_out_before_its_score_line() -> None:
+    """Round 2's one turn, Budi's 1-4 lead for 5, left out: its score line
+    (now line 25) says Budi 30 where the replay has 25. Budi, who went out
+    in round 1, leads; of his tiles only 1-4 opens for 5 (4-4 makes 8, 0-6
+    6, 2-5 7, ...), so the lead lost is read in."""
+    assert shown(OUT + edit(ROUND_2, "Budi: 1-4\n", "")) == [
+        (25, 15, "total-mismatch", "Budi has 25, not 30; a turn of Budi's seems missing before "
+         "this line (read as Budi: 1-4)")]

@@ -433,6 +433,13 @@ def before_end(m: Trials, rnd: Round, item: BodyLine) -> None:
     if not errors:
         return
     due = rnd.to_move
+    if not rnd.started:
+        # A score line after a round's deal and before its first turn: that
+        # turn, the leader's, may be the one lost.
+        leader = leader_due(m, rnd)
+        if leader is None or not open_play(m, rnd) or rnd.skipping:
+            return
+        due = leader
     # As written unless a lost turn makes the line right and nothing after
     # it wrong (as written, the line's finding stands unexplained, and what
     # the round's end then leaves unknown is not reported: it weighs one).

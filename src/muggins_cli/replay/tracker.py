@@ -182,7 +182,8 @@ class Tracker(Trials):
         """Any line but a turn."""
         cls = item.__class__
         rnd = self.round
-        if not self.trial and rnd is not None and cls in _AFTER_PLAY and rnd.started \
+        if not self.trial and rnd is not None and cls in _AFTER_PLAY \
+                and (rnd.started or (cls is ScoreLine and rnd.deals)) \
                 and not rnd.ended and not rnd.skipping and not rnd.doubt \
                 and self.winner is None:
             readings.before_end(self, rnd, item)

@@ -292,3 +292,21 @@ def test_a_rounds_only_turn_left_out_before_its_score_line() -> None:
     assert shown(OUT + edit(ROUND_2, "Budi: 1-4\n", "")) == [
         (25, 15, "total-mismatch", "Budi has 25, not 30; a turn of Budi's seems missing before "
          "this line (read as Budi: 1-4)")]
+
+
+def test_a_lead_by_the_highest_double_left_out(tmp_path: Path) -> None:
+    """records/highest-double-3p.mgn with round 1's lead, Eko's 6-6 (the
+    highest double dealt, line 14), left out: Citra's 1-6L is line 14 now,
+    and fits L of 6-6 once Eko's lead is read before it; the rest of the
+    round is as it was, so the lead is the one finding."""
+    records = Path(__file__).resolve().parent.parent / "records"
+    (tmp_path / "highest-double.yaml").write_text(
+        (records / "highest-double.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    clean = (records / "highest-double-3p.mgn").read_text(encoding="utf-8")
+    assert shown(clean, tmp_path / "r.mgn") == []
+    slipped = edit(clean, "stock 0-4 4-4 2-3 1-1 2-5 3-6 4-6 4-5 5-5 0-3 5-6 3-5 2-6\nEko: 6-6\n",
+                   "stock 0-4 4-4 2-3 1-1 2-5 3-6 4-6 4-5 5-5 0-3 5-6 3-5 2-6\n")
+    assert shown(slipped, tmp_path / "r.mgn") == [
+        (14, 1, "wrong-leader", "Eko holds 6-6, the highest double dealt, and leads round 1 "
+         "with it, not Citra; a turn of Eko's seems missing before this line (read as "
+         "Eko: 6-6)")]

@@ -75,6 +75,25 @@ def leader_due(m: MatchState, rnd: Round) -> int | None:
     return _expected_leader(m)
 
 
+def double_holder(m: MatchState, rnd: Round) -> int | None:
+    """Who leads ``rnd`` by its deal: under ``lead_tile: highest-double``, in
+    a round that no going out decides, the seat dealt the highest double,
+    when the deal lines give every hand; else None. Before the first turn
+    as after it, so that a lead left out is seen on the turn after it."""
+    if rnd.started:
+        return rnd.lead_tile[0] if rnd.by_deal and rnd.lead_tile is not None else None
+    prev = m.prev_round
+    if not leads_by_deal(m.rules) or not (
+            prev is None or (_followed(prev) and prev.went_out is None)):
+        return None
+    n = len(m.players)
+    if len(rnd.deals) != n:
+        return None
+    every = m.table.all_mask
+    found = highest_double([tiles_of(rnd.dealt[seat] & every) for seat in range(n)])
+    return None if found is None else found[0]
+
+
 def _unopened(m: MatchState, item: DealLine | StockLine) -> bool:
     """A `deal` or `stock` line after the round ended: the next round's,
     whose `round` line is missing. Said once, on the line, then read as

@@ -48,7 +48,7 @@ from muggins_cli.notation.model import (
 )
 from muggins_cli.notation.quoting import quote
 from muggins_cli.notation.writer import format_line
-from muggins_cli.replay.opening import check_leader, leader_due, open_play
+from muggins_cli.replay.opening import check_leader, double_holder, leader_due, open_play
 from muggins_cli.replay.state import Report, Round
 from muggins_cli.replay.trials import AHEAD, Trials
 from muggins_cli.tiles import End, Tile, tiles_of
@@ -236,6 +236,8 @@ def _astray(m: Trials, rnd: Round, t: Turn) -> Turn | None:
         if not rnd.started and not open_play(m, rnd):
             return t
         due = leader_due(m, rnd)
+        if due is None:
+            due = double_holder(m, rnd)
         if due is None or due == seat or rnd.skipping:
             return t
     else:

@@ -74,6 +74,7 @@ from muggins_cli.replay.ends import choose_end
 from muggins_cli.replay.opening import (
     check_leader,
     deal_line,
+    double_holder,
     lead_line,
     leader_due,
     open_play,
@@ -161,6 +162,8 @@ class Tracker(Trials):
         if rnd.turns:
             return self.seat[t.player] != rnd.to_move
         leader = leader_due(self, rnd)
+        if leader is None:
+            leader = double_holder(self, rnd)
         return leader is not None and self.seat[t.player] != leader
 
     def play_line(self, rnd: Round | None, t: Turn) -> None:

@@ -3,6 +3,8 @@ says of every variant, compared.
 
     python bench/diff_replay.py --old /work/base/src                 # 12,000 variants
     python bench/diff_replay.py --old /work/base/src --variants 500 --show 10
+    python bench/diff_replay.py --old /work/base/src --variants 0 \
+        --records ../shared/conformance --records /tmp/muggins-slips.json
 
 Makes ``--variants`` damaged copies of the records in ``records/`` and of
 self-played matches (every preset, two to four players, greedy and random
@@ -12,7 +14,8 @@ letter, a claim or a drawn tile changed; a draw added or removed; the
 deals hidden (no deal or stock lines), the draws written ``d??``, the
 reveal and score lines dropped, the record cut short. Then runs, in a
 process for the tree at ``--old`` (its ``src`` folder) and one for this
-tree, on every variant:
+tree, on every variant (and on the records ``--records`` names, as they
+are: a folder's, or a corpus of ``bench_slips.py``):
 
 - the replay as ``check`` runs it: every diagnostic (line, column,
   severity, code, message), the summary and how the match ended;
@@ -148,6 +151,21 @@ def make_variants(count: int, seed: int) -> list[tuple[str, str]]:
         for _ in range(rng.choice((1, 1, 2, 3))):
             text = _damage(text, rng)
         out.append((f"{k:05d} {name}", text))
+    return out
+
+
+def as_they_are(paths: list[Path]) -> list[tuple[str, str]]:
+    """Records compared as they are, undamaged: every ``*.mgn`` below a
+    folder (the conformance corpus), or each record of a corpus that
+    ``bench_slips.py`` wrote (a JSON list of records, already slipped)."""
+    out = []
+    for path in paths:
+        if path.is_dir():
+            out += [(f"{p.relative_to(path)}", p.read_text(encoding="utf-8"))
+                    for p in sorted(path.rglob("*.mgn"))]
+        else:
+            out += [(str(r["name"]), str(r["text"]))
+                    for r in json.loads(path.read_text(encoding="utf-8"))]
     return out
 
 
@@ -384,6 +402,9 @@ def main() -> int:
     ap.add_argument("--corpus", type=Path, default=Path(tempfile.gettempdir()) /
                     "muggins-diff-replay.json")
     ap.add_argument("--show", type=int, default=3)
+    ap.add_argument("--records", type=Path, action="append", default=[],
+                    help="also compare, as they are, the records of a folder (*.mgn below) "
+                         "or of a bench_slips.py corpus (JSON); may be given again")
     ap.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.emit is not None:
@@ -391,7 +412,7 @@ def main() -> int:
         return 0
     if args.old is None:
         ap.error("give --old SRC, the src folder of the tree to compare with")
-    variants = make_variants(args.variants, args.seed)
+    variants = make_variants(args.variants, args.seed) + as_they_are(args.records)
     args.corpus.write_text(json.dumps(variants), encoding="utf-8")
     print(f"{len(variants)} variants written to {args.corpus}", file=sys.stderr)
     old = _run(args.old.resolve(), args.corpus)

@@ -3,6 +3,8 @@ says of every variant, compared.
 
     python bench/diff_replay.py --old /work/base/src                 # 12,000 variants
     python bench/diff_replay.py --old /work/base/src --variants 500 --show 10
+    python bench/diff_replay.py --old /work/base/src --variants 0 \
+        --records ../shared/conformance --records /tmp/muggins-slips.json
 
 Makes ``--variants`` damaged copies of the records in ``records/`` and of
 self-played matches (every preset, two to four players, greedy and random
@@ -12,7 +14,8 @@ letter, a claim or a drawn tile changed; a draw added or removed; the
 deals hidden (no deal or stock lines), the draws written ``d??``, the
 reveal and score lines dropped, the record cut short. Then runs, in a
 process for the tree at ``--old`` (its ``src`` folder) and one for this
-tree, on every variant:
+tree, on every variant (and on the records ``--records`` names, as they
+are: a folder's, or a corpus of ``bench_slips.py``):
 
 - the replay as ``check`` runs it: every diagnostic (line, column,
   severity, code, message), the summary and how the match ended;
@@ -151,6 +154,21 @@ def make_variants(count: int, seed: int) -> list[tuple[str, str]]:
     return out
 
 
+def as_they_are(paths: list[Path]) -> list[tuple[str, str]]:
+    """Records compared as they are, undamaged: every ``*.mgn`` below a
+    folder (the conformance corpus), or each record of a corpus that
+    ``bench_slips.py`` wrote (a JSON list of records, already slipped)."""
+    out = []
+    for path in paths:
+        if path.is_dir():
+            out += [(f"{p.relative_to(path)}", p.read_text(encoding="utf-8"))
+                    for p in sorted(path.rglob("*.mgn"))]
+        else:
+            out += [(str(r["name"]), str(r["text"]))
+                    for r in json.loads(path.read_text(encoding="utf-8"))]
+    return out
+
+
 # ---------------------------------------------------------------------------
 # What a tree says of each variant (run with that tree on sys.path)
 
@@ -257,6 +275,125 @@ def _differences(old: dict[str, object], new: dict[str, object]) -> list[str]:
     return what
 
 
+Finding = tuple[int, int, str, str, str]  # line, column, severity, code, message
+
+
+def _first_error(found: list[Finding]) -> Finding | None:
+    errors = sorted((d for d in found if d[2] == "error"), key=lambda d: (d[0], d[1]))
+    return errors[0] if errors else None
+
+
+def _compared(old: list[Finding], new: list[Finding]
+              ) -> tuple[bool, bool, list[Finding], list[Finding], list[Finding]]:
+    """How two trees' findings of one match differ: whether the first error
+    is the same (line, column, code) and whether its words are; the findings
+    only the old tree made, those only the new one made, and those both
+    made at one place with one code but in other words (the new ones)."""
+    old_left = [tuple(d) for d in old]
+    new_left = [tuple(d) for d in new]
+    for d in list(new_left):
+        if d in old_left:
+            old_left.remove(d)
+            new_left.remove(d)
+    reworded = []
+    for d in list(new_left):
+        same = next((o for o in old_left if o[:4] == d[:4]), None)
+        if same is not None:
+            old_left.remove(same)
+            new_left.remove(d)
+            reworded.append(d)
+    a, b = _first_error(old), _first_error(new)
+    first_same = (a is None) == (b is None) and (a is None or list(a)[:4] == list(b)[:4])
+    words_same = first_same and (a is None or list(a) == list(b))
+    return first_same, words_same, old_left, new_left, reworded  # type: ignore[return-value]
+
+
+def _first_in_body(found: list[Finding], body: int) -> Finding | None:
+    """The first error on a line of the body (at or after ``body``): a
+    Result tag's finding, on the header, is about the match's end."""
+    return _first_error([d for d in found if d[0] >= body])
+
+
+def _round_of(rounds: list[int], line: int) -> int:
+    """The number of ``round`` lines at or before ``line``."""
+    return sum(1 for r in rounds if r <= line)
+
+
+def _diagnostics_report(differing: list[tuple[dict, dict, list[str]]],
+                        texts: dict[str, str], show: int) -> None:
+    """What the differences in findings are, counted: the first error kept or
+    not, findings removed, added or reworded, by code; an error or warning
+    added is counted apart when the old tree had reported an error earlier
+    in its round, or took the match to have ended before it (the old replay
+    gave up a round after a tile it could not place, read it on wrong, or
+    ended the match on totals a slip had made wrong), and an info apart
+    when it names the turn set aside it may follow from."""
+    first_other: list[str] = []
+    added_in: list[str] = []
+    counts: Counter[str] = Counter()
+    removed: Counter[str] = Counter()
+    added: Counter[str] = Counter()
+    reworded: Counter[str] = Counter()
+    for a, b, _ in differing:
+        lines = texts[a["name"]].split("\n")
+        rounds = [k + 1 for k, line in enumerate(lines) if line.startswith("round ")]
+        body = rounds[0] if rounds else 1
+        for m_old, m_new in zip(a["matches"], b["matches"]):
+            if m_old["diagnostics"] == m_new["diagnostics"]:
+                continue
+            first, words, gone, came, changed = _compared(m_old["diagnostics"],
+                                                          m_new["diagnostics"])
+            counts["matches whose findings differ"] += 1
+            if first:
+                counts["first error the same"] += 1
+            else:
+                x = _first_in_body(m_old["diagnostics"], body)
+                y = _first_in_body(m_new["diagnostics"], body)
+                if (x is None) == (y is None) and (x is None or list(x)[:4] == list(y)[:4]):
+                    counts["first error the same once the Result tag's finding (removed) "
+                           "is left aside"] += 1
+                else:
+                    counts["FIRST ERROR DIFFERS"] += 1
+                    first_other.append(a["name"])
+            if first and not words:
+                counts["first error the same, in other words"] += 1
+            old_errors = [tuple(d) for d in m_old["diagnostics"] if d[2] == "error"]
+            stray = []
+            for d in came:
+                if d[2] == "info":
+                    kind = ("info: may follow from a turn set aside" if "(this may follow from "
+                            "the turn set aside on line" in d[4] else "info")
+                elif any(o[0] <= d[0] and (o[3] == "after-match-end" or _round_of(
+                        rounds, o[0]) == _round_of(rounds, d[0])) for o in old_errors):
+                    kind = "checked where the old tree had given up its round"
+                else:
+                    kind = "ELSEWHERE"
+                    stray.append(d)
+                added[f"{d[3]} ({d[2]}, {kind})"] += 1
+            if stray:
+                counts["MATCHES WITH AN ERROR OR WARNING ADDED ELSEWHERE"] += 1
+                added_in.append(a["name"])
+            elif came:
+                counts["findings added, all infos or where the old tree gave up"] += 1
+            elif gone:
+                counts["findings removed (none added)"] += 1
+            elif changed:
+                counts["findings reworded only"] += 1
+            removed.update(f"{d[3]} ({d[2]})" for d in gone)
+            reworded.update(f"{d[3]} ({d[2]})" for d in changed)
+    for what, n in counts.items():
+        print(f"  {what}: {n}")
+    for title, counter in (("removed", removed), ("added", added), ("reworded", reworded)):
+        if counter:
+            print(f"  findings {title}, by code:")
+            for code, n in counter.most_common():
+                print(f"    {code}: {n}")
+    if first_other:
+        print(f"  first error differs in: {', '.join(first_other[:show])}")
+    if added_in:
+        print(f"  errors or warnings added elsewhere in: {', '.join(added_in[:show])}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--old", type=Path, help="the src folder of the tree to compare with")
@@ -265,6 +402,9 @@ def main() -> int:
     ap.add_argument("--corpus", type=Path, default=Path(tempfile.gettempdir()) /
                     "muggins-diff-replay.json")
     ap.add_argument("--show", type=int, default=3)
+    ap.add_argument("--records", type=Path, action="append", default=[],
+                    help="also compare, as they are, the records of a folder (*.mgn below) "
+                         "or of a bench_slips.py corpus (JSON); may be given again")
     ap.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.emit is not None:
@@ -272,7 +412,7 @@ def main() -> int:
         return 0
     if args.old is None:
         ap.error("give --old SRC, the src folder of the tree to compare with")
-    variants = make_variants(args.variants, args.seed)
+    variants = make_variants(args.variants, args.seed) + as_they_are(args.records)
     args.corpus.write_text(json.dumps(variants), encoding="utf-8")
     print(f"{len(variants)} variants written to {args.corpus}", file=sys.stderr)
     old = _run(args.old.resolve(), args.corpus)
@@ -287,6 +427,16 @@ def main() -> int:
     diagnostics = sum(len(m["diagnostics"]) for v in new for m in v["matches"])  # type: ignore
     print(f"{len(variants)} variants, {diagnostics} diagnostics after; "
           f"{len(differing)} differ" + (f": {dict(kinds)}" if kinds else ""))
+    _diagnostics_report(differing, dict(variants), args.show)
+    # The worst first: a first error that moved, then findings added.
+    def worst(item: tuple[dict, dict, list[str]]) -> int:
+        a, b, _ = item
+        rank = 2
+        for m_old, m_new in zip(a["matches"], b["matches"]):
+            first, _w, _g, came, _c = _compared(m_old["diagnostics"], m_new["diagnostics"])
+            rank = min(rank, 0 if not first else 1 if came else 2)
+        return rank
+    differing.sort(key=worst)
     for a, b, what in differing[:args.show]:
         print(f"=== {a['name']}: {', '.join(what)}")
         for m_old, m_new in zip(a["matches"], b["matches"]):  # type: ignore[call-overload]

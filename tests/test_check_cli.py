@@ -43,7 +43,7 @@ def test_folder_sorted_and_error_exits_1(runner: CliRunner, folder: Path) -> Non
     bad = folder / "sub" / "bad.mgn"
     assert result.stdout.splitlines() == [
         f"{bad}:14:7: error does-not-fit 0-3 does not fit L, which shows 5; "
-        "open ends: L=5, R=0",
+        "open ends: L=5, R=0; read as 0-3R",
         "checked 2 files, 2 matches: 1 error, 0 warnings; exit status 1: errors found",
     ]
 

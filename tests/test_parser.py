@@ -36,6 +36,7 @@ from muggins_cli.notation.reading import (
     read_matches,
     read_record_text,
 )
+from muggins_cli.notation.writer import format_line
 
 from .conftest import CLEAN, FAULTS
 
@@ -80,9 +81,6 @@ MALFORMED: list[tuple[str, str, int]] = [
     ("score", "syntax", 6),
     ("score Ana 5,", "syntax", 13),
     ("score 5", "syntax", 7),
-    ("Bob: 1-1", "unknown-player", 1),
-    ("Budy: 3-3L", "unknown-player", 1),
-    ("  Siti Rahma: d3-3 3-3R", "unknown-player", 3),
     ("Ana: d02 0-2", "syntax", 6),
     ("Ana: d4-4 d5-1 5/1", "syntax", 16),
     ("Ana: 0-5R +", "syntax", 11),
@@ -92,9 +90,11 @@ MALFORMED: list[tuple[str, str, int]] = [
     ("Ana: pass +3", "syntax", 11),
     ("Ana: 3-4 d1-1", "syntax", 10),
     ("Ana: d1-1", "syntax", 10),
+    ("Bob: 3-4X", "unknown-player", 1),  # more wrong than the name: dropped, one finding
+    ("Ana 3-4 x", "syntax", 5),  # no colon, and no turn after the name either
+    ("Ana: 3-4 3-5 +5 x", "syntax", 10),  # a draw without its d, and more: as read strictly
     ("Ana:", "syntax", 5),
     (": 3-4", "syntax", 1),
-    ("Ana 3-4", "syntax", 5),
     ("Ana: muggins", "syntax", 13),
     ("Ana: muggins 3", "syntax", 14),
     ("Ana: muggins +3 x", "syntax", 17),
@@ -118,6 +118,49 @@ def test_malformed_line(line: str, code: str, column: int) -> None:
     # The bad line is dropped whole; the next line is still read.
     assert [b.line for b in match.body] == [4, 6]
     assert isinstance(match.body[-1], Turn)
+
+
+#: Lines kept despite their finding, as the rest of them reads: (line, code,
+#: column, what the body holds for it: the player, the written draws and
+#: placement, the names a slipped name may be or None when it is a player's).
+KEPT: list[tuple[str, str, int, tuple[str, str, tuple[str, ...] | None]]] = [
+    ("Bob: 1-1", "unknown-player", 1, ("Bob", "1-1", ())),
+    ("Budy: 3-3L", "unknown-player", 1, ("Budy", "3-3L", ("Budi",))),
+    ("budi: d1-2 3-3L +5", "unknown-player", 1, ("budi", "d1-2 3-3L +5", ("Budi",))),
+    ("  Siti Rahma: d3-3 3-3R", "unknown-player", 3, ("Siti Rahma", "d3-3 3-3R", ())),
+    ("Ana 3-4", "syntax", 5, ("Ana", "3-4", None)),
+    ("Ana Maria d1-1 pass", "syntax", 11, ("Ana Maria", "d1-1 pass", None)),
+    ("Ana: d0-5 4-5 d3-6 3-6L", "syntax", 11, ("Ana", "d0-5 d4-5 d3-6 3-6L", None)),
+    ("Ana: 0-5 3-6L +10", "syntax", 6, ("Ana", "d0-5 3-6L +10", None)),
+    ("Ana: d1-1 2-2 pass", "syntax", 11, ("Ana", "d1-1 d2-2 pass", None)),
+]
+
+
+@pytest.mark.parametrize(("line", "code", "column", "kept"), KEPT)
+def test_a_line_kept_despite_its_finding(line: str, code: str, column: int,
+                                         kept: tuple[str, str, tuple[str, ...] | None]) -> None:
+    """A turn whose name is not a player's, a name without its colon, a
+    draw without its ``d``: reported, and kept in the body as the rest of
+    the line reads (the replay decides whose turn a slipped name was)."""
+    match = only(HEADER + line + "\nBudi: 1-1\n")
+    assert codes(match) == [(code, BAD_LINE, column)], match.diagnostics
+    assert [b.line for b in match.body] == [4, 5, 6]
+    turn = match.body[1]
+    assert isinstance(turn, Turn)
+    player, steps, names = kept
+    assert (turn.player, format_line(turn).split(": ", 1)[1]) == (player, steps)
+    assert match.kept == (BAD_LINE,)
+    if names is None:
+        assert turn.slip is None and match.deferred == ()
+    else:
+        assert turn.slip is not None and turn.slip.names == names
+        assert match.deferred == (turn.slip.finding,) == match.diagnostics
+
+
+def test_a_draw_without_its_d_is_said_with_the_fix() -> None:
+    match = only(HEADER + "Ana: d0-5 4-5 d3-6 3-6L\n")
+    assert match.diagnostics[0].message == (
+        "'4-5' among the draws is not MGN; a draw is written with its d: did you mean 'd4-5'?")
 
 
 def test_malformed_table_is_large() -> None:

@@ -254,16 +254,23 @@ def test_what_the_lines_after_a_missing_end_tell(after: str, message: str) -> No
     assert (diag.line, diag.message.split("; ")[1]) == (11, message)
 
 
-def test_a_later_play_that_is_itself_ambiguous_decides_nothing() -> None:
+@pytest.mark.parametrize(("claim", "told"), [
+    (" +10", "taken as L, which the claim +10 needs; write the end: 2-5L"),
+    ("", "taken as L, which the play on line 10 needs; write the end: 2-5L"),
+])
+def test_a_later_play_that_is_itself_ambiguous_still_tells(claim: str, told: str) -> None:
     """2-3 led, 3-5R: the ends show 2 and 5. 2-5 fits both: on L the ends
-    show 5 and 5 (10, as claimed), on R 2 and 2. Budi's 1-5 then fits both
-    ends of the first and none of the second, but as it names no end it
-    says nothing of which was meant: L is taken as the first end, not as
-    the one line 10 needs."""
+    show 5 and 5 (10), on R 2 and 2 (4, nothing). Its claim of 10 fits L
+    alone. Without it, Budi's 1-5 tells: it fits both ends after 2-5L
+    (either way, itself ambiguous) and no end after 2-5R, so only L lets it
+    fit; it is then its own ambiguous-end, taken as L as nothing after it
+    tells, and never does-not-fit."""
     text = ('[Players "Ana, Budi"]\n[Rules "pagat"]\n[Result "*"]\n\nround 1\nlead Ana\n'
-            "Ana: 2-3 +5\nBudi: 3-5R\nAna: 2-5 +10\nBudi: 1-5\n")
-    assert [(d.line, d.message) for d in replay(text).diagnostics if d.code == "ambiguous-end"] \
-        == [(9, "2-5 fits L and R; taken as L, as nothing later tells which; "
-                "write the end, e.g. 2-5L"),
-            (10, "1-5 fits L and R; taken as L, as nothing later tells which; "
-                 "write the end, e.g. 1-5L")]
+            f"Ana: 2-3 +5\nBudi: 3-5R\nAna: 2-5{claim}\nBudi: 1-5\n")
+    assert [(d.line, d.code, d.message) for d in replay(text).diagnostics
+            if d.severity is not Severity.INFO] == [
+        (9, "ambiguous-end", f"2-5 fits L and R; {told}"),
+        (10, "ambiguous-end", "1-5 fits L and R; taken as L, as nothing later tells which; "
+                              "write the end, e.g. 1-5L")]
+
+

@@ -207,16 +207,21 @@ def test_a_deal_worked_out_without_a_double(tmp_path: Path) -> None:
      (20, "illegal-draw", "Budi drew 0-4 while holding 1-2, which fits R (2)")),
     ("P", "Ana: d0-4 d2-6 2-6R", "Ana: d0-4 d2-6 pass",
      (21, "drawn-tile-not-played", "Ana drew 2-6, which fits R (2), and must place it")),
+    # 1-1 fits no end; the 2-6 she drew must go down, and R takes it.
     ("P", "Ana: d0-4 d2-6 2-6R", "Ana: d0-4 d2-6 1-1R",
-     (21, "drawn-tile-not-played", "Ana drew 2-6, which fits R (2), and must place it, not 1-1")),
+     (21, "drawn-tile-not-played", "Ana drew 2-6, which fits R (2), and must place it, not "
+      "1-1; read as 2-6, the tile drawn, which must go down")),
     ("P", "Ana: d0-4 d2-6 2-6R", "Ana: d0-4 d2-6 d3-5 2-6R",
      (21, "illegal-draw", "Ana drew again after drawing 2-6, which fits R (2)")),
     ("P", "Ana: d0-4 d2-6 2-6R", "Ana: d2-6 2-6R",
      (21, "illegal-draw", "Ana drew 2-6, which is not the next tile of the stock (0-4 is)")),
+    # Nothing of hers fits (5, 2): the stock's 0-4 does not, 2-6 does.
     ("P", "Ana: d0-4 d2-6 2-6R", "Ana: pass",
-     (21, "illegal-pass", "Ana passed while the stock has 14 tiles to draw")),
+     (21, "illegal-pass", "Ana passed while the stock has 14 tiles to draw; read as Ana: "
+      "d0-4 d2-6 2-6R, which the rest of the round needs")),
     ("P", "Budi: 0-3R\n", "Budi: pass\n",
-     (14, "illegal-pass", "Budi passed while the stock has 14 tiles to draw")),
+     (14, "illegal-pass", "Budi passed while the stock has 14 tiles to draw; read as Budi: "
+      "0-3R, which the rest of the round needs")),
     ("P", "Ana: 5-5 +10\n", "Ana: pass\n",
      (11, "illegal-pass", "Ana passed on the round's first turn; any tile may open")),
     ("P", "Ana: 5-5 +10\n", "Ana: d0-4 5-5 +10\n",
@@ -227,32 +232,50 @@ def test_a_deal_worked_out_without_a_double(tmp_path: Path) -> None:
     # A lone 5-5 shows 5 at both ends: Budi's 5-0 fits either.
     ("P", "Budi: 5-0R +10\n", "Budi: d0-4 5-0R +10\n",
      (12, "illegal-draw", "Budi drew 0-4 while holding 0-5, which fits L (5), R (5)")),
+    # A tile Budi does not hold is read as the one of his a digit away that
+    # fits where the line says (0-3 fits R, which shows 0); drawing the
+    # stock's next tile, 0-4, instead is no reading: he holds 0-3, which fits.
     ("P", "Budi: 0-3R\n", "Budi: 0-4R\n",
-     (14, "not-in-hand", "Budi places 0-4, which they do not hold (it is in the stock)")),
+     (14, "not-in-hand", "Budi places 0-4, which they do not hold (it is in the stock); "
+      "did you mean 0-3?")),
     # 0-6 and 1-1 sit next to a tile held elsewhere (1-6 Ana's, 0-2 in the
     # stock) in the order of the set: the tile itself is looked for.
     ("P", "Budi: 0-3R\n", "Budi: 0-6R\n",
-     (14, "not-in-hand", "Budi places 0-6, which they do not hold (it is in the stock)")),
+     (14, "not-in-hand", "Budi places 0-6, which they do not hold (it is in the stock); "
+      "did you mean 0-3?")),
     ("P", "Budi: 0-3R\n", "Budi: 1-1R\n",
-     (14, "not-in-hand", "Budi places 1-1, which they do not hold (Ana holds it)")),
+     # None of his tiles is a digit from 1-1 and fits: the one that fits R
+     # and lets Ana's 3-4R follow, 0-3.
+     (14, "not-in-hand", "Budi places 1-1, which they do not hold (Ana holds it); read as "
+      "0-3, the tile of theirs the rest of the round bears out")),
     ("P", "Budi: 0-3R\n", "Budi: 3-0R\n", None),  # the same tile, halves either way
     ("P", "Budi: 0-3R\n", "Budi: 0-0R\n",
-     (14, "not-in-hand", "Budi places 0-0, which they do not hold (it is already on the table)")),
+     (14, "not-in-hand", "Budi places 0-0, which they do not hold (it is already on the "
+      "table); did you mean 0-3?")),
     ("P", "Budi: 0-3R\n", "Budi: 3-4R\n",
-     (14, "not-in-hand", "Budi places 3-4, which they do not hold (Ana holds it)")),
+     (14, "not-in-hand", "Budi places 3-4, which they do not hold (Ana holds it); did you "
+      "mean 3-0?")),
     ("P", "Budi: 0-3R\n", "Budi: 0-7R\n",
-     (14, "not-in-hand", "0-7 is not in a double-6 set")),
+     (14, "not-in-hand", "0-7 is not in a double-6 set; did you mean 0-3?")),
     ("P", "Budi: 0-3R\n", "Budi: 0-3L\n",
-     (14, "does-not-fit", "0-3 does not fit L, which shows 5; open ends: L=5, R=0")),
+     (14, "does-not-fit", "0-3 does not fit L, which shows 5; open ends: L=5, R=0; read as "
+      "0-3R")),
     ("P", "Budi: 0-3R\n", "Budi: 0-3U\n",
-     (14, "bad-end", "end U is not open (there is no spinner); open ends: L=5, R=0")),
-    ("P", "Budi: 1-3R\n", "Budi: 6-6\n", (18, "does-not-fit", "6-6 fits no open end (L=5, R=1)")),
+     (14, "bad-end", "end U is not open (there is no spinner); open ends: L=5, R=0; read as "
+      "0-3R")),
+    # 1-2 and 1-3 both fit R (1); Ana's 2-3R after it needs the 3.
+    ("P", "Budi: 1-3R\n", "Budi: 6-6\n", (18, "does-not-fit", "6-6 fits no open end (L=5, "
+                                          "R=1); read as 1-3, the tile of theirs the rest of "
+                                          "the round bears out")),
     ("P", "Ana: 5-5 +10\n", "Ana: 5-5L +10\n",
      (11, "bad-end", "the opening tile takes no end letter (5-5L)")),
     ("P", "Budi: 0-3R\n", "Budi: 0-3R +5\n",
      (14, "score-mismatch", "Budi claims 5; 0-3 scores 0 (the open ends add up to 13)")),
     ("S", "Budi: 0-2L +10\n", "Budi: 0-2L +20\n",
-     (13, "score-mismatch", "Budi claims 20; 0-2 scores 15 (the open ends add up to 15)")),
+     # Taken as the rules say, +20 credits nothing; the muggins call of 5
+     # and the score line (Budi 20) bear out +10, 20 with one digit wrong.
+     (13, "score-mismatch", "Budi claims 20; 0-2 scores 15 (the open ends add up to 15); "
+      "read as +10, which the totals after it bear out")),
     ("P", "Budi: 0-3R\n", "Budi: 0-3R\nAna: muggins +5\n",
      (15, "muggins-invalid",
       "rules 'pagat' have no muggins call; every placement scores by itself")),
@@ -267,8 +290,10 @@ def test_a_deal_worked_out_without_a_double(tmp_path: Path) -> None:
      (14, "muggins-invalid", "nothing to take: Budi claimed all the play scored")),
     ("S", "Ana: muggins +5\n", "score Ana 10, Budi 20\nAna: muggins +5\n",
      (15, "muggins-invalid", "a muggins call must follow the turn it takes points from")),
+    # Ana holds 0-0, Budi does not: her turn, written under his name.
     ("P", "Ana: 0-0R +10\n", "Budi: 0-0R +10\n", (13, "out-of-turn",
-                                                  "it is Ana's turn, not Budi's")),
+                                                  "it is Ana's turn, not Budi's; read as "
+                                                  "Ana's turn")),
     ("P", "score Ana 35, Budi 10", "score Ana 35, Budi 15",
      (24, "total-mismatch", "Budi has 10, not 15")),
     ("P", "round 1\n", "round 2\n", (6, "bad-round", "expected round 1, got round 2")),
@@ -343,8 +368,9 @@ def test_the_spinners_sides_first(tmp_path: Path) -> None:
     text = edit(edit(SPINNER, '[Rules "spinner"]', '[Rules "sides.yaml"]'),
                 "Budi: 5-0L +10", "Budi: 5-0U +10")
     found = _errors(text, tmp_path / "m.mgn")
+    # L and R both take it; Ana's 3-5R on the next line needs R to show 5.
     assert (11, "bad-end", "end U is not open (the spinner's U and D open once L and R hold "
-            "a tile); open ends: L=5, R=5") in found
+            "a tile); open ends: L=5, R=5; read as 5-0L") in found
 
 
 def test_a_line_before_any_round_is_placed_at_its_start() -> None:
@@ -380,7 +406,9 @@ def test_a_turn_event_in_full() -> None:
     """Budi's 0-3R (line 14, the round's 4th turn) on 5-5 5-0 0-0, with the
     six tiles he has left of his deal, for nothing: Ana had 20 (5-5 and
     0-0R, 10 each), Budi 10 (5-0R), 14 tiles in the stock. Passing there
-    instead, his hand is the same six, without a tile placed."""
+    instead (and Ana after him, so that no other turn of his makes the
+    round right), his hand is the same six, without a tile placed; a pass
+    alone there is read as his 0-3R, which Ana's 3-4R needs."""
     from muggins_cli.engine.state import Place
     from muggins_cli.tiles import End
 
@@ -393,10 +421,14 @@ def test_a_turn_event_in_full() -> None:
     assert (e.hand, e.choices, e.draws) == (hand, hand, 0)
     assert (e.placed, e.points, e.scores_before, e.stock_left) == \
         (Place(Tile.of(0, 3), End.R), 0, (20, 10), 14)
-    (match,) = parse_text(edit(PAGAT, "Budi: 0-3R\n", "Budi: pass\n"))
+    (match,) = parse_text(edit(PAGAT, "Budi: 0-3R\nAna: 3-4R\n", "Budi: pass\nAna: pass\n"))
     events = replay_match(match, resolver_for(None), collect_events=True).events
     e = next(e for e in events if e.line == 14)
     assert (e.placed, e.hand, e.points) == (None, hand, 0)
+    (match,) = parse_text(edit(PAGAT, "Budi: 0-3R\n", "Budi: pass\n"))
+    events = replay_match(match, resolver_for(None), collect_events=True).events
+    e = next(e for e in events if e.line == 14)
+    assert (e.placed, e.hand, e.points) == (Place(Tile.of(0, 3), End.R), hand, 0)
 
 
 def test_positions_of_a_record() -> None:
@@ -463,41 +495,56 @@ def test_where_the_match_was_decided() -> None:
 NO_STOCK = "\n".join(line for line in PAGAT.splitlines() if not line.startswith("stock ")) + "\n"
 
 
-@pytest.mark.parametrize(("play", "finding"), [
-    # Budi holds 1-2 (dealt): whatever Ana drew, it is not hers to lay.
-    ("1-2R", (20, 14, "ERROR", "not-in-hand", "Ana places 1-2, which another player holds")),
+def _in_hand(tile: str) -> tuple[int, int, str, str, str]:
+    return (20, 14, "INFO", "unverified", "round 1: hands are not in the record, so whether "
+            f"players held the tiles they placed is not checked (first: Ana's {tile} here)")
+
+
+@pytest.mark.parametrize(("play", "found"), [
+    # Budi holds 1-2 (dealt): whatever Ana drew, it is not hers to lay. Of
+    # the tiles her draws may have been, a digit from 1-2 and fitting R
+    # (which shows 2), only 2-6 lets Budi's 6-6R follow: read as that, the
+    # 2 kept where she wrote it; that she held it is then not known.
+    ("1-2R", [(20, 14, "ERROR", "not-in-hand", "Ana places 1-2, which another player holds; "
+               "did you mean 6-2?"), _in_hand("6-2")]),
     # 2-6 was dealt to nobody: one of her hidden draws may have been it.
-    ("2-6R", (20, 14, "INFO", "unverified", "round 1: hands are not in the record, so whether "
-              "players held the tiles they placed is not checked (first: Ana's 2-6 here)")),
+    ("2-6R", [_in_hand("2-6")]),
 ])
-def test_a_tile_a_hidden_draw_may_be(play: str, finding: tuple[int, int, str, str, str]) -> None:
+def test_a_tile_a_hidden_draw_may_be(play: str, found: list[tuple[int, int, str, str, str]]
+                                     ) -> None:
     """NO_STOCK, Ana's two draws of line 20 hidden (d??): she held no tile
     that fits before them; after the first, the second may have been drawn
-    holding one. The round goes on only if the tile may be hers (the rest
-    of PAGAT then checks clean)."""
+    holding one. The rest of PAGAT then checks clean."""
     drew = (20, 10, "INFO", "unverified", "round 1: hands are not in the record, so whether "
             "a player could play instead of drawing is not checked (first: Ana here)")
     text = edit(NO_STOCK, "Ana: d0-4 d2-6 2-6R", f"Ana: d?? d?? {play}")
-    assert _all(text) == [drew, finding]
+    assert _all(text) == [drew, *found]
 
 
 @pytest.mark.parametrize(("play", "finding"), [
-    ("0-7R", (14, 7, "ERROR", "not-in-hand", "0-7 is not in a double-6 set")),
+    ("0-7R", (14, 7, "ERROR", "not-in-hand", "0-7 is not in a double-6 set; did you mean 0-3?")),
     ("3-4R", (14, 7, "ERROR", "not-in-hand",
-              "Budi places 3-4, which they do not hold (Ana holds it)")),
+              "Budi places 3-4, which they do not hold (Ana holds it); did you mean 3-0?")),
 ])
-def test_a_tile_that_is_not_there_ends_the_check_of_its_round(
+def test_a_tile_that_is_not_there_is_read_as_the_one_meant(
         play: str, finding: tuple[int, int, str, str, str]) -> None:
     """Budi's tile on line 14 is not one he can hold: the one finding, at the
-    tile; the round's later lines (and its score line) are not checked."""
+    tile, says which of his tiles it is read as (0-3, a digit away, fits R,
+    which shows 0); the rest of the round, checked as before, is clean,
+    and so are its score line's totals (35 to 10)."""
     assert _all(edit(PAGAT, "Budi: 0-3R\n", f"Budi: {play}\n")) == [finding]
 
 
 def test_a_line_read_as_meant_still_has_its_turn_checked() -> None:
     """Budi's 0-0r (line 13) is a syntax error read as 0-0R, not a line
-    lost: nothing was dropped before it, so it is still out of turn."""
+    lost: nothing was dropped before it, so it is still out of turn; Ana,
+    whose turn it is, holds 0-0 and Budi does not, so it is read as hers,
+    and the rest of PAGAT is clean."""
     found = _all(edit(PAGAT, "Ana: 0-0R +10\n", "Budi: 0-0r +10\n"))
-    assert (13, 1, "ERROR", "out-of-turn", "it is Ana's turn, not Budi's") in found
+    assert found == [
+        (13, 1, "ERROR", "out-of-turn", "it is Ana's turn, not Budi's; read as Ana's turn"),
+        (13, 7, "ERROR", "syntax", "'0-0r' is not MGN; end letters are upper case: did you "
+         "mean '0-0R'?")]
 
 
 @pytest.mark.parametrize(("old", "new", "line"), [

@@ -158,7 +158,10 @@ def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[s
     out = [_header(match, number, result.summary.players, rules.name, result.summary.target)]
     # Where each line is in the body, found once: looking each turn up from
     # the start made a long record's replay take the square of its turns.
-    where = {id(item): k for k, item in enumerate(match.body)}
+    # By line number, one body line to a line: the turn a position is told
+    # with may be the line as the replay read it (a misspelt name read as a
+    # player's), not the body's own object.
+    where = {item.line: k for k, item in enumerate(match.body)}
     shown = False
     for i, (pos, item) in enumerate(seen):
         if at is not None and f"{pos.round}.{pos.turn}" != _normal(at):
@@ -198,13 +201,13 @@ def _header(match: Match, number: int, players: Sequence[str], rules: str,
 
 
 def _next_lines(match: Match, item: BodyLine | None, where: dict[int, int]) -> list[str]:
-    """The turn that follows a position, as written, with any muggins calls
-    on it (``where``: each body line's index, by ``id``)."""
+    """The turn that follows a position, as read, with any muggins calls
+    on it (``where``: each body line's index, by its line)."""
     if not isinstance(item, Turn):
         return []
     out = [f"  played      {_with_notes(item)}"]
     body = match.body
-    k = where[id(item)] + 1
+    k = where[item.line] + 1
     while k < len(body) and isinstance(body[k], MugginsCall):
         out.append(f"  then        {_with_notes(body[k])}")
         k += 1

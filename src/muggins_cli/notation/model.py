@@ -276,6 +276,26 @@ class Spelling:
                    0 if claim is None else claim.column - at)
 
 
+class Slip:
+    """A turn line whose name is not in ``Players``, kept anyway: the
+    parser's finding and the players the name may be (``names``, nearest
+    first: the same name in other case, then names a letter or two away).
+
+    Which player's turn it was is the replay's to say (the one whose turn it
+    is, when the name is near theirs), so the parser leaves the line in the
+    body with this attached, and the replay reports the finding in its own
+    words (:attr:`Match.deferred`)."""
+
+    __slots__ = ("finding", "names")
+
+    def __init__(self, finding: Diagnostic, names: tuple[str, ...]) -> None:
+        self.finding = finding
+        self.names = names
+
+    def __repr__(self) -> str:
+        return f"Slip(finding={self.finding!r}, names={self.names!r})"
+
+
 class Turn:
     """``NAME: draws... (placement [+N] | pass)``.
 
@@ -283,13 +303,16 @@ class Turn:
     tokens, notes and comments; never changed once built), but light: what
     follows the colon is a shared :class:`Spelling`, and the token objects
     with their lines and columns are made the first time they are asked
-    for. Build one from tokens with :meth:`of`.
+    for. Build one from tokens with :meth:`of`. ``slip`` is set on a turn
+    whose name is not a player's (the name as written is then ``player``).
     """
 
-    __slots__ = ("_tokens", "at", "column", "comments", "line", "notes", "player", "spelling")
+    __slots__ = ("_tokens", "at", "column", "comments", "line", "notes", "player", "slip",
+                 "spelling")
 
     def __init__(self, player: str, spelling: Spelling, at: int, line: int, column: int,
-                 notes: tuple[Annotation, ...] = (), comments: Comments = NO_COMMENTS) -> None:
+                 notes: tuple[Annotation, ...] = (), comments: Comments = NO_COMMENTS,
+                 slip: Slip | None = None) -> None:
         self.player = player
         self.spelling = spelling
         self.at = at
@@ -297,6 +320,7 @@ class Turn:
         self.column = column
         self.notes = notes
         self.comments = comments
+        self.slip = slip
         self._tokens: tuple[tuple[Draw, ...], Placement | Pass, Claim | None] | None = None
 
     @classmethod
@@ -306,6 +330,14 @@ class Turn:
         """A turn of these tokens (kept as given)."""
         turn = cls(player, Spelling.of(draws, action, claim), 0, line, column, notes, comments)
         turn._tokens = (draws, action, claim)
+        return turn
+
+    def read_as(self, player: str) -> Turn:
+        """The same line read as ``player``'s turn (a name the replay took
+        to mean theirs)."""
+        turn = Turn(player, self.spelling, self.at, self.line, self.column, self.notes,
+                    self.comments)
+        turn._tokens = self._tokens
         return turn
 
     def _made(self) -> tuple[tuple[Draw, ...], Placement | Pass, Claim | None]:
@@ -341,7 +373,7 @@ class Turn:
         """The same turn with other annotations (the parser adds those that
         follow it)."""
         turn = Turn(self.player, self.spelling, self.at, self.line, self.column, notes,
-                    self.comments)
+                    self.comments, self.slip)
         turn._tokens = self._tokens
         return turn
 
@@ -370,7 +402,8 @@ class Turn:
         draws, action, claim = self._made()
         return (f"Turn(player={self.player!r}, draws={draws!r}, action={action!r}, "
                 f"claim={claim!r}, line={self.line!r}, column={self.column!r}, "
-                f"notes={self.notes!r}, comments={self.comments!r})")
+                f"notes={self.notes!r}, comments={self.comments!r}"
+                + (f", slip={self.slip!r})" if self.slip is not None else ")"))
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -398,9 +431,13 @@ class Match:
     ``notes`` are annotations that come after the tags and before any body
     line (they belong to the match). ``diagnostics`` are the notation problems
     found while reading this match; lines that could not be read are absent
-    from ``body``. ``closing`` are the comments after its last line, at the
-    end of the text (a comment before the next match's first tag is that
-    tag's).
+    from ``body``, except the lines of ``kept``, which are in it as read
+    (a keyword in the wrong case, a name without its colon, a draw without
+    its ``d``, a turn whose name is not a player's). ``deferred`` are the
+    findings of the last kind, which the replay reports in its own words
+    once it has decided whose turn the line was. ``closing`` are the
+    comments after its last line, at the end of the text (a comment before
+    the next match's first tag is that tag's).
     """
 
     tags: tuple[Tag, ...]
@@ -409,6 +446,8 @@ class Match:
     notes: tuple[Annotation, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
     closing: tuple[Comment, ...] = ()
+    kept: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    deferred: tuple[Diagnostic, ...] = field(default=(), compare=False, repr=False)
 
     def tag(self, name: str) -> str | None:
         for t in self.tags:
@@ -440,6 +479,46 @@ def normalise_name(text: str) -> str:
     stray carriage return) made one space, so ``Putu  Ayu`` in a tag and
     ``Putu Ayu:`` in a turn agree."""
     return _BLANKS_RE.sub(" ", text.strip(" \t\r"))
+
+
+def near_names(written: str, names: Iterable[str]) -> tuple[str, ...]:
+    """The names a misspelt ``written`` may be, nearest first: the same name
+    in other case, then those one edit away (a letter dropped, added,
+    changed, or two neighbours swapped), then two edits away for names of
+    six letters or more. Text alone: whose turn it was is the replay's."""
+    folded = written.casefold()
+    found: list[tuple[int, int, str]] = []
+    for order, name in enumerate(names):
+        other = name.casefold()
+        if other == folded:
+            found.append((0, order, name))
+            continue
+        reach = 2 if min(len(other), len(folded)) >= 6 else 1
+        d = _edits(folded, other, reach)
+        if d <= reach:
+            found.append((d, order, name))
+    return tuple(name for _, _, name in sorted(found))
+
+
+def _edits(a: str, b: str, most: int) -> int:
+    """The edit distance of ``a`` and ``b`` (an adjacent swap counts one),
+    or ``most + 1`` once it is sure to exceed ``most``."""
+    if abs(len(a) - len(b)) > most:
+        return most + 1
+    before: list[int] | None = None
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + cost)
+            if before is not None and i > 1 and j > 1 and a[i - 1] == b[j - 2] \
+                    and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+        if min(current) > most:
+            return most + 1
+        before, row = row, current
+    return row[-1]
 
 
 def split_players(value: str) -> tuple[str, ...]:

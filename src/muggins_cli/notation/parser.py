@@ -4,10 +4,15 @@ The parser knows the grammar and nothing of the rules: whether a tile fits, a
 pip is in the set or a round number comes next is the replay's business. It
 never raises on text. Every problem becomes a :class:`Diagnostic` on the
 match, the line that holds it is left out of the body (never half kept), and
-reading goes on with the next line, so one run reports every problem. The one
-exception is a word in the wrong case (``Round``, ``Muggins``, ``3-5r``):
-reported with the right spelling, then read as meant, because dropping a
-``round`` line would make every later line of the round an error too.
+reading goes on with the next line, so one run reports every problem. The
+exceptions are slips whose meaning the text alone gives, because dropping
+the line would make every later line of the round an error too: a word in
+the wrong case (``Round``, ``Muggins``, ``3-5r``), a player's name without
+its colon (``Budi 3-4L``), a tile among the draws without its ``d``
+(``d0-5 4-5 d3-6 3-6L``): reported with the right spelling, then read as
+meant. A turn whose name is not in Players is kept too, with a
+:class:`~muggins_cli.notation.model.Slip` (its finding and the names it is
+near): whose turn it was is the replay's to say (:attr:`Match.deferred`).
 
 Records are read one physical line at a time and each match is handed out as
 soon as the next one begins, so a file of any size is read in bounded memory
@@ -60,11 +65,14 @@ from muggins_cli.notation.model import (
     RoundLine,
     ScoreEntry,
     ScoreLine,
+    Severity,
+    Slip,
     Spelling,
     StockLine,
     Tag,
     TileTok,
     Turn,
+    near_names,
     normalise_name,
     players_problems,
     split_players,
@@ -248,6 +256,15 @@ def _looks_like_tile(word: str) -> bool:
     return _TILE_RE.fullmatch(word) is not None
 
 
+def _draw_left_bare(word: str, following: str) -> bool:
+    """``word`` is a tile without end letter, glyph or ``d`` and what
+    follows it is a draw, a placement or a pass: a draw whose ``d`` was
+    left out (a placement is the last step of a turn but for its claim)."""
+    return _TILE_RE.fullmatch(word) is not None and (
+        following[0] == "d" or following == "pass"
+        or _PLACEMENT_RE.fullmatch(following) is not None)
+
+
 # Tables of what a spelling reads as, filled as spellings are met: a record
 # spells the same few hundred tiles and placements again and again, and a
 # dict look-up costs a tenth of a regex match and its int() calls (issue 13).
@@ -302,6 +319,7 @@ class _Parser:
         self._body: list[BodyLine] = []
         self._notes: list[Annotation] = []
         self._diags: list[Diagnostic] = []
+        self._deferred: list[Diagnostic] = []
         self._in_body = False
         # Player names of the match (None: unknown, names are guessed).
         self._players: dict[str, str] | None = None
@@ -512,6 +530,7 @@ class _Parser:
         self._body = []
         self._notes = []
         self._diags = []
+        self._deferred = []
         self._in_body = False
         self._players = None
         self._name_words = []
@@ -520,6 +539,12 @@ class _Parser:
         if not self._in_body:
             self._settle_players()
         self._diags.sort(key=lambda d: (d.line, d.column))
+        kept: tuple[int, ...] = ()
+        if self._diags:
+            # The lines read as meant despite a finding (asked only of a
+            # match that has findings, so a clean one costs nothing).
+            wrong = {d.line for d in self._diags if d.severity is Severity.ERROR}
+            kept = tuple(b.line for b in self._body if b.line in wrong)
         self._done = Match(
             tags=tuple(self._tags),
             body=tuple(self._body),
@@ -527,6 +552,8 @@ class _Parser:
             notes=tuple(self._notes),
             diagnostics=tuple(self._diags),
             closing=closing,
+            kept=kept,
+            deferred=tuple(self._deferred),
         )
         self._active = False
 
@@ -622,6 +649,11 @@ class _Parser:
                 after = tokens[len(name[0])] if len(name[0]) < len(tokens) else None
                 where = after[1] if after else _end_column(content)
                 self._syntax(number, where, f"expected ':' after the player name {quote(name[1])}")
+                # 4b. Said once, then read as the turn it spells when the
+                # rest of the line is one, as a reader would.
+                word, at = tokens[len(name[0]) - 1]
+                return self._without_colon(number, content, at - 1 + len(word), name[1],
+                                           tokens[0][1], notes)
             elif meant in _HANDLERS:
                 # 4a. A keyword in the wrong case: said once, then read as the
                 # keyword it spells, so that the lines after it still make sense.
@@ -832,13 +864,12 @@ class _Parser:
             else:
                 name = players.get(text)
                 if name is None:
-                    self._unknown(number, name_at, text)
-                    return None
+                    return self._unknown_turn(number, content, colon, text, name_at, notes)
         rest = content[colon + 1 :]
         spelling = _SPELLINGS.get(rest)
         if spelling is None:
             found = len(self._diags)
-            read = self._turn_words(number, content, colon, name, name_at, notes)
+            read = self._read_turn(number, content, colon, name, name_at, notes)
             if not isinstance(read, Spelling):
                 return read  # a muggins call, or nothing
             spelling = read
@@ -847,11 +878,70 @@ class _Parser:
                 _SPELLINGS[rest] = spelling
         return Turn(name, spelling, colon, number, name_at, notes, self._comments)
 
+    def _unknown_turn(self, number: int, content: str, colon: int, name: str, name_at: int,
+                      notes: tuple[Annotation, ...]) -> BodyLine | None:
+        """A turn whose name is not in Players: reported, and kept with its
+        :class:`Slip` when the rest of the line reads as a turn, for the
+        replay to say whose turn it was (a line with more wrong than its
+        name is dropped with the one finding, as before)."""
+        self._unknown(number, name_at, name)
+        finding = self._diags[-1]
+        read = self._quietly(number, content, colon, name, name_at, notes)
+        if not isinstance(read, Spelling):
+            return None
+        self._deferred.append(finding)
+        return Turn(name, read, colon, number, name_at, notes, self._comments,
+                    Slip(finding, near_names(name, self._players or ())))
+
+    def _without_colon(self, number: int, content: str, end: int, name: str, name_at: int,
+                       notes: tuple[Annotation, ...]) -> BodyLine | None:
+        """``NAME STEPS``: the turn (or muggins call) it spells, as if the
+        colon stood at ``end``, the 0-based offset just after the name;
+        None when the rest is no turn (the one finding said stands)."""
+        read = self._quietly(number, content, end, name, name_at, notes)
+        if isinstance(read, Spelling):
+            return Turn(name, read, end, number, name_at, notes, self._comments)
+        return read
+
+    def _quietly(self, number: int, content: str, colon: int, name: str, name_at: int,
+                 notes: tuple[Annotation, ...]) -> Spelling | BodyLine | None:
+        """What follows the colon of a line already found wrong, or None
+        without another finding when it does not read either."""
+        found = len(self._diags)
+        read = self._read_turn(number, content, colon, name, name_at, notes)
+        if len(self._diags) > found:
+            del self._diags[found:]
+            return None
+        return read
+
+    def _read_turn(self, number: int, content: str, colon: int, name: str, name_at: int,
+                   notes: tuple[Annotation, ...]) -> Spelling | BodyLine | None:
+        """What follows a turn's colon. A line that does not read is read
+        again taking a bare tile before more draws or the placement as a
+        draw written without its ``d`` (``d0-5 4-5 d3-6 3-6L``): if that
+        reads, its one finding per such tile replaces the line's."""
+        found = len(self._diags)
+        read = self._turn_words(number, content, colon, name, name_at, notes)
+        if read is not None or len(self._diags) == found:
+            return read
+        strict = self._diags[found:]
+        del self._diags[found:]
+        bare: list[int] = []
+        again = self._turn_words(number, content, colon, name, name_at, notes, bare)
+        if bare and isinstance(again, Spelling) and len(self._diags) == found + len(bare):
+            return again
+        del self._diags[found:]
+        self._diags.extend(strict)
+        return None
+
     def _turn_words(self, number: int, content: str, colon: int, name: str, name_at: int,
-                    notes: tuple[Annotation, ...]) -> Spelling | BodyLine | None:
+                    notes: tuple[Annotation, ...], bare: list[int] | None = None
+                    ) -> Spelling | BodyLine | None:
         """What follows a turn's colon, read word by word: the turn's
         spelling, a muggins call, or None (with its finding) when it cannot
-        be read."""
+        be read. With ``bare``, a tile without its ``d`` followed by a draw,
+        a placement or ``pass`` is read as a draw, reported, and its column
+        added to ``bare``."""
         words = _tokens(content[colon + 1 :], colon + 1)
         if not words:
             self._syntax(
@@ -871,9 +961,18 @@ class _Parser:
         draws: list[Draw] = []
         count = len(words)
         index = 0
-        while index < count and words[index][0][0] == "d":
+        while index < count and (words[index][0][0] == "d" or (
+                bare is not None and index + 1 < count
+                and _draw_left_bare(words[index][0], words[index + 1][0]))):
             word, column = words[index]
-            if word == "d??":
+            if word[0] != "d":
+                halves = _tile_word(word)
+                assert halves is not None and bare is not None
+                self._syntax(number, column, f"{quote(word)} among the draws is not MGN; a "
+                             f"draw is written with its d: did you mean {quote('d' + word)}?")
+                bare.append(column)
+                draws.append(Draw(TileTok(halves[0], halves[1], number, column), number, column))
+            elif word == "d??":
                 draws.append(Draw(None, number, column))
             else:
                 halves = _tile_word(word[1:])

@@ -45,7 +45,9 @@ def settle_round(m: MatchState) -> None:
     rules_of.settle(m.r, pips, went_out, deltas)
     rnd.settlement = tuple(deltas)
     won = rules_of.winner_at_settlement(m.r, m.scores, deltas, m.target)
-    m.winner = None if won == rules_of.NOBODY else won
+    # With a turn set aside the totals are the record's once its next score
+    # line says them; until then nobody is taken to have won.
+    m.winner = None if won == rules_of.NOBODY or m.loose else won
     m.scores = [s + d for s, d in zip(m.scores, deltas)]
     m.ended(EndReason.SETTLEMENT if rules_of.credit_ends_match(m.r) else EndReason.ROUND_END,
             m.last_line)
@@ -125,8 +127,13 @@ def reveal_line(m: MatchState, item: RevealLine) -> None:
         # which hidden hands did not let the replay see at the time.
         m.end_blocked(rnd, item.line, item.column, inferred=True)
     if not rnd.ended:
-        m.report.error(item.line, item.column, "reveal-mismatch",
-                       f"reveal before round {rnd.number} ended")
+        if not rnd.doubt:
+            m.report.error(item.line, item.column, "reveal-mismatch",
+                           f"reveal before round {rnd.number} ended")
+        # The record has the round over where the replay does not: its end
+        # is not followed, and the totals are the next score line's.
+        rnd.doubt = rnd.doubt or item.line
+        m.loose = True
         return
     hand = rnd.hands[seat]
     bits = bits_of(shown)
@@ -156,6 +163,11 @@ def reveal_line(m: MatchState, item: RevealLine) -> None:
 def score_line(m: MatchState, item: ScoreLine) -> None:
     if m.round is not None and m.round.skipping:
         return
+    if m.loose:
+        # A turn was set aside: the replay's totals follow from that alone,
+        # so the record's are taken, without a word.
+        _take_totals(m, item)
+        return
     wrong = []
     for e in item.entries:
         seat = m.seat[e.player]
@@ -170,9 +182,31 @@ def score_line(m: MatchState, item: ScoreLine) -> None:
                 m.scores[m.seat[e.player]] = e.points
         m.scores_uncertain = False
         return
+    # Totals that the record's next score line carries on are the table's
+    # own from here: one finding, not one per score line to the end.
+    carried = bool(wrong) and m.carried(item)
+    hint = "; the score lines after it carry these totals on, so they are taken" \
+        if carried else ""
     for e, real in wrong:
         m.report.error(e.line, e.column, "total-mismatch",
-                       f"{e.player} has {real}, not {e.points}")
+                       f"{e.player} has {real}, not {e.points}{hint}")
+    if carried:
+        _take_totals(m, item)
+
+
+def _take_totals(m: MatchState, item: ScoreLine) -> None:
+    """The score line's totals taken as the match's; once they are every
+    player's, whether they end the match is the engine's to say."""
+    for e in item.entries:
+        m.scores[m.seat[e.player]] = e.points
+    if {e.player for e in item.entries} == set(m.players):
+        m.loose = m.scores_uncertain = False
+        zero = [0] * len(m.scores)
+        won = rules_of.winner_at_settlement(m.r, zero, m.scores, m.target)
+        if won != rules_of.NOBODY and m.winner is None:
+            m.winner = won
+            m.ended(EndReason.PLACEMENT if rules_of.credit_ends_match(m.r)
+                    else EndReason.ROUND_END, item.line)
 
 
 def after_match_end(m: MatchState, item: BodyLine) -> None:
@@ -202,6 +236,12 @@ def check_result(m: MatchState) -> None:
     hidden hands leave unknown, the tag names the winner."""
     tag = m.match.tag_line("Result")
     value = tag.value.strip() if tag is not None else None
+    if m.loose and m.winner is None:
+        # The totals since a turn set aside are not known: whether the
+        # match ended, and who won, is the Result tag's to say.
+        if value in m.seat:
+            m.winner = m.seat[value]
+        return
     if m.scores_uncertain and m.winner is None and value in m.seat:
         assert tag is not None and value is not None
         m.report.unverified(m.round, tag.line, tag.column, "result",

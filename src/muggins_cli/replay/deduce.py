@@ -37,6 +37,8 @@ def deduce_round(body: Sequence[BodyLine], line: int, seat: dict[str, int],
             return {}
         if isinstance(item, Turn):
             s = seat.get(item.player)
+            if s is None and item.slip is not None and len(item.slip.names) == 1:
+                s = seat.get(item.slip.names[0])  # a name misspelt: the one it is near
             if s is None:
                 continue
             spelling = item.spelling

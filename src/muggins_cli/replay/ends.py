@@ -11,7 +11,8 @@ from __future__ import annotations
 import bisect
 
 from muggins_cli.engine import keys
-from muggins_cli.notation.model import BodyLine, Placement, RoundLine, Turn
+from muggins_cli.engine import turn as rules_of
+from muggins_cli.notation.model import BodyLine, MugginsCall, Placement, RoundLine, Turn
 from muggins_cli.replay.state import MatchState, Round
 from muggins_cli.tiles import End, Tile
 
@@ -39,9 +40,12 @@ def whereabouts(m: MatchState, rnd: Round, tile: Tile) -> str:
     return ""
 
 
-def choose_end(m: MatchState, rnd: Round, p: Placement, tile: Tile) -> End | None:
+def choose_end(m: MatchState, rnd: Round, p: Placement, tile: Tile, claimed: int = -1,
+               seat: int = -1) -> End | None:
     """The end of a placement whose end letter is missing or does not fit,
-    with the finding that says so; None when it fits no end."""
+    with the finding that says so; None when it fits no end. ``claimed``
+    (-1: none) and ``seat`` are the turn's claim and player, which help
+    tell which end a placement without its letter took."""
     table = m.table
     ends = table.ends(rnd.key)
     fitting_ends = table.ends_for(rnd.key, tile)
@@ -66,12 +70,12 @@ def choose_end(m: MatchState, rnd: Round, p: Placement, tile: Tile) -> End | Non
         return None
     if len(fitting_ends) == 1:
         return fitting_ends[0]
-    end, needed_on = _end_needed(m, rnd, p.line, tile, fitting_ends)
+    end, told = _end_needed(m, rnd, p.line, tile, fitting_ends, claimed, seat)
     fits = f"{p.tile} fits " + " and ".join(e.value for e in fitting_ends)
-    if needed_on is not None:
+    if told is not None:
         m.report.error(p.line, p.column, "ambiguous-end",
-                       f"{fits}; taken as {end.value}, which the play on line "
-                       f"{needed_on} needs; write the end: {p.tile}{end.value}")
+                       f"{fits}; taken as {end.value}, which {told} needs; write the end: "
+                       f"{p.tile}{end.value}")
     else:
         m.report.error(p.line, p.column, "ambiguous-end",
                        f"{fits}; taken as {end.value}, as nothing later tells which; "
@@ -83,20 +87,45 @@ def _line_of(item: BodyLine) -> int:
     return item.line
 
 
-def _end_needed(m: MatchState, rnd: Round, line: int, tile: Tile, ends: list[End]
-                ) -> tuple[End, int | None]:
+#: Layouts followed per end still possible, when later plays are themselves
+#: ambiguous (each such play may double them).
+MOST_LAYOUTS = 32
+
+
+def _end_needed(m: MatchState, rnd: Round, line: int, tile: Tile, ends: list[End],
+                claimed: int, seat: int) -> tuple[End, str | None]:
     """Of the ``ends`` that ``tile``, laid on ``line`` without an end
-    letter, fits: the one after which the round's next placements still
-    fit, and the line of the placement that told; else the first end
-    still possible, and None. Taking the first end blindly made every
-    later play on the other one an error that the one missing letter
-    caused. Follows the placements as written, on the layout table
-    alone, until one choice is left, a play fits no choice (an error
-    either way), one is itself ambiguous, or the round ends."""
-    table = m.table
-    live = {e: key for e, key, _ in table.moves(rnd.key, tile.index()) if e in ends}
+    letter, fits: the one the record supports, and what told (the words
+    of the finding); else the first end still possible, and None. The
+    line's own claim tells first (a claim only one end's score allows),
+    then a muggins call on the next line (one only one end's unclaimed
+    rest allows), then the round's next placements, as written: followed
+    on the layout table alone, each end with every layout the plays may
+    lead to (a later play without its end letter may go either way), until
+    one end is left, a play fits under no end (an error either way), or the
+    round ends. Taking the first end blindly made every later play on the
+    other one an error that the one missing letter caused."""
+    table, r = m.table, m.r
+    scored = {e: (key, points) for e, key, points in table.moves(rnd.key, tile.index())
+              if e in ends}
+    live = list(scored)
+    if claimed >= 0:
+        fair = [e for e in live if not rules_of.claim_fault(r, claimed, scored[e][1])]
+        if len(fair) == 1:
+            return fair[0], f"the claim +{claimed}"
+        live = fair or live
     body = m.match.body
     start = bisect.bisect_right(body, line, key=_line_of)
+    call = body[start] if start < len(body) else None
+    if isinstance(call, MugginsCall) and seat >= 0 and call.player in m.seat:
+        fair = [e for e in live if rules_of.call_fault(
+            r, False, seat, m.seat[call.player],
+            scored[e][1] - rules_of.credited(r, claimed, scored[e][1]),
+            call.points) == rules_of.CALL_OK]
+        if len(fair) == 1:
+            return fair[0], f"the muggins call on line {call.line}"
+        live = fair or live
+    layouts = {e: {scored[e][0]} for e in live}
     for item in body[start:start + LOOK_AHEAD]:
         if isinstance(item, RoundLine):
             break
@@ -109,17 +138,15 @@ def _end_needed(m: MatchState, rnd: Round, line: int, tile: Tile, ends: list[End
             continue  # a pass tells nothing of the layout
         if later.hi > m.rules.max_pip:
             break
-        follow: dict[End, int] = {}
-        for e, key in live.items():
-            moves = [mv for mv in table.moves(key, spelling.index)
-                     if spelling.end is None or mv[0] is spelling.end]
-            if len(moves) > 1:
-                return next(iter(live)), None
-            if moves:
-                follow[e] = moves[0][1]
+        follow: dict[End, set[int]] = {}
+        for e, keys_now in layouts.items():
+            after = {key for now in keys_now for end, key, _ in table.moves(now, spelling.index)
+                     if spelling.end is None or end is spelling.end}
+            if after:
+                follow[e] = set(sorted(after)[:MOST_LAYOUTS])
         if not follow:
             break
-        live = follow
-        if len(live) == 1:
-            return next(iter(live)), item.line
-    return next(iter(live)), None
+        layouts = follow
+        if len(layouts) == 1:
+            return next(iter(layouts)), f"the play on line {item.line}"
+    return next(iter(layouts)), None

@@ -129,12 +129,15 @@ def place_faults(m: MatchState, rnd: Round, t: Turn, faults: int, drawn: Tile | 
     return True
 
 
-def claim_mismatch(m: MatchState, rnd: Round, t: Turn, points: int) -> None:
+def claim_mismatch(m: MatchState, rnd: Round, t: Turn, points: int,
+                   hint: str | None = None) -> None:
+    """A claim that is not the score (``hint``: how the replay read it)."""
     claim, p = t.claim, t.action
     assert claim is not None and isinstance(p, Placement)
     m.report.error(claim.line, claim.column, "score-mismatch",
                    f"{t.player} claims {claim.points}; {p.tile} scores {points}"
-                   f" (the open ends add up to {m.table.total(rnd.key)})")
+                   f" (the open ends add up to {m.table.total(rnd.key)})"
+                   + (f"; {hint}" if hint else ""))
 
 
 def _written(t: Turn) -> str:

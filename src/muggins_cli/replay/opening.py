@@ -19,33 +19,123 @@ from muggins_cli.tiles import Tile, bits_of, tiles_of
 
 def round_line(m: MatchState, item: RoundLine) -> None:
     rnd = m.round
-    if rnd is not None and not rnd.ended and not rnd.skipping:
+    if rnd is not None and item.number == rnd.number and not rnd.started and not rnd.deals \
+            and rnd.lead_line is None and rnd.stock_line is None:
+        # The round's line written twice: one round, read once.
+        m.report.error(item.line, item.column, "bad-round",
+                       f"expected round {rnd.number + 1}, got round {item.number}; the "
+                       f"line repeats line {rnd.line} and is read once")
+        return
+    m.report.since = 0  # a turn set aside speaks for its own round only
+    if rnd is not None and not rnd.ended and not rnd.skipping and not rnd.doubt:
         if m.hidden_block_possible(rnd):
             m.end_blocked(rnd, item.line, item.column, inferred=True)
             settle_round(m)
         else:
             m.report.error(item.line, item.column, "bad-round",
                            f"round {item.number} starts before round {rnd.number} ended")
+            # Its end, and so the totals after it, are not known.
+            rnd.doubt = item.line
+            m.loose = True
     expected = m.rounds + 1
     if item.number != expected:
         m.report.error(item.line, item.column, "bad-round",
                        f"expected round {expected}, got round {item.number}")
     m.rounds += 1
     m.prev_round = rnd
+    m.lead_after_end = None
     m.round = Round(expected, item.line, len(m.players), m.rules)
 
 
 def _expected_leader(m: MatchState) -> int | None:
-    """Who must lead this round, or None when a lot (or the deal) decides."""
+    """Who must lead this round, or None when a lot (or the deal) decides,
+    or the last round's end is not known (it was not followed to its end)."""
     prev = m.prev_round
-    if prev is None or prev.skipping or not prev.ended:
+    if prev is None or not _followed(prev):
         return None
     return next_leader(prev.went_out)
 
 
+def _followed(rnd: Round) -> bool:
+    """Whether the replay followed ``rnd`` to its end, knowing how it ended."""
+    return rnd.ended and not rnd.skipping and not rnd.doubt
+
+
+def leader_due(m: MatchState, rnd: Round) -> int | None:
+    """Who must lead ``rnd`` as far as the record and the last round say (its
+    `lead` line, or who went out last), or None when anyone may: a lot
+    that no line states, a `lead` line against the rules (either player
+    is then taken), the highest double of the deal, a last round whose end
+    is not known."""
+    prev = m.prev_round
+    if leads_by_deal(m.rules) and (prev is None or (_followed(prev) and prev.went_out is None)):
+        return None
+    if rnd.lead_seat is not None:
+        return None if rnd.lead_wrong else rnd.lead_seat
+    return _expected_leader(m)
+
+
+def double_holder(m: MatchState, rnd: Round) -> int | None:
+    """Who leads ``rnd`` by its deal: under ``lead_tile: highest-double``, in
+    a round that no going out decides, the seat dealt the highest double,
+    when the deal lines give every hand; else None. Before the first turn
+    as after it, so that a lead left out is seen on the turn after it."""
+    if rnd.started:
+        return rnd.lead_tile[0] if rnd.by_deal and rnd.lead_tile is not None else None
+    prev = m.prev_round
+    if not leads_by_deal(m.rules) or not (
+            prev is None or (_followed(prev) and prev.went_out is None)):
+        return None
+    n = len(m.players)
+    if len(rnd.deals) != n:
+        return None
+    every = m.table.all_mask
+    found = highest_double([tiles_of(rnd.dealt[seat] & every) for seat in range(n)])
+    return None if found is None else found[0]
+
+
+def _unopened(m: MatchState, item: DealLine | StockLine) -> bool:
+    """A `deal` or `stock` line after the round ended: the next round's,
+    whose `round` line is missing. Said once, on the line, then read as
+    that round's start (with a `lead` line read just before it), so that
+    its deal is checked and its play followed. False when the round has
+    not ended (the line is then out of place in it)."""
+    rnd = m.round
+    if rnd is None or not rnd.ended or _round_line_follows(m):
+        return False
+    what = "deal" if isinstance(item, DealLine) else "stock"
+    m.report.error(item.line, item.column, "bad-deal",
+                   f"a `{what}` line must come before the round's first turn; round "
+                   f"{rnd.number} has ended and no `round {rnd.number + 1}` line starts the "
+                   "next one: read as its start")
+    m.report.since = 0
+    m.rounds += 1
+    m.prev_round = rnd
+    m.round = Round(m.rounds, item.line, len(m.players), m.rules)
+    lead = m.lead_after_end
+    if lead is not None:
+        m.lead_after_end = None
+        lead_line(m, lead)
+    return True
+
+
+def _round_line_follows(m: MatchState) -> bool:
+    """Whether a `round` line comes after the line being read, before the
+    next turn: the lines were written in another order, not without it."""
+    for item in m.match.body[m.index + 1:]:
+        if isinstance(item, RoundLine):
+            return True
+        if isinstance(item, Turn):
+            return False
+    return False
+
+
 def lead_line(m: MatchState, item: LeadLine) -> None:
     rnd = m.round
-    if rnd is None or rnd.skipping or rnd.ended:
+    if rnd is not None and rnd.ended:
+        m.lead_after_end = item  # the next round's, if a deal line shows it begun
+        return
+    if rnd is None or rnd.skipping:
         return
     if rnd.started:
         m.report.error(item.line, item.column, "bad-round",
@@ -69,9 +159,12 @@ def deal_line(m: MatchState, item: DealLine) -> None:
     if rnd is None or rnd.skipping:
         return
     if rnd.started:
-        m.report.error(item.line, item.column, "bad-deal",
-                       "a `deal` line must come before the round's first turn")
-        return
+        if not _unopened(m, item):
+            m.report.error(item.line, item.column, "bad-deal",
+                           "a `deal` line must come before the round's first turn")
+            return
+        rnd = m.round
+        assert rnd is not None
     seat = m.seat[item.player]
     if seat in rnd.deals:
         m.report.error(item.line, item.column, "bad-deal",
@@ -108,6 +201,9 @@ def stock_line(m: MatchState, item: StockLine) -> None:
     rnd = m.round
     if rnd is None or rnd.skipping:
         return
+    if rnd.started and _unopened(m, item):
+        rnd = m.round
+        assert rnd is not None
     if rnd.started or rnd.stock_line is not None:
         m.report.error(item.line, item.column, "bad-deal",
                        "a `stock` line must come once, before the round's first turn")
@@ -122,16 +218,26 @@ def open_play(m: MatchState, rnd: Round) -> bool:
     n = len(m.players)
     rnd.started = True
     size = rules.hand_size_for(n)
-    if rnd.deals and len(rnd.deals) != n:
-        missing = [m.players[i] for i in range(n) if i not in rnd.deals]
-        first = min(d.line for d in rnd.deals.values())
-        m.report.error(first, 1, "bad-deal",
-                       "deal lines for only some players (none for " + ", ".join(missing) + ")")
-        rnd.skipping = True
-        return False
     every = m.table.all_mask
     pool: int | None = None
-    if rnd.deals:
+    if rnd.deals and len(rnd.deals) != n:
+        missing = [i for i in range(n) if i not in rnd.deals]
+        first = min(d.line for d in rnd.deals.values())
+        m.report.error(first, 1, "bad-deal", "deal lines for only some players (none for "
+                       + ", ".join(m.players[i] for i in missing) + ")")
+        # The hands without a line are hidden, as in a record kept without
+        # deals; with one of them and the stock line, it is what is left.
+        rnd.hands = [HandView(rnd.dealt[seat] & every) if seat in rnd.dealt
+                     else HandView(0, size) for seat in range(n)]
+        rnd.seen = rnd.dealt_bits & every
+        stock = rnd.stock_line
+        if len(missing) == 1 and stock is not None:
+            rest = every & ~rnd.dealt_bits & ~bits_of(tok.tile for tok in stock.tiles)
+            if rest.bit_count() == size:
+                rnd.hands[missing[0]] = HandView(rest)
+                rnd.seen |= rest
+                pool = rnd.stock_pool = every & ~rnd.seen
+    elif rnd.deals:
         # A tile off the set is reported on the deal line and not held.
         rnd.hands = [HandView(rnd.dealt[seat] & every) for seat in range(n)]
         pool = rnd.stock_pool = every & ~rnd.dealt_bits
@@ -159,7 +265,7 @@ def _lead_by_deal(m: MatchState, rnd: Round) -> None:
     the finding then on the ``round`` line."""
     prev = m.prev_round
     rnd.by_deal = leads_by_deal(m.rules) and (
-        prev is None or (not prev.skipping and prev.ended and prev.went_out is None))
+        prev is None or (_followed(prev) and prev.went_out is None))
     if not rnd.by_deal or not rnd.hands_known:
         return
     rnd.lead_tile = highest_double([h.known for h in rnd.hands])
@@ -219,7 +325,13 @@ def check_leader(m: MatchState, rnd: Round, t: Turn, seat: int) -> None:
                            f"{m.players[rnd.lead_seat]} leads round {rnd.number}, "
                            f"not {t.player}")
     elif expected is None:
-        why = ("round 1" if m.prev_round is None else
+        prev = m.prev_round
+        if (prev is not None and not _followed(prev)) or m.dropped_since(rnd.line, t.line):
+            # The last round's end was not followed (its finding said why),
+            # or a line of this round's opening went unread, the `lead`
+            # line perhaps: who leads is not known.
+            return
+        why = ("round 1" if prev is None else
                f"round {rnd.number} after a blocked round")
         m.report.error(t.line, t.column, "wrong-leader",
                        f"{why} needs a `lead` line (the leader is chosen by lot)")

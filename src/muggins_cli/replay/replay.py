@@ -30,8 +30,12 @@ def run_replay(match: Match, resolve_rules: RulesResolver,
     visitor = Visitors(*visitors)
     diags = list(match.diagnostics)
     header = read_setup(match, resolve_rules, diags)
+    # The findings of turns whose name is not a player's are the tracker's to
+    # report, in its words, once it knows whose turn each was.
+    later = {id(d) for d in match.deferred} if header.setup is not None else set()
     for d in diags:
-        visitor.finding(d)
+        if id(d) not in later:
+            visitor.finding(d)
     if header.setup is None:
         return header, None
     tracker = Tracker(match, header.setup, visitor)

@@ -10,6 +10,8 @@ never reads them, it gets a :class:`~.position.Position` or a
 
 from __future__ import annotations
 
+import bisect
+import copy
 from collections.abc import Callable
 
 from muggins_cli.engine import turn as rules_of
@@ -23,8 +25,10 @@ from muggins_cli.notation.model import (
     LeadLine,
     Match,
     MugginsCall,
+    ScoreLine,
     Severity,
     StockLine,
+    Turn,
 )
 from muggins_cli.replay.setup import MatchSetup
 from muggins_cli.replay.values import MatchEnding, won_text
@@ -63,18 +67,35 @@ class HandView:
 class Report:
     """Where the tracker's findings go (the visitors' ``finding``); an
     ``unverified`` note is given once per kind and round, as the first
-    place a check could not be made."""
+    place a check could not be made.
 
-    __slots__ = ("emit",)
+    ``since``: the line of a turn the replay had to set aside, unread, in
+    the round being replayed (0: none). What the rest of that round shows
+    may follow from that turn alone, so it is said as ``info`` naming the
+    line, not as an error or a warning."""
+
+    __slots__ = ("emit", "since")
 
     def __init__(self, emit: Callable[[Diagnostic], None]) -> None:
         self.emit = emit
+        self.since = 0
 
     def error(self, line: int, column: int, code: str, message: str) -> None:
+        if self.since:
+            self._follows(line, column, code, message)
+            return
         self.emit(Diagnostic(line, column, Severity.ERROR, code, message))
 
     def warn(self, line: int, column: int, code: str, message: str) -> None:
+        if self.since:
+            self._follows(line, column, code, message)
+            return
         self.emit(Diagnostic(line, column, Severity.WARNING, code, message))
+
+    def _follows(self, line: int, column: int, code: str, message: str) -> None:
+        self.emit(Diagnostic(line, column, Severity.INFO, code,
+                             f"{message} (this may follow from the turn set aside on line "
+                             f"{self.since})"))
 
     def unverified(self, rnd: Round | None, line: int, column: int, kind: str,
                    message: str) -> None:
@@ -130,10 +151,28 @@ class Round:
         self.closing_passes = 0  # seats (bits) that passed after the block
         self.passes = 0  # passes in a row
         self.skipping = False  # the record stopped making sense in this round
+        # Turn lines set aside unread (a name the replay could not take for
+        # anybody's): a turn may be missing there, as at a line not read.
+        self.aside: list[int] = []
+        self.last_turn: Turn | None = None  # the last turn line played
+        self.doubt = 0  # the line of a turn set aside: the round's end is not known for sure
         self.unverified: set[str] = set()
         self.settled = False
         self.settlement: tuple[int, ...] | None = None  # what the settlement credited each
         self.voids = VoidWatch(rules)  # what draws and passes showed
+
+    def fork(self) -> Round:
+        """A copy to replay ahead on, sharing nothing it may change (the
+        voids, which only a watched replay records, and the deal lines,
+        read before the first turn, are shared)."""
+        other = copy.copy(self)
+        other.hands = [HandView(h.bits, h.unknown) for h in self.hands]
+        if self.stock is not None:
+            other.stock = list(self.stock)
+        other.laid = list(self.laid)
+        other.aside = list(self.aside)
+        other.unverified = set(self.unverified)
+        return other
 
     @property
     def layout(self) -> Layout:
@@ -160,6 +199,12 @@ class MatchState:
     def __init__(self, match: Match, setup: MatchSetup, report: Report) -> None:
         self.match = match
         self.report = report
+        # Lines the parser could not read: a turn may be missing there, so the
+        # next one is not blamed for being out of turn (lines it read as
+        # meant, despite their finding, are in the body and count as read).
+        kept = set(match.kept)
+        self.dropped = sorted({d.line for d in match.diagnostics
+                               if d.severity is Severity.ERROR and d.line not in kept})
         self.players: tuple[str, ...] = setup.players
         self.seat: dict[str, int] = setup.seat
         self.rules: Rules = setup.rules
@@ -170,17 +215,38 @@ class MatchState:
         self.winner: int | None = None
         self.ending: MatchEnding | None = None
         self.last_line = 0  # the last body line read, where a settlement follows
+        self.index = 0  # the body line being read (its index in the body)
         self.rounds = 0
         self.turns = 0
         self.round: Round | None = None
         self.prev_round: Round | None = None
+        # A `lead` line after a round ended: the next round's, if the lines
+        # after it show that round begun without its `round` line.
+        self.lead_after_end: LeadLine | None = None
         # The placement a muggins call may take from: (placer, unclaimed rest).
         self.pending: tuple[int, int] | None = None
         # The muggins line just read: the only line that may follow a
         # placement as a call, so a muggins line after it is one too many.
         self.last_call: MugginsCall | None = None
         self.scores_uncertain = False  # a settlement needed hidden hands
+        # A turn was set aside: the totals are the record's own from its next
+        # score line on, and nobody is taken to have won until then.
+        self.loose = False
         self.after_end_reported = False
+
+    def dropped_since(self, after: int, before: int) -> bool:
+        """Whether a line between ``after`` and ``before`` went unread (the
+        parser could not read it, or the replay set it aside)."""
+        i = bisect.bisect_right(self.dropped, after)
+        if i < len(self.dropped) and self.dropped[i] < before:
+            return True
+        rnd = self.round
+        return rnd is not None and any(after < line < before for line in rnd.aside)
+
+    def carried(self, item: ScoreLine) -> bool:
+        """Whether the totals of ``item``, which are not the replay's, are
+        those the record goes on with (the tracker weighs it)."""
+        return False
 
     def won_text(self) -> str:
         return won_text(self.players, self.target, self.winner, self.ending)
@@ -192,9 +258,10 @@ class MatchState:
             return
         deltas = [0] * len(self.scores)
         deltas[seat] = points
-        if not self.scores_uncertain:
-            # With totals unknown (a settlement needed hidden hands) whether
-            # this reached the target is unknown too; the record goes on.
+        if not self.scores_uncertain and not self.loose:
+            # With totals unknown (a settlement needed hidden hands, or a
+            # turn set aside) whether this reached the target is unknown
+            # too; the record goes on.
             won = rules_of.winner_on_credit(self.r, self.scores, deltas, self.target)
             self.winner = None if won == rules_of.NOBODY else won
         self.scores[seat] += points

@@ -8,11 +8,14 @@ scores (the layout table over :mod:`muggins_cli.engine.keys`), what a claim
 credits, going out, the block, the settlement and who wins
 (:mod:`muggins_cli.engine.turn`). The tracker keeps what the record has
 shown so far (hands as known tiles plus a count, the stock, the layout's
-key, the totals), asks the engine, and turns its answers into findings;
-where the record stops making sense it goes on as far as it can (an
-illegal draw is taken as done, a wrong claim is replaced by the real
-score) and skips to the next round where it cannot (a tile that is not
-there).
+key, the totals), asks the engine, and turns its answers into findings.
+Where the record stops making sense it goes on with the reading the rest of
+the record supports, as a reader would (:mod:`.readings`: a name near the
+due player's, a draw written without its ``d``, a tile with a digit
+wrong, a turn missing or written twice), so that one slip gives one
+finding; it weighs each reading by replaying ahead on a copy of itself
+(:meth:`Tracker.shadow`), which reports nothing and counts what it would
+have reported.
 
 What it saw goes to its visitors as public values (:mod:`.visitor`): each
 finding, a :class:`~.visitor.Moment` between lines with its
@@ -23,7 +26,6 @@ a plain check pays for no position and no event.
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 
 from muggins_cli.engine import turn as rules_of
@@ -33,6 +35,10 @@ from muggins_cli.engine.layout import EMPTY, Layout, blocked_at, fit_bits
 from muggins_cli.engine.scoring import EndReason
 from muggins_cli.engine.state import Place
 from muggins_cli.engine.turn import (
+    PLACE_MAYBE_HELD,
+    PLACE_NOT_DRAWN,
+    PLACE_NOT_HELD,
+    PLACE_OFF_SET,
     YES,
     claim_fault,
     credited,
@@ -51,11 +57,11 @@ from muggins_cli.notation.model import (
     RevealLine,
     RoundLine,
     ScoreLine,
-    Severity,
     StockLine,
     Turn,
 )
 from muggins_cli.replay import faults as say
+from muggins_cli.replay import placing, readings
 from muggins_cli.replay.closing import (
     after_match_end,
     check_result,
@@ -68,14 +74,17 @@ from muggins_cli.replay.ends import choose_end
 from muggins_cli.replay.opening import (
     check_leader,
     deal_line,
+    double_holder,
     lead_line,
+    leader_due,
     open_play,
     round_line,
     stock_line,
 )
 from muggins_cli.replay.position import Position, shared
 from muggins_cli.replay.setup import MatchSetup
-from muggins_cli.replay.state import HandView, MatchState, Report, Round
+from muggins_cli.replay.state import HandView, Round
+from muggins_cli.replay.trials import Trials
 from muggins_cli.replay.values import TurnEvent
 from muggins_cli.replay.visitor import At, Moment, ReplayVisitor
 from muggins_cli.tiles import End, Tile, full_set
@@ -86,59 +95,101 @@ _LINES = {LeadLine: lead_line, DealLine: deal_line, StockLine: stock_line,
 _END_AT: dict[End | None, int] = {None: -1, End.L: 0, End.R: 1, End.U: 2, End.D: 3}
 
 
-class Tracker(MatchState):
+class Tracker(Trials):
     """Follows one match's body from its resolved header, telling
     ``visitor`` what it finds; :func:`~.replay.replay_match` runs it."""
 
     def __init__(self, match: Match, setup: MatchSetup, visitor: ReplayVisitor) -> None:
-        super().__init__(match, setup, Report(visitor.finding))
-        self.visitor = visitor
-        self.events = visitor.wants_turns
-        self.n = len(self.players)
+        super().__init__(match, setup, visitor)
         self.muggins = self.rules.muggins
-        self.deciding = visitor.wants_decisions
-        # What draws, passes and placements show is for the positions a
-        # visitor asks for; a plain check has none to ask.
-        self.watch = visitor.wants_moments or visitor.wants_decisions
-        # Lines the parser could not read: a turn may be missing there, so the
-        # next one is not blamed for being out of turn.
-        self.dropped = sorted({d.line for d in match.diagnostics
-                               if d.severity is Severity.ERROR})
 
     def run(self) -> None:
         """Replay the body; stops early only when every visitor is done."""
-        body = self.match.body
         visitor = self.visitor
-        other, turn = self._line, self._turn
-        for item in body:
+        other = self.read_line
+        for index, item in enumerate(self.match.body):
+            self.index = index
+            if item.__class__ is Turn:
+                assert isinstance(item, Turn)
+                if not self.turn_line(item):
+                    return
+                continue
             if visitor.wants_moments and not self._moment(item):
                 return
-            if item.__class__ is not Turn:
-                other(item)
-                continue
-            assert isinstance(item, Turn)
-            # A turn, the commonest line: a muggins call may follow it, and
-            # an ended round is settled before it.
-            self.pending = None
-            self.last_call = None
-            rnd = self.round
-            if rnd is not None and rnd.ended and not rnd.settled:
-                settle_round(self)
-            self.last_line = item.line
-            if rnd is not None and self.winner is None:
-                turn(rnd, item)
-            elif self.winner is not None:
-                after_match_end(self, item)
-            else:
-                self._no_round(item)
+            other(item)
         if visitor.wants_moments:
             self._moment(None)
         settle_round(self)
         check_result(self)
 
-    def _line(self, item: BodyLine) -> None:
+    def turn_line(self, item: Turn) -> bool:
+        """A turn line, the commonest: read as the record means it (a name
+        not in Players, a turn not by the player due: :mod:`.readings`),
+        then the visitors are told the moment before it and it is played.
+        False when the visitors want nothing more."""
+        rnd = self.round
+        t = item
+        if item.slip is not None or (not self.trial and rnd is not None
+                                     and self.astray(rnd, item)):
+            read = readings.turn_line(self, rnd, item)
+            if read is None:
+                return True
+            t = read
+        elif not self.trial and rnd is not None and self._bad_pass(rnd, item):
+            t = readings.bad_pass(self, rnd, item)
+        if self.visitor.wants_moments and not self._moment(t):
+            return False
+        self.play_line(rnd, t)
+        return True
+
+    def _bad_pass(self, rnd: Round, t: Turn) -> bool:
+        """A bare pass the rules do not allow the player due (a line that
+        may be another turn written wrong); passes are few, so asking
+        before the line is played costs little."""
+        if t.spelling.tile is not None or t.spelling.drawn or not rnd.turns \
+                or rnd.ended or rnd.skipping or self.winner is not None:
+            return False
+        fault = rules_of.pass_fault(rnd.key, self._held(rnd, rnd.hands[rnd.to_move]),
+                                    rnd.can_draw, False)
+        return fault in (rules_of.PASS_STOCK_LEFT, rules_of.PASS_HOLDING_FIT)
+
+    def astray(self, rnd: Round, t: Turn) -> bool:
+        """Whether ``t`` is not by the player the round waits for: after its
+        first turn the player to move, at its first the leader when the
+        record or the last round says who."""
+        if rnd.skipping or rnd.ended or self.winner is not None:
+            return False
+        if rnd.turns:
+            return self.seat[t.player] != rnd.to_move
+        leader = leader_due(self, rnd)
+        if leader is None:
+            leader = double_holder(self, rnd)
+        return leader is not None and self.seat[t.player] != leader
+
+    def play_line(self, rnd: Round | None, t: Turn) -> None:
+        # A muggins call may follow a turn, and an ended round is settled
+        # before it.
+        self.pending = None
+        self.last_call = None
+        if rnd is not None and rnd.ended and not rnd.settled:
+            settle_round(self)
+        self.last_line = t.line
+        if rnd is not None and self.winner is None:
+            self._turn(rnd, t)
+        elif self.winner is not None:
+            after_match_end(self, t)
+        else:
+            self._no_round(t)
+
+    def read_line(self, item: BodyLine) -> None:
         """Any line but a turn."""
         cls = item.__class__
+        rnd = self.round
+        if not self.trial and rnd is not None and cls in _AFTER_PLAY \
+                and (rnd.started or (cls is ScoreLine and rnd.deals)) \
+                and not rnd.ended and not rnd.skipping and not rnd.doubt \
+                and self.winner is None:
+            readings.before_end(self, rnd, item)
         if cls is not MugginsCall:
             self.pending = None
             self.last_call = None
@@ -230,6 +281,8 @@ class Tracker(MatchState):
 
     def _turn(self, rnd: Round, t: Turn) -> None:
         if rnd.skipping:
+            if self.trial:
+                self.tally.n += 1  # a line a reading leaves unread weighs as a finding
             return
         seat = self.seat[t.player]
         rnd.turn_lines += 1
@@ -242,29 +295,27 @@ class Tracker(MatchState):
             if rnd.skipping:
                 return
             check_leader(self, rnd, t, seat)
-        elif seat != rnd.to_move and not self._dropped_since(rnd.last_turn_line, t.line):
+        elif seat != rnd.to_move and not self.dropped_since(rnd.last_turn_line, t.line):
             self.report.error(t.line, t.column, "out-of-turn",
                               f"it is {self.players[rnd.to_move]}'s turn, not {t.player}'s")
         rnd.to_move = seat
         rnd.last_turn_line = t.line
+        rnd.last_turn = t
         rnd.turns += 1
         self.turns += 1
         spelling = t.spelling
         hand = rnd.hands[seat]
         # Events show the layout the mover faced; a plain check makes none.
         before = rnd.layout if self.events else EMPTY
-        drawn = self._draws(rnd, t, seat, hand) if spelling.drawn else None
-        if self.deciding:
-            self.visitor.decide(t, self.position(drawn, in_turn=True))
-        tile = spelling.tile
-        if tile is None:
+        drawn = self.draws(rnd, t, seat, hand) if spelling.drawn else None
+        if spelling.tile is None:
+            if self.deciding:
+                self.visitor.decide(t, self.position(drawn, in_turn=True))
             if self.watch:
                 rnd.voids.passed(seat, rnd.layout)
             self._pass(rnd, t, seat, hand, drawn, before)
         else:
-            if self.watch:
-                rnd.voids.placed(seat, rnd.layout, tile, spelling.end)
-            self._place(rnd, t, seat, hand, drawn, before)
+            self.place(rnd, t, seat, hand, drawn, before)
 
     def _after_round_end(self, rnd: Round, t: Turn, seat: int) -> None:
         """A turn line once the round is over: after a block, each seat's
@@ -282,10 +333,6 @@ class Tracker(MatchState):
         self.report.error(t.line, t.column, "after-round-end",
                           f"{t.player} plays after round {rnd.number} ended ({how})")
 
-    def _dropped_since(self, after: int, before: int) -> bool:
-        i = bisect.bisect_right(self.dropped, after)
-        return i < len(self.dropped) and self.dropped[i] < before
-
     def _held(self, rnd: Round, hand: HandView) -> int:
         """Whether ``hand`` holds a tile that fits (engine's holding)."""
         table = self.table
@@ -294,13 +341,16 @@ class Tracker(MatchState):
             fit |= fit_bits(table, rnd.key, hand.bits)
         return rules_of.holding(hand.bits, hand.unknown, fit)
 
-    def _draws(self, rnd: Round, t: Turn, seat: int, hand: HandView) -> Tile | None:
-        """Replay a turn's draws; the drawn tile that fits, which must be
-        placed, or None."""
+    def draws(self, rnd: Round, t: Turn, seat: int, hand: HandView, start: int = 0,
+              drawn: Tile | None = None) -> Tile | None:
+        """Replay a turn's draws from its ``start``-th (a reading may add
+        draws after those written, ``drawn`` the fitting tile drawn before
+        them); the drawn tile that fits, which must be placed, or None."""
         r = self.r
         key = rnd.key  # no draw changes the layout
-        drawn: Tile | None = None
-        for i, tile in enumerate(t.spelling.drawn):
+        written = t.spelling.drawn
+        for i in range(start, len(written)):
+            tile = written[i]
             held = self._held(rnd, hand) if drawn is None else rules_of.NO
             faults = rules_of.draw_faults(r, key, held, rnd.can_draw, drawn is not None)
             if faults:
@@ -332,8 +382,17 @@ class Tracker(MatchState):
                     what = ("is not in the stock" if tile not in stock
                             else f"is not the next tile of the stock ({nxt} is)")
                     d = t.draws[i]
-                    self.report.error(d.line, d.column, "illegal-draw",
-                                      f"{t.player} drew {tile}, which {what}")
+                    if readings.one_half_off(tile, nxt) and self._in_step(t, i, stock) \
+                            and not self._known_elsewhere(rnd, tile):
+                        # A digit written wrong, as a reader takes it: the
+                        # next tile, so the draws after it stay in step.
+                        self.report.error(d.line, d.column, "illegal-draw",
+                                          f"{t.player} drew {tile}, which {what}; "
+                                          f"read as {nxt}")
+                        tile = nxt
+                    else:
+                        self.report.error(d.line, d.column, "illegal-draw",
+                                          f"{t.player} drew {tile}, which {what}")
                 if tile in stock:
                     stock.remove(tile)
             if rnd.stock_pool is not None:
@@ -355,6 +414,19 @@ class Tracker(MatchState):
         rnd.seen |= bit
         return tile
 
+    def _known_elsewhere(self, rnd: Round, tile: Tile) -> bool:
+        """Whether ``tile`` is known to be in a hand or on the table."""
+        bit = 1 << tile.index()
+        return bool(rnd.seen & bit) or self._held_elsewhere(rnd, bit)
+
+    def _in_step(self, t: Turn, i: int, stock: list[Tile]) -> bool:
+        """Whether the draws written after ``t``'s ``i``-th follow the
+        stock from its second tile on (or there are none): the ``i``-th,
+        one digit off the stock's next, is then that tile written wrong."""
+        later = t.spelling.drawn[i + 1:]
+        return all(d is None or (k + 1 < len(stock) and d is stock[k + 1])
+                   for k, d in enumerate(later))
+
     def _pass(self, rnd: Round, t: Turn, seat: int, hand: HandView, drawn: Tile | None,
               before: Layout) -> None:
         can_draw = rnd.can_draw
@@ -374,10 +446,13 @@ class Tracker(MatchState):
             return False
         return blocked_at(self.table, rnd.key, [h.bits for h in rnd.hands], can_draw)
 
-    def _place(self, rnd: Round, t: Turn, seat: int, hand: HandView, drawn: Tile | None,
-               before: Layout) -> None:
+    def place(self, rnd: Round, t: Turn, seat: int, hand: HandView, drawn: Tile | None,
+              before: Layout, read: bool = False) -> None:
         """Replay a placement: the commonest line of a record, so the tokens
-        of the turn are made only to say what is wrong with them."""
+        of the turn are made only to say what is wrong with them. A tile
+        the player cannot place as written is read as the rest of the
+        record has it (:func:`.placing.placement`); ``read``: ``t`` is
+        such a reading already."""
         r, spelling = self.r, t.spelling
         tile, ti, end, key = spelling.tile, spelling.index, spelling.end, rnd.key
         assert tile is not None
@@ -385,9 +460,18 @@ class Tracker(MatchState):
         held = holding(hand.bits, 0 if rnd.seen & bit else hand.unknown, bit)
         faults = place_faults(r, key, _END_AT[end], ti, held,
                               -1 if drawn is None else drawn.index())
+        if not read and not self.trial and (
+                faults & _CANNOT or (faults & PLACE_MAYBE_HELD and self._held_elsewhere(rnd, bit))
+                or (key != EMPTY_KEY and not self._fits_as_written(key, ti, end))):
+            placing.placement(self, rnd, t, seat, hand, drawn, faults, before)
+            return
         if faults and not say.place_faults(self, rnd, t, faults, drawn):
             rnd.skipping = True
             return
+        if self.deciding:
+            self.visitor.decide(t, self.position(drawn, in_turn=True))
+        if self.watch:
+            rnd.voids.placed(seat, rnd.layout, tile, end)
         if held == YES:
             hand.bits ^= bit
         else:
@@ -416,20 +500,53 @@ class Tracker(MatchState):
         if self.events:
             self._event(rnd, t, seat, hand, Place(tile, end, spelling.a if end is None else None),
                         before, drawn, points, placed=tile)
-        claimed = -1 if spelling.points is None else spelling.points
-        if claim_fault(r, claimed, points):
-            say.claim_mismatch(self, rnd, t, points)
+        self._claimed(rnd, t, seat, points)
+
+    def _claimed(self, rnd: Round, t: Turn, seat: int, points: int) -> None:
+        """A placement's claim held to what it scored, and credited; a
+        claim above the score under muggins rules is read as the totals
+        after it have it (:func:`.placing.claim`)."""
+        r, written = self.r, t.spelling.points
+        claimed = -1 if written is None else written
         credit = credited(r, claimed, points)
+        if claim_fault(r, claimed, points):
+            if self.trial or not self.muggins:
+                say.claim_mismatch(self, rnd, t, points)
+            else:
+                credit = placing.claim(self, rnd, t, seat, points, credit)
+        self.credited(rnd, t, seat, points, credit)
+
+    def credited(self, rnd: Round, t: Turn, seat: int, points: int, credit: int) -> None:
+        """The end of a placement that scored ``points``: ``credit`` of them
+        credited (what the claim earned), then the next player moves, unless
+        the placer went out or nobody can play."""
         if self.muggins:
             self.pending = (seat, points - credit)
         if credit > 0:
             self.credit(seat, credit, t.line, EndReason.PLACEMENT)
+        hand = rnd.hands[seat]
         rnd.to_move = (seat + 1) % self.n
         if out_of_tiles(hand.bits, hand.unknown):
             rnd.ended = True
             rnd.went_out = seat
         elif self._blocked(rnd, rnd.can_draw):
             self.end_blocked(rnd, t.line, t.column, inferred=False)
+
+    def carried(self, item: ScoreLine) -> bool:
+        return not self.trial and readings.carried(self, item)
+
+    def _held_elsewhere(self, rnd: Round, bit: int) -> bool:
+        """Whether another hand is known to hold the tile of ``bit``."""
+        return any(h.bits & bit for h in rnd.hands)
+
+    def _fits_as_written(self, key: int, ti: int, end: End | None) -> bool:
+        """Whether the tile of index ``ti`` goes where the line says: at the
+        end named, or at some end when none is (several: the ambiguous end,
+        which :func:`~.ends.choose_end` reads)."""
+        moves = self.table.moves(key, ti)
+        if end is None:
+            return bool(moves)
+        return any(e is end for e, _, _ in moves)
 
     def _other_end(self, rnd: Round, t: Turn, tile: Tile, ti: int
                    ) -> tuple[int, int, End | None]:
@@ -438,7 +555,9 @@ class Tracker(MatchState):
         then leads and what it scores; -1 for the key when it fits no end."""
         p = t.action
         assert isinstance(p, Placement)
-        end = choose_end(self, rnd, p, tile)
+        claimed = t.spelling.points
+        end = choose_end(self, rnd, p, tile, -1 if claimed is None else claimed,
+                         self.seat[t.player])
         for e, key, points in self.table.moves(rnd.key, ti):
             if e is end:
                 return key, points, end
@@ -456,4 +575,11 @@ class Tracker(MatchState):
             layout=before, hand=held, choices=choices, draws=len(t.spelling.drawn),
             placed=move, points=points, scores_before=tuple(self.scores),
             stock_left=rnd.stock_count))
+
+
+#: What a tile that cannot go down as written is (besides the end).
+_CANNOT = PLACE_OFF_SET | PLACE_NOT_HELD | PLACE_NOT_DRAWN
+#: Lines after a round's play that show a turn is missing when the round
+#: has not ended: the hands revealed, the totals, the next round.
+_AFTER_PLAY = (RevealLine, ScoreLine, RoundLine)
 

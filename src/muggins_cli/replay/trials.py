@@ -1,0 +1,189 @@
+"""A replay that can copy itself to read ahead: how the tracker weighs a
+reading of a line it cannot take as written (:mod:`.readings`).
+
+A reading is tried on a shadow, a copy of the replay as it stands that
+shares nothing it may change with it, tells no visitor anything and counts
+the errors and warnings it would have reported; the shadow plays the
+reading, then reads the record on to the end of the round
+(:meth:`Trials.ahead`). The round tracker (:class:`~.tracker.Tracker`) is
+such a replay; this is the part of it the readings see.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from muggins_cli.engine.layout import Layout
+from muggins_cli.notation.model import (
+    BodyLine,
+    Diagnostic,
+    Match,
+    RoundLine,
+    ScoreLine,
+    Severity,
+    Turn,
+)
+from muggins_cli.replay.setup import MatchSetup
+from muggins_cli.replay.state import HandView, MatchState, Report, Round
+from muggins_cli.replay.visitor import ReplayVisitor
+from muggins_cli.tiles import Tile
+
+#: Body lines one reading is followed for past the line it reads: the rest
+#: of a round, as a rule (a round line ends it sooner).
+AHEAD = 48
+#: Body lines all the readings of one match may follow, in all; past it,
+#: a line is read as written or set aside, unweighed (a hostile record of
+#: thousands of slips is then read in time bounded per line).
+TRIAL_LINES = 40_000
+
+class Trials(MatchState):
+    """The tracker as its readings see it: the hooks that play a line, and
+    the copies that weigh a reading."""
+
+    def __init__(self, match: Match, setup: MatchSetup, visitor: ReplayVisitor) -> None:
+        super().__init__(match, setup, Report(visitor.finding))
+        self.visitor = visitor
+        self.n = len(self.players)
+        self.events = visitor.wants_turns
+        self.deciding = visitor.wants_decisions
+        # What draws, passes and placements show is for the positions a
+        # visitor asks for; a plain check has none to ask.
+        self.watch = visitor.wants_moments or visitor.wants_decisions
+        # A shadow reports nothing, counts in ``tally`` the errors and
+        # warnings it would have, and weighs no reading of its own.
+        self.trial = False
+        self.tally = Tally()
+        # Body lines the trials of one match may still read, shared by its
+        # shadows: a hostile record of ten thousand slips is read in
+        # bounded time, its later readings weighed on their own line alone.
+        self.budget = [TRIAL_LINES]
+
+    # -- the tracker's, played by a reading on it or on a shadow -------------
+
+    def turn_line(self, item: Turn) -> bool:
+        """Read a turn line (False: the visitors want nothing more)."""
+        raise NotImplementedError
+
+    def play_line(self, rnd: Round | None, t: Turn) -> None:
+        """Play a turn line already read as meant."""
+        raise NotImplementedError
+
+    def read_line(self, item: BodyLine) -> None:
+        """Read any line but a turn."""
+        raise NotImplementedError
+
+    def astray(self, rnd: Round, t: Turn) -> bool:
+        """Whether ``t`` is not by the player the round waits for."""
+        raise NotImplementedError
+
+    def draws(self, rnd: Round, t: Turn, seat: int, hand: HandView, start: int = 0,
+              drawn: Tile | None = None) -> Tile | None:
+        """Play a turn's draws from its ``start``-th; the fitting tile drawn."""
+        raise NotImplementedError
+
+    def place(self, rnd: Round, t: Turn, seat: int, hand: HandView, drawn: Tile | None,
+              before: Layout, read: bool = False) -> None:
+        """Play a turn's placement."""
+        raise NotImplementedError
+
+    def credited(self, rnd: Round, t: Turn, seat: int, points: int, credit: int) -> None:
+        """End a placement that scored ``points``, ``credit`` of them credited."""
+        raise NotImplementedError
+
+    def carried(self, item: ScoreLine) -> bool:
+        """Whether the record's next score line goes on from ``item``'s
+        totals rather than the replay's (:func:`.readings.carried`)."""
+        raise NotImplementedError
+
+    # -- shadows -------------------------------------------------------------------
+
+    def shadow(self) -> Trials:
+        """A copy of the replay as it stands, to read ahead on: it reports
+        to nobody, counts what it would have reported, and shares nothing
+        it may change with this one."""
+        other = copy.copy(self)
+        other.trial = True
+        # The count is its own object: a report holding the shadow's bound
+        # method would make each shadow a cycle for the collector.
+        other.tally = Tally()
+        other.report = Report(other.tally)
+        other.visitor = _QUIET
+        other.events = other.deciding = other.watch = False
+        other.scores = list(self.scores)
+        if self.round is not None:
+            other.round = self.round.fork()
+        return other
+
+
+    def reach(self, trials: int, totals: bool = False) -> int:
+        """How many lines each of ``trials`` readings may read ahead, the
+        same for each so that they are weighed alike: :data:`AHEAD` (four
+        times that to reach a score line), or what is left of the budget
+        shared out; none once too little is left (the budget is then spent,
+        and readings are no longer weighed)."""
+        most = AHEAD * (4 if totals else 1)
+        budget = self.budget
+        share = min(most, budget[0] // trials)
+        if share < 1:
+            budget[0] = 0
+        return max(share, 0)
+
+    def ahead(self, start: int, most: int, totals: bool = False) -> None:
+        """Read on from body line ``start`` as the replay would, to the end
+        of the round (its next ``round`` line included) or ``most`` lines,
+        whichever comes first; with ``totals``, to the next ``score`` line
+        instead, rounds or not."""
+        body = self.match.body
+        budget = self.budget
+        stop = min(len(body), start + most)
+        for i in range(start, stop):
+            item = body[i]
+            budget[0] -= 1
+            self.index = i
+            cls = item.__class__
+            if cls is Turn:
+                assert isinstance(item, Turn)
+                self.turn_line(item)
+            else:
+                self.read_line(item)
+                if cls is (ScoreLine if totals else RoundLine):
+                    break
+
+    def invent(self, t: Turn) -> None:
+        """Play ``t``, a turn the record seems to have lost, that no line
+        holds: no finding is its own (a shadow counts them, to weigh it),
+        no visitor sees it, and it is no turn line of the round's."""
+        rnd = self.round
+        assert rnd is not None
+        report, events, watch, deciding = self.report, self.events, self.watch, self.deciding
+        if not self.trial:
+            self.report = Report(_nothing)
+        self.events = self.watch = self.deciding = False
+        lines = rnd.turn_lines
+        try:
+            self.play_line(rnd, t)
+        finally:
+            rnd.turn_lines = lines
+            self.report, self.events, self.watch, self.deciding = report, events, watch, deciding
+
+
+class Tally:
+    """What a shadow reports: its errors and warnings counted (``n``),
+    notes not."""
+
+    __slots__ = ("n",)
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self, d: Diagnostic) -> None:
+        if d.severity is not Severity.INFO:
+            self.n += 1
+
+
+def _nothing(d: Diagnostic) -> None:
+    """Where the findings of a turn the replay made up go."""
+
+
+#: The visitor of a shadow: wants nothing.
+_QUIET = ReplayVisitor()

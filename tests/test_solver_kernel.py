@@ -22,7 +22,7 @@ from muggins_cli.errors import InputError
 from muggins_cli.solver import common, kernel, solve
 from muggins_cli.solver.kernel import SLICE
 from tests.test_solver import PAGAT, VARIANTS
-from tests.test_solver_reference import endgame, move_value2, paranoid_move
+from tests.test_solver_reference import endgame, move_value2, move_vec, paranoid_move
 
 SPINNER = VARIANTS["spinner"]
 
@@ -207,3 +207,55 @@ def test_every_seat_near_the_target_keeps_its_own_distance(players: int) -> None
             assert mv.value == pytest.approx(ref), (seed, mv.move)
             checked += 1
     assert checked >= 12
+
+
+FORCED_RULES = {
+    "pagat": PAGAT,
+    "spinner": SPINNER,
+    "no-must-play": dataclasses.replace(PAGAT, must_play=False),
+    "reserve-2": dataclasses.replace(SPINNER, stock_reserve=2),
+}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("name", list(FORCED_RULES))
+def test_forced_lines_followed_in_one_frame_keep_every_value(
+        name: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position with one thing to do (a draw from a known order, a drawn
+    tile that fits one way, a last tile, a pass, a stock running dry, a
+    block) is followed in its parent's frame: endgames with tiles left in
+    the stock, where most positions are such, get the exhaustive searches'
+    values (two players: minimax; three: max-n; four: paranoid), in a
+    table of 64 rows that replaces entries keyed midway through a line."""
+    monkeypatch.setattr(kernel, "TT_FIRST", 16)
+    monkeypatch.setattr(kernel, "TT_MOST", 64)
+    monkeypatch.setattr(kernel, "_POOL", {})
+    forced = []
+    release = kernel.Kernel.release
+
+    def counting(self: kernel.Kernel) -> None:
+        forced.append(int(self.s[kernel.S_FORCED]))
+        release(self)
+
+    monkeypatch.setattr(kernel.Kernel, "release", counting)
+    rules = FORCED_RULES[name]
+    left = {2: 11, 3: 10, 4: 12}[players] - (0 if rules.must_play else 2)
+    for seed in range(3):
+        state = endgame(rules, players, 9300 + 10 * players + seed, left, min_stock=3)
+        target = rules.target_for(players)
+        scores = [target - 15 if (seed + i) % 3 == 0 else 0 for i in range(players)]
+        dists = [target - s for s in scores]
+        match = seed == 1
+        res = solve(rules, state, scores=scores, target=target,
+                    objective="match" if match else "points", pv=False,
+                    multi="max-n" if players == 3 else "paranoid")
+        assert res.exact
+        for mv in res.moves:
+            if players == 2:
+                assert mv.value == move_value2(rules, state, mv.move, dists, match), (seed, mv)
+            elif players == 3:
+                assert list(mv.results or ()) == move_vec(rules, state, mv.move, dists, match)
+            else:
+                ref = paranoid_move(rules, state, mv.move, dists, match, state.to_move)
+                assert mv.value == pytest.approx(ref), (seed, mv.move)
+    assert sum(forced) > 0

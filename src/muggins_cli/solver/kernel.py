@@ -34,6 +34,14 @@ first visit (the spinner's hundred thousand layouts are never built ahead).
 The kernel stops after a slice of nodes with its stack intact; the Python
 side checks the clock, the node budget and Ctrl-C between slices and calls
 it again, so a deadline lands within a few milliseconds.
+
+A node is a position where the mover has a choice. A position with one
+thing to do (a draw from a known order, a drawn tile that fits one way, a
+last fitting tile, a pass) is followed in the frame that reached it, with
+no node, table probe or frame of its own: about half the positions of a
+round's end are such. The frame carries the points of the moves it
+followed, and the table keeps the value of the last position of the line
+that has a key (a drawn tile's has none).
 """
 
 from __future__ import annotations
@@ -127,8 +135,8 @@ BIG = 1e18
 # S: parameters (set once), registers kept between slices, counters.
 (S_N, S_ROOT, S_MAXN, S_CHANCE, S_NST, S_MATCH, S_FAR, S_OFF, S_BONUS, S_MAXPLACE,
  S_KW, S_GEN, S_NODES, S_SLICE_END, S_STATUS, S_DEPTH, S_MODE, S_MV_N, S_LC_N,
- S_WIN, S_LIVE, S_STORED, S_DPER, S_DSHIFT) = range(24)
-S_SIZE = 24
+ S_WIN, S_LIVE, S_STORED, S_DPER, S_DSHIFT, S_FORCED) = range(25)
+S_SIZE = 25
 # S_STATUS values.
 OK, SLICE, NEED_ROOM = range(3)
 # S_MODE: what the loop does next.
@@ -136,16 +144,18 @@ M_ENTER, M_NEXT, M_DELIVER, M_FINISH = range(4)
 
 # Frames: FI[depth, I_*] (ints), FF[depth, F_*] (floats).
 (I_KIND, I_SEAT, I_KEY, I_STOCK, I_DRAWN, I_STAGE, I_J, I_START, I_END, I_SLOT, I_HINT,
- I_TOP, I_CUR, I_COUNT, I_ADDSEAT, I_ADDPTS, I_STORE, I_N0, I_FIT, I_ROW) = range(20)
-I_H = 20  # hands, MAX_SEATS columns
+ I_TOP, I_CUR, I_COUNT, I_ADDSEAT, I_ADDPTS, I_STORE, I_N0, I_FIT, I_ROW, I_CHAIN) = range(21)
+I_H = 21  # hands, MAX_SEATS columns
 I_D = I_H + MAX_SEATS  # distances to the target
 I_K = I_D + MAX_SEATS  # table key words
 KW_MAX = MAX_SEATS + 4
 NI = I_K + KW_MAX
-(F_ALPHA, F_BETA, F_A0, F_B0, F_LO, F_HI, F_BEST, F_SUM) = range(8)
-F_V = 8  # max-n: the best vector so far
+(F_ALPHA, F_BETA, F_A0, F_B0, F_LO, F_HI, F_BEST, F_SUM, F_CARRY, F_KCARRY) = range(10)
+F_V = 10  # max-n: the best vector so far
 F_S = F_V + MAX_SEATS  # max-n: chance sums
-NF = F_S + MAX_SEATS
+F_CV = F_S + MAX_SEATS  # max-n: the points of the forced moves a frame followed
+F_KCV = F_CV + MAX_SEATS  # max-n: those points up to the position the frame keys
+NF = F_KCV + MAX_SEATS
 # Frame kinds: a seat chooses, or a tile comes out of the stock.
 DECIDE, CHANCE = range(2)
 # Where a frame is in its children.
@@ -339,6 +349,35 @@ def _reach_vec(S: Any, seat: int, pts: int, out: Any) -> None:
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
+def _only_move(MV: Any, start: int, end: int, tiles: int) -> int:
+    """The one placement in MV[start:end] of a tile of ``tiles``, or -1
+    when there are none or several."""
+    found = -1
+    for j in range(start, end):
+        if tiles >> MV[j, 0] & 1:
+            if found >= 0:
+                return -1
+            found = j
+    return found
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _ends_frame(FF: Any, d: int, maxn: int, n: int, W: Any, res: Any) -> None:
+    """Frame ``d``'s last position ends the round with the results
+    ``res``: its value, exact (whatever window it was searched in)."""
+    if maxn:
+        for i in range(n):
+            FF[d, F_V + i] = res[i]
+    else:
+        v = 0.0
+        for i in range(n):
+            v += W[i] * res[i]
+        FF[d, F_BEST] = v
+    FF[d, F_A0] = -BIG
+    FF[d, F_B0] = BIG
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
 def _can_draw(S: Any, R: Any, stock: int) -> int:
     if S[S_CHANCE]:
         return int(drawable(R, _popcount(stock)))
@@ -363,6 +402,7 @@ def _push(S: Any, FI: Any, FF: Any, d: int, kind: int, seat: int, key: int, row:
     FI[nd, I_DRAWN] = drawn
     FI[nd, I_ADDSEAT] = addseat
     FI[nd, I_ADDPTS] = addpts
+    FI[nd, I_CHAIN] = 0
     for i in range(n):
         FI[nd, I_H + i] = FI[d, I_H + i]
         FI[nd, I_D + i] = FI[d, I_D + i]
@@ -443,21 +483,34 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
     while True:
         d = depth - 1
         if mode == M_ENTER:
-            if S[S_NODES] >= S[S_SLICE_END]:
-                S[S_STATUS] = SLICE
-                S[S_DEPTH] = depth
-                S[S_MODE] = mode
-                return
-            S[S_NODES] += 1
-            FI[d, I_N0] = S[S_NODES]
+            chained = FI[d, I_CHAIN]
+            if not chained:
+                if S[S_NODES] >= S[S_SLICE_END]:
+                    S[S_STATUS] = SLICE
+                    S[S_DEPTH] = depth
+                    S[S_MODE] = mode
+                    return
+                S[S_NODES] += 1
+                FI[d, I_N0] = S[S_NODES]
+                FI[d, I_STORE] = 0
+                FF[d, F_CARRY] = 0.0
+                if maxn:
+                    for i in range(n):
+                        FF[d, F_CV + i] = 0.0
             key = FI[d, I_KEY]
             seat = FI[d, I_SEAT]
             store = FI[d, I_DRAWN] < 0
             FI[d, I_HINT] = -1
             FI[d, I_SLOT] = -1
-            FF[d, F_LO] = -BIG
-            FF[d, F_HI] = BIG
             if store:
+                # The position the frame keys in the table: the last one of
+                # its forced line that has a key (a drawn tile's has none).
+                FF[d, F_LO] = -BIG
+                FF[d, F_HI] = BIG
+                FF[d, F_KCARRY] = FF[d, F_CARRY]
+                if maxn:
+                    for i in range(n):
+                        FF[d, F_KCV + i] = FF[d, F_CV + i]
                 _key_words(S, R, FI, d)
                 slot = _find(TK, FI, d, kw, gen)
                 if slot >= 0:
@@ -471,6 +524,7 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                         val = lo if lo >= FF[d, F_BETA] or lo == hi else hi
                         FI[d, I_SLOT] = -2  # answered by the table
                         FI[d, I_STORE] = 0
+                        FI[d, I_CHAIN] = 0
                         mode = M_FINISH
                         continue
                     if lo > FF[d, F_ALPHA]:
@@ -479,17 +533,23 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                         FF[d, F_BETA] = hi
                     FF[d, F_LO] = lo
                     FF[d, F_HI] = hi
+                FI[d, I_STORE] = 1
+                FF[d, F_A0] = FF[d, F_ALPHA]
+                FF[d, F_B0] = FF[d, F_BETA]
             row = FI[d, I_ROW]
             if row < 0:
                 row = _moves_of(S, R, PM, TLO, THI, ORDER, LC, MV, BUF, key)
                 if row < 0:
                     S[S_STATUS] = NEED_ROOM
                     return
-                if d > 0 and FI[d, I_ADDSEAT] >= 0:  # the placement that led here
-                    MV[FI[d - 1, I_START] + FI[d - 1, I_CUR], 4] = row
+                if d > 0 and FI[d, I_ADDSEAT] >= 0 and not chained:
+                    MV[FI[d - 1, I_START] + FI[d - 1, I_CUR], 4] = row  # the move that led here
+                FI[d, I_ROW] = row
+            FI[d, I_CHAIN] = 0
             FI[d, I_START] = LC[row, 1]
             FI[d, I_END] = LC[row, 2]
-            FI[d, I_FIT] = LC[row, 3]
+            fit = LC[row, 3]
+            FI[d, I_FIT] = fit
             FI[d, I_TOP] = -1
             FF[d, F_BEST] = -BIG if seat == root else BIG
             if FI[d, I_KIND] == CHANCE:
@@ -497,26 +557,129 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 FF[d, F_SUM] = 0.0
                 for i in range(n):
                     FF[d, F_S + i] = 0.0
-            if maxn:
-                FF[d, F_V] = -BIG
-            FI[d, I_STORE] = store
-            FF[d, F_A0] = FF[d, F_ALPHA]
-            FF[d, F_B0] = FF[d, F_BETA]
-            if FI[d, I_KIND] == CHANCE:
                 FI[d, I_STAGE] = ST_CHANCE
                 FI[d, I_J] = FI[d, I_STOCK]
-            elif not store:
+                if maxn:
+                    FF[d, F_V] = -BIG
+                mode = M_NEXT
+                continue
+            if maxn:
+                FF[d, F_V] = -BIG
+            # What the mover may do; a position with one thing to do is
+            # followed in this frame, without a node of its own (most of a
+            # round's end: draws, passes, a last tile that fits one way).
+            hand = FI[d, I_H + seat]
+            stock = FI[d, I_STOCK]
+            drawn = FI[d, I_DRAWN]
+            j = -1
+            if not store:
                 FI[d, I_STAGE] = ST_DRAWN
                 FI[d, I_J] = FI[d, I_START]
+                j = _only_move(MV, FI[d, I_START], FI[d, I_END], 1 << drawn)
+            elif hand & fit:
+                FI[d, I_STAGE] = ST_HINT if FI[d, I_HINT] >= 0 else ST_MOVES
+                FI[d, I_J] = FI[d, I_START]
+                mine = hand & fit
+                if mine & (mine - 1) == 0 and (
+                        must_play or not may_draw(R, key, hand, fit, _can_draw(S, R, stock))):
+                    j = _only_move(MV, FI[d, I_START], FI[d, I_END], mine)
+            elif may_draw(R, key, hand, fit, _can_draw(S, R, stock)):
+                FI[d, I_STAGE] = ST_FORCED if must_play else ST_DRAWONE
+                if not chance:
+                    # A draw from a known order: the tiles that come, and
+                    # the one that fits (or a pass when the stock runs dry).
+                    k = stock
+                    got = -1
+                    while _can_draw(S, R, k) > 0:
+                        t = ST[k]
+                        k += 1
+                        if fit >> t & 1:
+                            got = t
+                            break
+                        hand |= 1 << t
+                        if not must_play:
+                            break
+                    FI[d, I_STOCK] = k
+                    FI[d, I_H + seat] = hand
+                    S[S_FORCED] += 1
+                    if got >= 0:
+                        FI[d, I_DRAWN] = got
+                        FI[d, I_CHAIN] = 1
+                        continue
+                    if not must_play and _can_draw(S, R, k) > 0:
+                        FI[d, I_CHAIN] = 1  # drew a tile that does not fit: the same seat again
+                        continue
+                    # The stock ran dry on the way: a pass.
+                    for i in range(n):
+                        HB[i] = FI[d, I_H + i]
+                    if after_pass(key, fit, HB, _can_draw(S, R, k)) != BLOCKED:
+                        FI[d, I_SEAT] = (seat + 1) % n
+                        FI[d, I_CHAIN] = 1
+                        continue
+                    for i in range(n):
+                        DB[i] = FI[d, I_D + i]
+                    _settle_vec(S, R, PC, HB, DB, nobody, seat, zero, res, PB, XB, NB)
+                    _ends_frame(FF, d, maxn, n, W, res)
+                    mode = M_FINISH
+                    continue
             else:
-                hand = FI[d, I_H + seat]
-                if hand & FI[d, I_FIT]:
-                    FI[d, I_STAGE] = ST_HINT if FI[d, I_HINT] >= 0 else ST_MOVES
-                    FI[d, I_J] = FI[d, I_START]
-                elif may_draw(R, key, hand, FI[d, I_FIT], _can_draw(S, R, FI[d, I_STOCK])):
-                    FI[d, I_STAGE] = ST_FORCED if must_play else ST_DRAWONE
+                FI[d, I_STAGE] = ST_PASS
+                S[S_FORCED] += 1
+                for i in range(n):
+                    HB[i] = FI[d, I_H + i]
+                if after_pass(key, fit, HB, _can_draw(S, R, stock)) != BLOCKED:
+                    FI[d, I_SEAT] = (seat + 1) % n
+                    FI[d, I_CHAIN] = 1
+                    continue
+                for i in range(n):
+                    DB[i] = FI[d, I_D + i]
+                _settle_vec(S, R, PC, HB, DB, nobody, seat, zero, res, PB, XB, NB)
+                _ends_frame(FF, d, maxn, n, W, res)
+                mode = M_FINISH
+                continue
+            if j >= 0:
+                # One placement: made here.
+                S[S_FORCED] += 1
+                ti = MV[j, 0]
+                nkey = MV[j, 1]
+                pts = MV[j, 2]
+                if drawn < 0:
+                    FI[d, I_H + seat] = hand ^ (1 << ti)
+                FI[d, I_DRAWN] = -1
+                for i in range(n):
+                    HB[i] = FI[d, I_H + i]
+                out = after_placement(R, nkey, MV[j, 3], HB, seat, pts, FI[d, I_D + seat],
+                                      _can_draw(S, R, stock))
+                FI[d, I_D + seat] -= pts
+                if out == GOES_ON:
+                    add = W[seat] * pts
+                    FF[d, F_CARRY] += add
+                    FF[d, F_ALPHA] -= add
+                    FF[d, F_BETA] -= add
+                    if maxn:
+                        FF[d, F_CV + seat] += pts
+                    FI[d, I_KEY] = nkey
+                    FI[d, I_SEAT] = (seat + 1) % n
+                    nrow = MV[j, 4]
+                    if nrow < 0:
+                        nrow = _moves_of(S, R, PM, TLO, THI, ORDER, LC, MV, BUF, nkey)
+                        if nrow < 0:
+                            S[S_STATUS] = NEED_ROOM
+                            return
+                        MV[j, 4] = nrow
+                    FI[d, I_ROW] = nrow
+                    FI[d, I_CHAIN] = 1
+                    continue
+                if out == REACHED:
+                    _reach_vec(S, seat, pts, res)
                 else:
-                    FI[d, I_STAGE] = ST_PASS
+                    for i in range(n):
+                        DB[i] = FI[d, I_D + i]
+                    _settle_vec(S, R, PC, HB, DB, seat if out == WENT_OUT else nobody, seat, pts,
+                                res, PB, XB, NB)
+                _ends_frame(FF, d, maxn, n, W, res)
+                mode = M_FINISH
+                continue
             mode = M_NEXT
             continue
 
@@ -711,8 +874,23 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                     vec[i] = FF[d, F_V + i]
             else:
                 val = FF[d, F_BEST]
-            if FI[d, I_STORE]:
-                _store(S, TK, TV, FI, FF, d, kw, gen, maxn, val, vec)
+        # The frame's value: its last position's, plus the points of the
+        # forced moves it followed (the table keeps the value of the last
+        # position it keyed: the points of the moves after that one added).
+        carry = F_CARRY
+        if FI[d, I_SLOT] != -2 and FI[d, I_STORE]:
+            if maxn:
+                for i in range(n):
+                    vec[i] += FF[d, F_CV + i] - FF[d, F_KCV + i]
+            else:
+                val += FF[d, F_CARRY] - FF[d, F_KCARRY]
+            _store(S, TK, TV, FI, FF, d, kw, gen, maxn, val, vec)
+            carry = F_KCARRY
+        if maxn:
+            for i in range(n):
+                vec[i] += FF[d, F_CV + i if carry == F_CARRY else F_KCV + i]
+        else:
+            val += FF[d, carry]
         addseat = FI[d, I_ADDSEAT]
         if addseat >= 0:
             pts = FI[d, I_ADDPTS]

@@ -42,6 +42,13 @@ no node, table probe or frame of its own: about half the positions of a
 round's end are such. The frame carries the points of the moves it
 followed, and the table keeps the value of the last position of the line
 that has a key (a drawn tile's has none).
+
+Under ``at-target`` the table's keys leave the scores out: an entry holds,
+for each seat, the most it made in any line the entry's search met (or the
+distance to the target it had, where a line met it), and answers a position
+reached with other scores when no seat is within that: the same lines, the
+same values (:func:`_reach_ok`). Positions reached with different scores,
+most of them, then share entries.
 """
 
 from __future__ import annotations
@@ -135,8 +142,8 @@ BIG = 1e18
 # S: parameters (set once), registers kept between slices, counters.
 (S_N, S_ROOT, S_MAXN, S_CHANCE, S_NST, S_MATCH, S_FAR, S_OFF, S_BONUS, S_MAXPLACE,
  S_KW, S_GEN, S_NODES, S_SLICE_END, S_STATUS, S_DEPTH, S_MODE, S_MV_N, S_LC_N,
- S_WIN, S_LIVE, S_STORED, S_DPER, S_DSHIFT, S_FORCED) = range(25)
-S_SIZE = 25
+ S_WIN, S_LIVE, S_STORED, S_DPER, S_DSHIFT, S_FORCED, S_REACH, S_RCOL) = range(27)
+S_SIZE = 27
 # S_STATUS values.
 OK, SLICE, NEED_ROOM = range(3)
 # S_MODE: what the loop does next.
@@ -149,7 +156,10 @@ I_H = 21  # hands, MAX_SEATS columns
 I_D = I_H + MAX_SEATS  # distances to the target
 I_K = I_D + MAX_SEATS  # table key words
 KW_MAX = MAX_SEATS + 4
-NI = I_K + KW_MAX
+I_CP = I_K + KW_MAX  # the points each seat made in the frame's forced moves
+I_KCP = I_CP + MAX_SEATS  # those up to the position the frame keys
+I_M = I_KCP + MAX_SEATS  # reach: the most each seat made from that position, in any line
+NI = I_M + MAX_SEATS
 (F_ALPHA, F_BETA, F_A0, F_B0, F_LO, F_HI, F_BEST, F_SUM, F_CARRY, F_KCARRY) = range(10)
 F_V = 10  # max-n: the best vector so far
 F_S = F_V + MAX_SEATS  # max-n: chance sums
@@ -167,6 +177,13 @@ ST_DRAWN, ST_HINT, ST_MOVES, ST_DRAWONE, ST_FORCED, ST_PASS, ST_CHANCE, ST_DONE 
 # read through TV, a float view of the same rows: lo and hi (alpha-beta) or
 # the vector (max-n).
 GEN_BITS = (1 << 24) - 1
+#: A table entry's reach word (``S_REACH``): 15 bits a seat, the most the
+#: seat made in any line its search met, or, with ``REACH_EXACT``, the
+#: distance to the target it had (the search met the target: the value
+#: holds for that distance only). ``REACH_ANY`` in a frame: the value
+#: depends on the exact distance.
+REACH_EXACT = 1 << 14
+REACH_ANY = REACH_EXACT - 1
 #: Slots probed from a key's home slot before one is replaced.
 CLUSTER = 4
 
@@ -213,15 +230,90 @@ def _holds(TK: Any, slot: int, FI: Any, d: int, kw: int) -> bool:
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _find(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
-    """The slot holding frame ``d``'s key, or -1."""
+def _find(S: Any, TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
+    """The slot holding frame ``d``'s key, or -1 (also when the entry does
+    not hold at the frame's distances to the target: :func:`_reach_ok`)."""
     cap = TK.shape[0]
     slot = _home(TK, FI, d, kw)
     for _ in range(CLUSTER):
         if TK[slot, 0] & GEN_BITS == gen and _holds(TK, slot, FI, d, kw):
+            if S[S_REACH] and not _reach_ok(S, TK, slot, FI, d):
+                return -1
             return slot
         slot = (slot + 1) & (cap - 1)
     return -1
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _reach_ok(S: Any, TK: Any, slot: int, FI: Any, d: int) -> bool:
+    """Whether the entry in ``slot`` holds at frame ``d``'s distances: for
+    each seat, a search that never brought it to the target holds for any
+    distance beyond the most it made (the same lines, the same values); one
+    that did, for that distance only."""
+    word = TK[slot, S[S_RCOL]]
+    far = S[S_FAR]
+    for i in range(S[S_N]):
+        f = word >> (15 * i) & 0x7FFF
+        dist = FI[d, I_D + i]
+        if f & REACH_EXACT:
+            if min(dist, far) != f & REACH_ANY:
+                return False
+        elif dist <= f:
+            return False
+    return True
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _reach_from(S: Any, TK: Any, slot: int, FI: Any, d: int) -> None:
+    """Frame ``d`` used the entry in ``slot``: its value now rests on what
+    that entry's search met."""
+    word = TK[slot, S[S_RCOL]]
+    for i in range(S[S_N]):
+        f = word >> (15 * i) & 0x7FFF
+        m = REACH_ANY if f & REACH_EXACT else f
+        if m > FI[d, I_M + i]:
+            FI[d, I_M + i] = m
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _reach_word(S: Any, FI: Any, d: int) -> int:
+    """What frame ``d``'s search met, as an entry's reach word, for the
+    position it keys."""
+    far = S[S_FAR]
+    w = 0
+    for i in range(S[S_N]):
+        dist = FI[d, I_D + i] + FI[d, I_CP + i] - FI[d, I_KCP + i]  # at the keyed position
+        if dist > far:
+            dist = far
+        m = FI[d, I_M + i]
+        w |= (REACH_EXACT | dist if m >= dist else m) << (15 * i)
+    return w
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _reached(FI: Any, d: int, seat: int, pts: int) -> None:
+    """A line from frame ``d`` took ``seat`` ``pts`` further (a placement,
+    or a settlement's credit) past what the frame's forced moves made
+    since its keyed position."""
+    m = FI[d, I_CP + seat] - FI[d, I_KCP + seat] + pts
+    if m > REACH_ANY:
+        m = REACH_ANY
+    if m > FI[d, I_M + seat]:
+        FI[d, I_M + seat] = m
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _reached_end(S: Any, FI: Any, d: int, seat: int, pts: int, deltas: Any,
+                 settled: bool) -> None:
+    """A line from frame ``d`` ended the round: ``seat``'s last placement
+    scored ``pts``; under the match objective a settlement's credit
+    (``deltas``) may bring a seat to the target too."""
+    if pts > 0:
+        _reached(FI, d, seat, pts)
+    if settled and S[S_MATCH]:
+        for i in range(S[S_N]):
+            if deltas[i] > 0:
+                _reached(FI, d, i, deltas[i] + (pts if i == seat else 0))
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -417,9 +509,11 @@ def _key_words(S: Any, R: Any, FI: Any, d: int) -> None:
     """The table key of frame ``d``, as few words as the search needs: the
     hands; the canonical layout (41 bits) with the frame's kind, the seat to
     move and, with a known order, the next draw's place; with an unknown
-    order the stock's tiles; and while some seat can still reach the target
-    in this round, each distance to it that can still be closed (else one
-    value for all, so that positions reached with different scores share)."""
+    order the stock's tiles; and under ``round-end`` while some seat can
+    still reach the target in this round, each distance to it that can
+    still be closed (else one value for all, so that positions reached with
+    different scores share). Under ``at-target`` the distances stay out of
+    the key: an entry says at which distances it holds (``S_REACH``)."""
     n = S[S_N]
     for i in range(n):
         FI[d, I_K + i] = FI[d, I_H + i]
@@ -432,7 +526,7 @@ def _key_words(S: Any, R: Any, FI: Any, d: int) -> None:
         k += 1
     else:
         FI[d, I_K + n] = word | stock << 45
-    if not S[S_LIVE]:
+    if not S[S_LIVE] or S[S_REACH]:
         return
     room = S[S_BONUS] + S[S_MAXPLACE] * _can_draw(S, R, stock)
     per = S[S_DPER]
@@ -466,6 +560,7 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
     kw = S[S_KW]
     gen = S[S_GEN]
     root = S[S_ROOT]
+    reach = S[S_REACH]
     depth = S[S_DEPTH]
     mode = S[S_MODE]
     vec = OUT[MAX_SEATS:2 * MAX_SEATS]  # the value being handed up (max-n)
@@ -497,6 +592,11 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 if maxn:
                     for i in range(n):
                         FF[d, F_CV + i] = 0.0
+                if reach:
+                    for i in range(n):
+                        FI[d, I_CP + i] = 0
+                        FI[d, I_KCP + i] = 0
+                        FI[d, I_M + i] = 0
             key = FI[d, I_KEY]
             seat = FI[d, I_SEAT]
             store = FI[d, I_DRAWN] < 0
@@ -511,9 +611,15 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 if maxn:
                     for i in range(n):
                         FF[d, F_KCV + i] = FF[d, F_CV + i]
+                if reach:
+                    for i in range(n):
+                        FI[d, I_KCP + i] = FI[d, I_CP + i]
+                        FI[d, I_M + i] = 0
                 _key_words(S, R, FI, d)
-                slot = _find(TK, FI, d, kw, gen)
+                slot = _find(S, TK, FI, d, kw, gen)
                 if slot >= 0:
+                    if reach:
+                        _reach_from(S, TK, slot, FI, d)
                     FI[d, I_HINT] = (TK[slot, 0] >> 24 & 255) - 1
                     lo = TV[slot, 1 + kw]
                     hi = TV[slot, 2 + kw]
@@ -619,6 +725,8 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                     for i in range(n):
                         DB[i] = FI[d, I_D + i]
                     _settle_vec(S, R, PC, HB, DB, nobody, seat, zero, res, PB, XB, NB)
+                    if reach:
+                        _reached_end(S, FI, d, seat, 0, XB, True)
                     _ends_frame(FF, d, maxn, n, W, res)
                     mode = M_FINISH
                     continue
@@ -634,6 +742,8 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 for i in range(n):
                     DB[i] = FI[d, I_D + i]
                 _settle_vec(S, R, PC, HB, DB, nobody, seat, zero, res, PB, XB, NB)
+                if reach:
+                    _reached_end(S, FI, d, seat, 0, XB, True)
                 _ends_frame(FF, d, maxn, n, W, res)
                 mode = M_FINISH
                 continue
@@ -651,6 +761,9 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 out = after_placement(R, nkey, MV[j, 3], HB, seat, pts, FI[d, I_D + seat],
                                       _can_draw(S, R, stock))
                 FI[d, I_D + seat] -= pts
+                if reach and pts > 0:
+                    _reached(FI, d, seat, pts)
+                    FI[d, I_CP + seat] += pts
                 if out == GOES_ON:
                     add = W[seat] * pts
                     FF[d, F_CARRY] += add
@@ -677,6 +790,9 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                         DB[i] = FI[d, I_D + i]
                     _settle_vec(S, R, PC, HB, DB, seat if out == WENT_OUT else nobody, seat, pts,
                                 res, PB, XB, NB)
+                    if reach:
+                        # The placement's points are already the frame's (above).
+                        _reached_end(S, FI, d, seat, 0, XB, True)
                 _ends_frame(FF, d, maxn, n, W, res)
                 mode = M_FINISH
                 continue
@@ -745,11 +861,15 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                     continue
                 if out == REACHED:
                     _reach_vec(S, seat, pts, res)
+                    if reach:
+                        _reached(FI, d, seat, pts)
                 else:
                     for i in range(n):
                         DB[i] = FI[nd, I_D + i]
                     _settle_vec(S, R, PC, HB, DB, seat if out == WENT_OUT else nobody, seat, pts,
                                 res, PB, XB, NB)
+                    if reach:
+                        _reached_end(S, FI, d, seat, pts, XB, True)
             elif stage == ST_CHANCE:
                 rest = FI[d, I_J]
                 if rest == 0:
@@ -808,6 +928,8 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                     if after_pass(key, FI[d, I_FIT], HB,
                                   _can_draw(S, R, k)) == BLOCKED:
                         _settle_vec(S, R, PC, HB, DB, nobody, seat, zero, res, PB, XB, NB)
+                        if reach:
+                            _reached_end(S, FI, d, seat, 0, XB, True)
                         stage = ST_DONE
                     else:
                         FI[nd, I_SEAT] = (seat + 1) % n
@@ -892,6 +1014,19 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
         else:
             val += FF[d, carry]
         addseat = FI[d, I_ADDSEAT]
+        if reach and d > 0:
+            # What the lines from here met, for the frame that reached it.
+            for i in range(n):
+                m = FI[d, I_KCP + i] + FI[d, I_M + i]
+                if FI[d, I_M + i] >= REACH_ANY:
+                    m = REACH_ANY
+                if i == addseat:
+                    m += FI[d, I_ADDPTS]
+                if m > REACH_ANY:
+                    m = REACH_ANY
+                m += FI[d - 1, I_CP + i] - FI[d - 1, I_KCP + i]
+                if m > FI[d - 1, I_M + i]:
+                    FI[d - 1, I_M + i] = m if m < REACH_ANY else REACH_ANY
         if addseat >= 0:
             pts = FI[d, I_ADDPTS]
             if maxn:
@@ -926,6 +1061,8 @@ def _store(S: Any, TK: Any, TV: Any, FI: Any, FF: Any, d: int, kw: int, gen: int
     if size > 0x7FFFFFFF:
         size = 0x7FFFFFFF
     TK[slot, 0] = gen | (FI[d, I_TOP] + 1) << 24 | size << 32
+    if S[S_REACH]:
+        TK[slot, S[S_RCOL]] = _reach_word(S, FI, d)
     v = 1 + kw
     if maxn:
         for i in range(S[S_N]):
@@ -1117,8 +1254,12 @@ class Kernel:
             memo = _MEMO[r] = _new_memo(MEMO_KEYS, MEMO_MOVES)
         self.memo = memo
         per, shift = distance_packing(players, far + off)
-        kw = players + 1 + (order is None) + (-(-players // per) if live else 0)
-        used = 1 + kw + (players if maxn else 2)
+        # Under at-target a seat's distance to the target changes a value
+        # only where a line reaches it: entries hold the most each seat made
+        # in their lines instead of keys holding distances (_reach_ok).
+        reach = live and bool(r[_keys.R_AT_TARGET]) and far < REACH_ANY
+        kw = players + 1 + (order is None) + (-(-players // per) if live and not reach else 0)
+        used = 1 + kw + (players if maxn else 2) + reach
         self.width = 8 if used <= 8 else 16
         # Every search starts at the same size, whatever ran before it: its
         # node count, and so where a node budget stops it, depends on the
@@ -1153,6 +1294,8 @@ class Kernel:
         s[S_LIVE] = int(live)
         s[S_DPER] = per
         s[S_DSHIFT] = shift
+        s[S_REACH] = int(reach)
+        s[S_RCOL] = 1 + kw + (players if maxn else 2)
         self.s = s
 
     def node_count(self) -> int:

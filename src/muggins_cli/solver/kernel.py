@@ -967,17 +967,20 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                     FI[d, I_TOP] = FI[d, I_CUR]
             elif seat == root:
                 if val > FF[d, F_BEST]:
+                    # The best so far is the table's hint, also when every
+                    # move fails low: a search of it in a lower window (the
+                    # next MTD(f) probe) tries it first.
                     FF[d, F_BEST] = val
+                    FI[d, I_TOP] = FI[d, I_CUR]
                     if val > FF[d, F_ALPHA]:
                         FF[d, F_ALPHA] = val
-                        FI[d, I_TOP] = FI[d, I_CUR]
                         if val >= FF[d, F_BETA]:
                             mode = M_FINISH
             elif val < FF[d, F_BEST]:
                 FF[d, F_BEST] = val
+                FI[d, I_TOP] = FI[d, I_CUR]
                 if val < FF[d, F_BETA]:
                     FF[d, F_BETA] = val
-                    FI[d, I_TOP] = FI[d, I_CUR]
                     if val <= FF[d, F_ALPHA]:
                         mode = M_FINISH
             continue

@@ -56,9 +56,9 @@ from __future__ import annotations
 import hashlib
 import os
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import numba
 import numpy as np
@@ -96,6 +96,19 @@ _INLINE = frozenset({"open_pip", "ends_of", "fit_mask", "drawable", "draw_faults
                      "blocked", "after_placement", "after_pass", "pass_fault"})
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+#: How every function of the search is compiled: cached on disk, without
+#: the GIL, and without Numba's reference counts (the search allocates
+#: nothing; with them each array handed to a function cost two atomic
+#: operations, a third of the search's time).
+_FLAGS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+
+
+def _jit(**options: Any) -> Callable[[_F], _F]:
+    decorate: Callable[[_F], _F] = numba.njit(**_FLAGS, **options)
+    return decorate
+
+
 def _compile(*modules: types.ModuleType) -> types.SimpleNamespace:
     """Every function of ``modules`` compiled, calling one another compiled:
     each is rebuilt over one shared namespace in which the names of the
@@ -115,7 +128,7 @@ def _compile(*modules: types.ModuleType) -> types.SimpleNamespace:
         g.__module__ = f.__module__
         g.__qualname__ = f.__qualname__
         inline: Literal["always", "never"] = "always" if name in _INLINE else "never"
-        compiled = numba.njit(cache=True, nogil=True, inline=inline)(g)
+        compiled = _jit(inline=inline)(g)
         ns[name] = compiled
         setattr(out, name, compiled)
     return out
@@ -193,16 +206,18 @@ _H = (-7046029254386353131, -4417276706812531889, 1609587929392839161,
 _HASH = np.array(_H, dtype=np.int64)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _pips(pc: Any, mask: int) -> int:
     total = 0
-    for c in range(pc.shape[0]):
-        total += pc[c, mask & 0x3FFF]
-        mask >>= 14
+    c = 0
+    while mask:
+        total += pc[c, mask & 255]
+        mask >>= 8
+        c += 1
     return total
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _popcount(x: int) -> int:
     """Set bits of a non-negative int64, without a loop per bit."""
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -211,7 +226,7 @@ def _popcount(x: int) -> int:
     return (x * 0x0101010101010101 & 0x7FFFFFFFFFFFFFFF) >> 56
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _home(TK: Any, FI: Any, d: int, kw: int) -> int:
     h = 0
     for k in range(kw):
@@ -220,7 +235,7 @@ def _home(TK: Any, FI: Any, d: int, kw: int) -> int:
     return int(h & (TK.shape[0] - 1))
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _holds(TK: Any, slot: int, FI: Any, d: int, kw: int) -> bool:
     """Whether table row ``slot`` holds frame ``d``'s key words."""
     for k in range(kw):
@@ -229,7 +244,7 @@ def _holds(TK: Any, slot: int, FI: Any, d: int, kw: int) -> bool:
     return True
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _find(S: Any, TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
     """The slot holding frame ``d``'s key, or -1 (also when the entry does
     not hold at the frame's distances to the target: :func:`_reach_ok`)."""
@@ -244,7 +259,7 @@ def _find(S: Any, TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
     return -1
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _reach_ok(S: Any, TK: Any, slot: int, FI: Any, d: int) -> bool:
     """Whether the entry in ``slot`` holds at frame ``d``'s distances: for
     each seat, a search that never brought it to the target holds for any
@@ -263,7 +278,7 @@ def _reach_ok(S: Any, TK: Any, slot: int, FI: Any, d: int) -> bool:
     return True
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _reach_from(S: Any, TK: Any, slot: int, FI: Any, d: int) -> None:
     """Frame ``d`` used the entry in ``slot``: its value now rests on what
     that entry's search met."""
@@ -275,7 +290,7 @@ def _reach_from(S: Any, TK: Any, slot: int, FI: Any, d: int) -> None:
             FI[d, I_M + i] = m
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _reach_word(S: Any, FI: Any, d: int) -> int:
     """What frame ``d``'s search met, as an entry's reach word, for the
     position it keys."""
@@ -290,7 +305,7 @@ def _reach_word(S: Any, FI: Any, d: int) -> int:
     return w
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _reached(FI: Any, d: int, seat: int, pts: int) -> None:
     """A line from frame ``d`` took ``seat`` ``pts`` further (a placement,
     or a settlement's credit) past what the frame's forced moves made
@@ -302,7 +317,7 @@ def _reached(FI: Any, d: int, seat: int, pts: int) -> None:
         FI[d, I_M + seat] = m
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _reached_end(S: Any, FI: Any, d: int, seat: int, pts: int, deltas: Any,
                  settled: bool) -> None:
     """A line from frame ``d`` ended the round: ``seat``'s last placement
@@ -316,7 +331,7 @@ def _reached_end(S: Any, FI: Any, d: int, seat: int, pts: int, deltas: Any,
                 _reached(FI, d, i, deltas[i] + (pts if i == seat else 0))
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _room(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
     """The slot to store frame ``d``'s key in, in one pass over its
     cluster: its own, else an empty one, else the one whose entry cost the
@@ -338,7 +353,7 @@ def _room(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
     return empty if empty >= 0 else least
 
 
-@numba.njit(cache=True, nogil=True)
+@_jit()
 def rehash_into(old: Any, new: Any, kw: int, gen: int) -> int:
     """The entries of table ``old`` of the generation before ``gen`` moved
     into ``new`` (a bigger one) under ``gen``, each where the probe will
@@ -358,13 +373,14 @@ def rehash_into(old: Any, new: Any, kw: int, gen: int) -> int:
             if new[slot, 0] & GEN_BITS != gen:
                 break
             slot = (slot + 1) & (cap - 1)
-        new[slot, :] = old[i, :]
+        for k in range(old.shape[1]):
+            new[slot, k] = old[i, k]
         new[slot, 0] = (old[i, 0] & ~GEN_BITS) | gen
         count += 1
     return count
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _moves_of(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, LC: Any, MV: Any,
               BUF: Any, key: int) -> int:
     """The memo's row of ``key``: its placements MV[start:end] (tile,
@@ -381,7 +397,7 @@ def _moves_of(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, LC: Any, 
     return _build_moves(S, R, PM, TLO, THI, ORDER, LC, MV, BUF, key, slot)
 
 
-@numba.njit(cache=True, nogil=True)
+@_jit()
 def _build_moves(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, LC: Any, MV: Any,
                  BUF: Any, key: int, slot: int) -> int:
     """Fill row ``slot`` of the memo with ``key``'s placements."""
@@ -405,7 +421,7 @@ def _build_moves(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, LC: An
     return slot
 
 
-@numba.njit(cache=True, nogil=True)
+@_jit()
 def _settle_vec(S: Any, R: Any, PC: Any, hands: Any, dists: Any, went_out: int, seat: int,
                 pts: int, out: Any, pips: Any, deltas: Any, neg: Any) -> None:
     """The round's end as a vector of results by seat: the settlement,
@@ -428,7 +444,7 @@ def _settle_vec(S: Any, R: Any, PC: Any, hands: Any, dists: Any, went_out: int, 
                 out[i] += S[S_WIN] if i == w else -S[S_WIN]
 
 
-@numba.njit(cache=True, nogil=True)
+@_jit()
 def _reach_vec(S: Any, seat: int, pts: int, out: Any) -> None:
     """A placement took ``seat`` to the target: the match ends there."""
     n = S[S_N]
@@ -440,7 +456,7 @@ def _reach_vec(S: Any, seat: int, pts: int, out: Any) -> None:
             out[i] += S[S_WIN] if i == seat else -S[S_WIN]
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _only_move(MV: Any, start: int, end: int, tiles: int) -> int:
     """The one placement in MV[start:end] of a tile of ``tiles``, or -1
     when there are none or several."""
@@ -453,7 +469,7 @@ def _only_move(MV: Any, start: int, end: int, tiles: int) -> int:
     return found
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _ends_frame(FF: Any, d: int, maxn: int, n: int, W: Any, res: Any) -> None:
     """Frame ``d``'s last position ends the round with the results
     ``res``: its value, exact (whatever window it was searched in)."""
@@ -469,14 +485,14 @@ def _ends_frame(FF: Any, d: int, maxn: int, n: int, W: Any, res: Any) -> None:
     FF[d, F_B0] = BIG
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _can_draw(S: Any, R: Any, stock: int) -> int:
     if S[S_CHANCE]:
         return int(drawable(R, _popcount(stock)))
     return int(drawable(R, S[S_NST] - stock))
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _push(S: Any, FI: Any, FF: Any, d: int, kind: int, seat: int, key: int, row: int,
           stock: int, drawn: int, addseat: int, addpts: int, alpha: float, beta: float,
           W: Any) -> int:
@@ -504,7 +520,7 @@ def _push(S: Any, FI: Any, FF: Any, d: int, kind: int, seat: int, key: int, row:
     return nd
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _key_words(S: Any, R: Any, FI: Any, d: int) -> None:
     """The table key of frame ``d``, as few words as the search needs: the
     hands; the canonical layout (41 bits) with the frame's kind, the seat to
@@ -546,7 +562,7 @@ def _key_words(S: Any, R: Any, FI: Any, d: int) -> None:
             c = 0
 
 
-@numba.njit(cache=True, nogil=True)
+@_jit()
 def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any, ST: Any,
         LC: Any, MV: Any, BUF: Any, TK: Any, TV: Any, FI: Any, FF: Any, OUT: Any,
         HB: Any, DB: Any, PB: Any, XB: Any, NB: Any) -> None:
@@ -1049,7 +1065,7 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
         mode = M_DELIVER
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _store(S: Any, TK: Any, TV: Any, FI: Any, FF: Any, d: int, kw: int, gen: int, maxn: int,
            val: float, vec: Any) -> None:
     """Keep what frame ``d`` found: a max-n vector or a chance node's value
@@ -1088,7 +1104,7 @@ def _store(S: Any, TK: Any, TV: Any, FI: Any, FF: Any, d: int, kw: int, gen: int
         TV[slot, v + 1] = val
 
 
-@numba.njit(cache=True, nogil=True)
+@_jit()
 def _prefer(vec: Any, FF: Any, d: int, seat: int, n: int) -> bool:
     """Whether result vector ``vec`` beats frame ``d``'s best for ``seat``
     (:func:`preference`): more for the seat; then the best-placed opponent

@@ -179,7 +179,7 @@ def test_the_distances_in_a_key_never_run_into_each_other(players: int, most: in
     distances differ, and nothing else, get different keys, for distances
     anywhere up to the largest the search may meet (``far + off``)."""
     r = rule_ints(dataclasses.replace(PAGAT, match_end=MatchEnd.ROUND_END))
-    chunks = np.zeros((2, 1 << 14), dtype=np.int64)
+    chunks = np.zeros((8, 256), dtype=np.int64)
     k = kernel.Kernel(r, players, 0, [1.0] * players, maxn=False, order=[0] * 8, match=True,
                       far=most, off=0, bonus=0, max_place=most, win=1, live=True,
                       pip_chunks=chunks, budget=common.Budget(None, None))

@@ -1423,7 +1423,7 @@ def ready() -> None:
     from muggins_cli.solver.common import Budget
 
     r = (6, 0, 0, 0, 5, 0, 1, 0, 0, 5, 1, 0, 1, 0, 28, 0)  # pagat, as rule_ints gives it
-    chunks = np.zeros((2, 1 << 14), dtype=np.int64)
+    chunks = np.zeros((8, 256), dtype=np.int64)  # pips by byte of a mask: none here
     k = Kernel(r, 2, 0, (1.0, -1.0), maxn=False, order=[], match=False, far=1000, off=0,
                bonus=0, max_place=20, win=0, live=False, pip_chunks=chunks,
                budget=Budget(None, None))

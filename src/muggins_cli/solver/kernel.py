@@ -693,6 +693,8 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
             hand = FI[d, I_H + seat]
             stock = FI[d, I_STOCK]
             drawn = FI[d, I_DRAWN]
+            can = _can_draw(S, R, stock)
+            drawing = store and may_draw(R, key, hand, fit, can)
             j = -1
             if not store:
                 FI[d, I_STAGE] = ST_DRAWN
@@ -702,19 +704,21 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 FI[d, I_STAGE] = ST_HINT if FI[d, I_HINT] >= 0 else ST_MOVES
                 FI[d, I_J] = FI[d, I_START]
                 mine = hand & fit
-                if mine & (mine - 1) == 0 and (
-                        must_play or not may_draw(R, key, hand, fit, _can_draw(S, R, stock))):
+                if mine & (mine - 1) == 0 and not drawing:
                     j = _only_move(MV, FI[d, I_START], FI[d, I_END], mine)
-            elif may_draw(R, key, hand, fit, _can_draw(S, R, stock)):
-                FI[d, I_STAGE] = ST_FORCED if must_play else ST_DRAWONE
-                if not chance:
+            elif drawing and chance:
+                FI[d, I_STAGE] = ST_FORCED if must_play else ST_DRAWONE  # a chance node next
+            else:
+                S[S_FORCED] += 1
+                if drawing:
                     # A draw from a known order: the tiles that come, and
                     # the one that fits (or a pass when the stock runs dry).
                     k = stock
                     got = -1
-                    while _can_draw(S, R, k) > 0:
+                    while can > 0:
                         t = ST[k]
                         k += 1
+                        can -= 1
                         if fit >> t & 1:
                             got = t
                             break
@@ -723,46 +727,25 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                             break
                     FI[d, I_STOCK] = k
                     FI[d, I_H + seat] = hand
-                    S[S_FORCED] += 1
-                    if got >= 0:
+                    if got >= 0 or (not must_play and can > 0):
+                        # The drawn tile goes down next, or (no must_play) a
+                        # tile that does not fit: the same seat again.
                         FI[d, I_DRAWN] = got
                         FI[d, I_CHAIN] = 1
                         continue
-                    if not must_play and _can_draw(S, R, k) > 0:
-                        FI[d, I_CHAIN] = 1  # drew a tile that does not fit: the same seat again
-                        continue
-                    # The stock ran dry on the way: a pass.
-                    for i in range(n):
-                        HB[i] = FI[d, I_H + i]
-                    if after_pass(key, fit, HB, _can_draw(S, R, k)) != BLOCKED:
-                        FI[d, I_SEAT] = (seat + 1) % n
-                        FI[d, I_CHAIN] = 1
-                        continue
-                    for i in range(n):
-                        DB[i] = FI[d, I_D + i]
-                    _settle_vec(S, R, PC, HB, DB, nobody, seat, zero, res, PB, XB, NB)
-                    if reach:
-                        _reached_end(S, FI, d, seat, 0, XB, True)
-                    _ends_frame(FF, d, maxn, n, W, res)
-                    mode = M_FINISH
-                    continue
-            else:
-                FI[d, I_STAGE] = ST_PASS
-                S[S_FORCED] += 1
+                # A pass (nothing to draw, or the stock ran dry on the way).
                 for i in range(n):
                     HB[i] = FI[d, I_H + i]
-                if after_pass(key, fit, HB, _can_draw(S, R, stock)) != BLOCKED:
+                if after_pass(key, fit, HB, can) != BLOCKED:
                     FI[d, I_SEAT] = (seat + 1) % n
                     FI[d, I_CHAIN] = 1
                     continue
-                for i in range(n):
-                    DB[i] = FI[d, I_D + i]
-                _settle_vec(S, R, PC, HB, DB, nobody, seat, zero, res, PB, XB, NB)
-                if reach:
-                    _reached_end(S, FI, d, seat, 0, XB, True)
-                _ends_frame(FF, d, maxn, n, W, res)
-                mode = M_FINISH
+                j = -2  # blocked: settled below
+            if j == -1:
+                mode = M_NEXT
                 continue
+            went = nobody
+            pts = zero
             if j >= 0:
                 # One placement: made here.
                 S[S_FORCED] += 1
@@ -774,8 +757,7 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 FI[d, I_DRAWN] = -1
                 for i in range(n):
                     HB[i] = FI[d, I_H + i]
-                out = after_placement(R, nkey, MV[j, 3], HB, seat, pts, FI[d, I_D + seat],
-                                      _can_draw(S, R, stock))
+                out = after_placement(R, nkey, MV[j, 3], HB, seat, pts, FI[d, I_D + seat], can)
                 FI[d, I_D + seat] -= pts
                 if reach and pts > 0:
                     _reached(FI, d, seat, pts)
@@ -801,18 +783,20 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                     continue
                 if out == REACHED:
                     _reach_vec(S, seat, pts, res)
-                else:
-                    for i in range(n):
-                        DB[i] = FI[d, I_D + i]
-                    _settle_vec(S, R, PC, HB, DB, seat if out == WENT_OUT else nobody, seat, pts,
-                                res, PB, XB, NB)
-                    if reach:
-                        # The placement's points are already the frame's (above).
-                        _reached_end(S, FI, d, seat, 0, XB, True)
-                _ends_frame(FF, d, maxn, n, W, res)
-                mode = M_FINISH
-                continue
-            mode = M_NEXT
+                    _ends_frame(FF, d, maxn, n, W, res)
+                    mode = M_FINISH
+                    continue
+                if out == WENT_OUT:
+                    went = seat
+            # The round ends at the frame's last position: its settlement
+            # (the points of a placement that ended it included).
+            for i in range(n):
+                DB[i] = FI[d, I_D + i]
+            _settle_vec(S, R, PC, HB, DB, went, seat, pts, res, PB, XB, NB)
+            if reach:  # the placement's points are already the frame's (above)
+                _reached_end(S, FI, d, seat, 0, XB, True)
+            _ends_frame(FF, d, maxn, n, W, res)
+            mode = M_FINISH
             continue
 
         if mode == M_NEXT:
@@ -834,7 +818,7 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 if j < end:
                     FI[d, I_J] = j + 1
                 elif may_draw(R, key, hand, FI[d, I_FIT], _can_draw(S, R, stock)):
-                    FI[d, I_STAGE] = ST_DRAWONE
+                    FI[d, I_STAGE] = ST_DRAWONE  # no must_play: a draw is a choice too
                     continue
                 else:
                     mode = M_FINISH
@@ -868,8 +852,8 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                     FI[nd, I_H + seat] = hand ^ (1 << ti)
                 for i in range(n):  # no slice: a view of FI would cost two atomic counts
                     HB[i] = FI[nd, I_H + i]
-                out = after_placement(R, nkey, MV[j, 3], HB, seat, pts,
-                                      FI[d, I_D + seat], _can_draw(S, R, stock))
+                out = after_placement(R, nkey, MV[j, 3], HB, seat, pts, FI[d, I_D + seat],
+                                      _can_draw(S, R, stock))
                 FI[nd, I_D + seat] -= pts
                 if out == GOES_ON:
                     depth += 1
@@ -905,54 +889,24 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 mode = M_ENTER
                 continue
             else:
+                # A draw: under chance a chance node; with a known order one
+                # tile, the mover's choice where a placement was possible
+                # too (a position with nothing but a draw or a pass to do
+                # never gets here: M_ENTER follows it).
                 FI[d, I_STAGE] = ST_DONE
                 FI[d, I_CUR] = -1
-                if chance and stage != ST_PASS:
-                    # A draw from a stock of unknown order: a chance node.
+                if chance:
                     _push(S, FI, FF, d, chance_kind, seat, key, FI[d, I_ROW], stock, none, none,
                           zero, alpha, beta, W)
-                    depth += 1
-                    mode = M_ENTER
-                    continue
-                k = stock
-                drawn = -1
-                if stage == ST_DRAWONE:
-                    t = ST[k]
-                    k += 1
-                    if FI[d, I_FIT] >> t & 1:
-                        drawn = t
-                    else:
-                        hand |= 1 << t
-                elif stage == ST_FORCED:
-                    # Under must_play a player who cannot place draws until
-                    # a tile fits and lays it: no choice in between.
-                    while _can_draw(S, R, k) > 0:
-                        t = ST[k]
-                        k += 1
-                        if FI[d, I_FIT] >> t & 1:
-                            drawn = t
-                            break
-                        hand |= 1 << t
-                nd = _push(S, FI, FF, d, decide, seat, key, FI[d, I_ROW], k, drawn, none, zero,
-                           alpha, beta, W)
-                FI[nd, I_H + seat] = hand
-                if drawn < 0 and stage != ST_DRAWONE:
-                    # A pass (the stock may have run dry on the way).
-                    for i in range(n):
-                        HB[i] = FI[nd, I_H + i]
-                        DB[i] = FI[nd, I_D + i]
-                    if after_pass(key, FI[d, I_FIT], HB,
-                                  _can_draw(S, R, k)) == BLOCKED:
-                        _settle_vec(S, R, PC, HB, DB, nobody, seat, zero, res, PB, XB, NB)
-                        if reach:
-                            _reached_end(S, FI, d, seat, 0, XB, True)
-                        stage = ST_DONE
-                    else:
-                        FI[nd, I_SEAT] = (seat + 1) % n
-                if stage != ST_DONE:
-                    depth += 1
-                    mode = M_ENTER
-                    continue
+                else:
+                    t = ST[stock]
+                    drawn = t if FI[d, I_FIT] >> t & 1 else -1
+                    nd = _push(S, FI, FF, d, decide, seat, key, FI[d, I_ROW], stock + 1, drawn,
+                               none, zero, alpha, beta, W)
+                    FI[nd, I_H + seat] = hand if drawn >= 0 else hand | 1 << t
+                depth += 1
+                mode = M_ENTER
+                continue
             # A round end reached directly from frame d: its value.
             if maxn:
                 for i in range(n):

@@ -64,7 +64,7 @@ import math
 import statistics
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from muggins_cli.analysis.plays import TurnRef, play_text, same_move, written, written_halves
 from muggins_cli.engine.state import Pass, Place, UnseenDraw, as_seen
@@ -74,15 +74,10 @@ from muggins_cli.notation.model import Diagnostic, Match, Severity
 from muggins_cli.replay.position import Decision, Position
 from muggins_cli.replay.replay import decisions
 from muggins_cli.replay.setup import RulesResolver
-from muggins_cli.solver import (
-    Enough,
-    MoveValue,
-    Multi,
-    SolveResult,
-    SolverMove,
-    solve,
-)
 from muggins_cli.solver.knowledge import every_deal
+
+if TYPE_CHECKING:  # the solver itself (Numba) is imported only to weigh a turn
+    from muggins_cli.solver import Enough, MoveValue, SolveResult, SolverMove
 
 #: The solver's budget per search by default: enough for every position of a
 #: two-player round (about three seconds at worst here), and a cap on the
@@ -416,6 +411,8 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
     otherwise, with ``played``, the deals are raced and stop when the
     verdict on that move is known (:func:`_racer`), and without, it takes
     ``luck_deals`` deals."""
+    from muggins_cli.solver import Multi, solve
+
     rules = pos.rules
     try:
         if view == "perfect":

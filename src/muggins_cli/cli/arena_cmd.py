@@ -3,17 +3,17 @@ or with ``--ladder`` several, each against the next, and their ratings."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from tabulate import tabulate
 
-from muggins_cli.cli.app import app
-from muggins_cli.cli.files import AtomicFile
+from muggins_cli.cli.app import app, interrupted
+from muggins_cli.cli.files import Output
 from muggins_cli.cli.options import (
     JOBS_MAX,
     NUMBER_MAX,
@@ -36,12 +36,12 @@ from muggins_cli.cli.options import (
     fail,
     format_option,
     node_cap,
-    note,
     output_format,
     worker_count,
 )
 from muggins_cli.cli.progress import Tally, with_progress
 from muggins_cli.cli.selfplay_cmd import rules_tag
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation.writer import write_match
 from muggins_cli.play.arena import (
@@ -174,20 +174,22 @@ def arena(
                                "results do not depend on it.")
     ] = 1,
     fmt: Annotated[
-        Format,
+        str,
         format_option(Format.table, Format.json,
                       help="table: the table and a line on the pairs; json: "
                            "one JSON document."),
-    ] = Format.table,
+    ] = Format.table.value,
     as_json_out: JsonOption = False,
     output: Annotated[
         str | None, typer.Option("--output", "-o", metavar="FILE",
                                  help="Also write every match as an MGN record to FILE, "
-                                      "atomically (an existing FILE needs --force).",
+                                      "atomically (an existing FILE needs --force); - writes "
+                                      "them to stdout and the table to stderr.",
                                  show_default=False)
     ] = None,
     force: ForceOption = False,
     quiet: QuietOption = False,
+    color: ColorOption = ColorWhen.auto,
 ) -> None:
     """Play strategy A against B in duplicate format: every deal sequence is
     played twice with the seats swapped (the same shuffles in the same round
@@ -254,7 +256,7 @@ def arena(
     except MugginsError as e:
         raise fail(_NAME, str(e)) from None
     fmt = output_format(fmt, as_json_out)
-    check_output(_NAME, Path(output) if output is not None else None, force)
+    check_output(_NAME, output, force)
     spec = ArenaSpec(a, b, rules, players=players, seed=seed, target=target, rules_tag=tag,
                      samples=samples, node_limit=node_cap(nodes), time_limit=move_time,
                      objective=objective.value, search_lead=search_lead, lone=lone,
@@ -263,39 +265,34 @@ def arena(
         jobs = worker_count(_NAME, jobs, matches, unit="deal sequence")
         _ladder(names, spec, matches, every, jobs, fmt is Format.json, quiet)
         return
-    sink = None
-    if output is not None:
-        try:
-            sink = AtomicFile(output)
-        except OSError as e:
-            raise fail(_NAME, f"cannot write {output}: {e.strerror or e}") from None
+    sink = Output(output, force=force) if output is not None else None
     jobs = worker_count(_NAME, jobs, matches, unit="deal sequence")
     games: list[Game] = []
     start = time.perf_counter()
-    try:
-        pairs = play_pairs(spec, matches, jobs=jobs, keep_records=sink is not None)
-        for done in with_progress(pairs, matches, quiet=quiet, noun="deal sequence",
-                                  verb="played"):
-            games.extend(done)
-    except KeyboardInterrupt:
-        note(f"{_NAME}: interrupted")
-        raise typer.Exit(130) from None
-    finally:
+    stopped = False
+    with sink if sink is not None else contextlib.nullcontext():
+        try:
+            pairs = play_pairs(spec, matches, jobs=jobs, keep_records=sink is not None)
+            for done in with_progress(pairs, matches, quiet=quiet, noun="deal sequence",
+                                      verb="played"):
+                games.extend(done)
+        except KeyboardInterrupt:
+            stopped = True
         if sink is not None:
             # Whole matches only, in order, also after Ctrl-C.
             records = [g.record for g in sorted(games, key=lambda g: (g.pair, g.leg))]
-            with sink:
-                sink.write("\n".join(write_match(r) for r in records if r is not None))
-                try:
-                    sink.commit()
-                except OSError as e:
-                    raise fail(_NAME, f"cannot write {output}: {e.strerror or e}") from None
+            sink.write("\n".join(write_match(r) for r in records if r is not None))
+            sink.commit()
+    if stopped:
+        raise typer.Exit(interrupted(_NAME))
     result = tally(spec, games)
+    # The records on standard output (-o -) leave the table to standard error.
+    out = sys.stderr if sink is not None and sink.to_stdout else sys.stdout
     if fmt is Format.json:
         doc = as_json(result)
-        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        out.write(json.dumps(doc, indent=2) + "\n")
     else:
-        sys.stdout.write(render(result) + "\n")
+        out.write(render(result) + "\n")
     if not quiet:
         sys.stderr.write(f"{result.matches} matches in {time.perf_counter() - start:.1f} s\n")
 
@@ -309,8 +306,7 @@ def _ladder(names: list[str], spec: ArenaSpec, matches: int, every: bool, jobs: 
             result = run_ladder(names, spec, matches, every=every, jobs=jobs,
                                 on_pair=lambda _: count.advance())
     except KeyboardInterrupt:
-        note(f"{_NAME}: interrupted")
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupted(_NAME)) from None
     if as_json_out:
         sys.stdout.write(json.dumps(ladder_json(result), indent=2) + "\n")
     else:

@@ -1,7 +1,9 @@
 """Progress on stderr, the same for every long command.
 
-A bar when stderr is a terminal, one count line at the end otherwise (CI
-logs), nothing with ``--quiet``; stdout stays the report alone.
+A bar when stderr is a terminal that may be drawn on (rich's answer,
+:mod:`.terminal`: not with ``TERM=dumb``), one count line at the end
+otherwise (CI logs), nothing with ``--quiet``; stdout stays the report
+alone.
 
 The bar shares the terminal with the report, which is written straight to
 the streams (rich's redirection of ``sys.stdout`` is bypassed by the copy a
@@ -24,6 +26,8 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal, TypeAlias, TypeVar
+
+from muggins_cli.cli.terminal import console, interactive
 
 T = TypeVar("T")
 
@@ -53,7 +57,6 @@ class _Bar:
     it is wanted, and erased (so the line it took is free) when it is not."""
 
     def __init__(self, description: str, noun: str, total: int) -> None:
-        from rich.console import Console
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
@@ -64,7 +67,7 @@ class _Bar:
         )
 
         self._file = sys.stderr
-        self._console = Console(file=self._file)
+        self._console = console(self._file)
         # Never started: it keeps the task and renders it; nothing else.
         self._progress = Progress(TextColumn("{task.description}"), BarColumn(),
                                   MofNCompleteColumn(), TextColumn(noun),
@@ -142,8 +145,8 @@ class Tally:
         self._report_on_screen = False
 
     def __enter__(self) -> Tally:
-        if not self.quiet and sys.stderr.isatty():
-            self._report_on_screen = sys.stdout.isatty()
+        if not self.quiet and interactive(sys.stderr):
+            self._report_on_screen = interactive(sys.stdout)
             self._bar = _Bar(_doing(self.verb), _plural(self.noun, 2), self.total)
         return self
 

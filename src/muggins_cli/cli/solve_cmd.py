@@ -11,7 +11,7 @@ import typer
 
 from muggins_cli.analysis.solving import playable_position, solve_position
 from muggins_cli.check import record_resolver
-from muggins_cli.cli.app import app
+from muggins_cli.cli.app import app, interrupted
 from muggins_cli.cli.options import (
     NODES_MAX,
     NUMBER_MAX,
@@ -24,13 +24,13 @@ from muggins_cli.cli.options import (
     fail,
     format_option,
     node_cap,
-    note,
     output_format,
 )
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.reading import read_match
 from muggins_cli.replay.position import parse_at
 from muggins_cli.report.solve_report import solve_json, solve_text
+from muggins_cli.solver import require as require_solver
 
 _NAME = "muggins solve"
 #: Without --time or --nodes a search stops after this many seconds (a
@@ -117,13 +117,13 @@ def solve_cmd(
     ] = 32,
     match_number: MatchOption = 1,
     fmt: Annotated[
-        Format,
+        str,
         format_option(Format.text, Format.json,
                       help="text: the moves and their values, the best and "
                            "its principal variation; json: one JSON document: position, "
                            "to_move, mode, exact, moves [{move, value, pv}], best, value, "
                            "nodes, seconds."),
-    ] = Format.text,
+    ] = Format.text.value,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -156,6 +156,7 @@ def solve_cmd(
     """
     fmt = output_format(fmt, as_json)
     try:
+        require_solver()
         parse_at(at)
         pos, history = playable_position(read_match(path, match_number), record_resolver(path),
                                          at)
@@ -166,8 +167,7 @@ def solve_cmd(
     except MugginsError as e:
         raise fail(_NAME, str(e)) from None
     except KeyboardInterrupt:
-        note(f"{_NAME}: interrupted")
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupted(_NAME)) from None
     where = f"{pos.round}.{pos.turn}"
     if fmt is Format.json:
         sys.stdout.write(json.dumps(solve_json(pos, where, result, state), indent=2) + "\n")
@@ -177,9 +177,7 @@ def solve_cmd(
     if result.interrupted:
         # The search answered Ctrl-C with what it had: printed above, but
         # the run was still stopped, as a shell script must be able to tell.
-        if not quiet:
-            note(f"{_NAME}: interrupted")
-        raise typer.Exit(130)
+        raise typer.Exit(interrupted(_NAME, quiet=quiet))
 
 
 def _limits(time_limit: float | None, nodes: int | None) -> tuple[float | None, int | None]:

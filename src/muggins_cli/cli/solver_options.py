@@ -23,6 +23,7 @@ from muggins_cli.batch import RETRIES, ClusterPool, TaskPool
 from muggins_cli.cli.options import NODES_MAX, NUMBER_MAX, SAMPLES_MAX, worker_count
 from muggins_cli.cli.progress import Tally
 from muggins_cli.replay.position import Decision
+from muggins_cli.solver import missing
 
 MistakeOption = Annotated[
     int, typer.Option("--mistake", min=1, max=NUMBER_MAX, metavar="POINTS",
@@ -83,7 +84,8 @@ SolverSeedOption = Annotated[
 def weigh_options(*, solver: bool, perfect: bool, samples: int, nodes: int | None,
                   seed: int, mistake: int, blunder: int) -> WeighOptions | None:
     """What ``--solver`` and its options ask for, None without ``--solver``;
-    ValueError naming the first option given without it."""
+    ValueError naming the first option given without it, or what to
+    install when the solver cannot run here."""
     if not solver:
         given = [name for name, on in (("--perfect", perfect),
                                        ("--samples", samples != DEFAULT_SAMPLES),
@@ -92,6 +94,9 @@ def weigh_options(*, solver: bool, perfect: bool, samples: int, nodes: int | Non
         if given:
             raise ValueError(f"{given[0]} goes with --solver")
         return None
+    why = missing()
+    if why is not None:
+        raise ValueError(why)
     return WeighOptions(perfect=perfect, samples=samples, nodes=nodes, seed=seed,
                         costly=mistake, blunder=blunder)
 
@@ -114,6 +119,13 @@ def solver_weigher(command: str, jobs: int | None, *, quiet: bool,
             # How many turns there are to weigh is known only as the
             # records are read: at most a process per core.
             n = worker_count(command, jobs, None, unit="turn")
+            if n > 1:
+                # The search compiled (or loaded) once, here, before the
+                # workers fork: not once in each, and anything it has to say
+                # (where its code is kept) said once.
+                from muggins_cli.solver.kernel import ready
+
+                ready()
             pool = stack.enter_context(TaskPool(n)) if n > 1 else None
         tally = stack.enter_context(Tally(quiet=quiet, verb="weighed", noun="turn"))
 

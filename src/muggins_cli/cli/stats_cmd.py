@@ -11,8 +11,10 @@ import typer
 from muggins_cli.batch import BatchError, run
 from muggins_cli.check import check_file
 from muggins_cli.cli.app import app
+from muggins_cli.cli.config import settings
 from muggins_cli.cli.options import (
     NUMBER_MAX,
+    ExcludeOption,
     Format,
     JobsOption,
     JsonOption,
@@ -28,6 +30,7 @@ from muggins_cli.cli.options import (
     worker_count,
 )
 from muggins_cli.cli.progress import with_progress
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.report.stats import STATS, CorpusStats, as_json, render
 
 _NAME = "muggins stats"
@@ -38,10 +41,10 @@ def stats(
     paths: PathsArgument,
     *,
     fmt: Annotated[
-        Format,
+        str,
         format_option(Format.table, Format.json,
                       help="table: three tables; json: one JSON document."),
-    ] = Format.table,
+    ] = Format.table.value,
     as_json_out: JsonOption = False,
     top: Annotated[
         int,
@@ -50,6 +53,8 @@ def stats(
                           "frequent first) to list; 0 for all."),
     ] = 10,
     quiet: QuietOption = False,
+    color: ColorOption = ColorWhen.auto,
+    exclude: ExcludeOption = None,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
     retries: RetriesOption = None,
@@ -65,7 +70,7 @@ def stats(
     Example: muggins stats archive/ --format json --jobs 2
     """
     fmt = output_format(fmt, as_json_out)
-    files = record_files(_NAME, paths)
+    files = record_files(_NAME, paths, settings(paths, exclude=exclude or ()).keep)
     n = worker_count(_NAME, jobs, len(files)) if scheduler is None else jobs
     total = CorpusStats()
     unreadable: list[str] = []

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -12,9 +10,9 @@ import typer
 from muggins_cli.analysis.match import MatchAnalysis, analyse_match
 from muggins_cli.analysis.weigh import DEFAULT_SAMPLES, Weigher, WeighOptions, weigh_each
 from muggins_cli.check import record_resolver
-from muggins_cli.cli.app import app
-from muggins_cli.cli.files import AtomicFile
-from muggins_cli.cli.options import JobsOption, MatchOption, note
+from muggins_cli.cli.app import app, interrupted
+from muggins_cli.cli.files import STDOUT, Output
+from muggins_cli.cli.options import JobsOption, MatchOption, check_output, note
 from muggins_cli.cli.solver_options import (
     BlunderOption,
     MistakeOption,
@@ -26,6 +24,7 @@ from muggins_cli.cli.solver_options import (
     solver_weigher,
     weigh_options,
 )
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, Severity
 from muggins_cli.notation.reading import read_match
@@ -52,11 +51,10 @@ def study(
     ],
     *,
     output: Annotated[
-        Path | None,
+        str | None,
         typer.Option("--output", "-o", metavar="PAGE.html",
-                     help="Write the page to PAGE.html (default: standard output). An "
-                          "existing file needs --force.", show_default=False,
-                     dir_okay=False),
+                     help="Write the page to PAGE.html (default, or -: standard output). An "
+                          "existing file needs --force.", show_default=False),
     ] = None,
     force: Annotated[
         bool, typer.Option("--force", help="With -o: overwrite PAGE.html if it exists.")
@@ -65,6 +63,7 @@ def study(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No notes and no progress on stderr.")
     ] = False,
+    color: ColorOption = ColorWhen.auto,
     mistake: MistakeOption = 5,
     blunder: BlunderOption = 15,
     solver: SolverOption = False,
@@ -105,13 +104,7 @@ def study(
         muggins study records/pos-ronda-spinner-4p.mgn --solver -o ronda.html
         muggins study league.mgn --match 2 -o league-2.html --force
     """
-    if force and output is None:
-        raise _fail("--force only goes with -o/--output")
-    if output is not None:
-        if output.exists() and not force:
-            raise _fail(f"{output} exists; add --force to overwrite it")
-        if output.exists() and not output.is_file():
-            raise _fail(f"{output} is not a file")
+    check_output(_NAME, output, force)
     try:
         weigh = weigh_options(solver=solver, perfect=perfect, samples=samples, nodes=nodes,
                               seed=seed, mistake=mistake, blunder=blunder)
@@ -126,22 +119,14 @@ def study(
     except InputError as e:
         raise _fail(str(e)) from None
     except KeyboardInterrupt:
-        note(f"{_NAME}: interrupted")
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupted(_NAME)) from None
     # Written as the template makes it: a page of tens of MB is never held
     # whole (and again encoded) on top of what it is made from.
-    if output is None:
+    with Output(output if output is not None else STDOUT, force=force) as out:
         for part in page_parts(page):
-            sys.stdout.write(part)
-        return
-    try:
-        with AtomicFile(output) as out:
-            for part in page_parts(page):
-                out.write(part)
-            out.commit()
-    except OSError as e:
-        raise _fail(f"cannot write {output}: {e.strerror or e}") from None
-    if not quiet:
+            out.write(part)
+        out.commit()
+    if not quiet and not out.to_stdout:
         note(f"wrote {output}")
 
 

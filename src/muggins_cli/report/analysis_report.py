@@ -20,7 +20,7 @@ from muggins_cli.analysis.match import MatchAnalysis, PlayerStats
 from muggins_cli.analysis.plays import Option, PlayAnalysis
 from muggins_cli.analysis.weigh import SolverStats, Weighed, measured
 from muggins_cli.report.escape import for_terminal, terminal_table
-from muggins_cli.report.json_report import Totals, file_json
+from muggins_cli.report.json_report import REPORT_START, Totals, dumps, file_json
 
 PLAYER_HEADERS = ("player", "turns", "analysed", "forced", "scored", "missed",
                   "missed-score", "illegal", "unclaimed")
@@ -318,11 +318,11 @@ def analysis_file_json(f: FileAnalysis) -> dict[str, Any]:
 
 def write_analysis_json(files: Iterable[FileAnalysis], out: IO[str], totals: Totals) -> None:
     """The JSON report, streamed one file at a time like the check's."""
-    out.write('{\n  "files": [')
+    out.write(REPORT_START)
     first = True
     for f in files:
         totals.add(f.report)
         out.write(("\n    " if first else ",\n    ")
-                  + json.dumps(analysis_file_json(f), ensure_ascii=False))
+                  + dumps(analysis_file_json(f)))
         first = False
     out.write("\n  ],\n  \"summary\": " + json.dumps(totals.as_json()) + "\n}\n")

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from muggins_cli.analysis.weigh import value_error
 from muggins_cli.engine.state import Draw, Place, RoundState, UnseenDraw, apply, placement_score
 from muggins_cli.replay.position import Position
 from muggins_cli.report.escape import for_terminal
 from muggins_cli.rules.model import MatchEnd
-from muggins_cli.solver import MoveValue, SolveResult, SolverMove
 from muggins_cli.solver.common import Stopped
+
+if TYPE_CHECKING:  # the solver (Numba) is there when there is an answer to write
+    from muggins_cli.solver import MoveValue, SolveResult, SolverMove
 
 _STOPPED = {Stopped.INTERRUPT: " (interrupted: best answer so far)",
             Stopped.TIME: " (time budget reached)", Stopped.NODES: " (node budget reached)"}

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
@@ -77,7 +78,9 @@ from muggins_cli.report.svg import (
     union,
 )
 from muggins_cli.rules.model import Rules
-from muggins_cli.solver import SolverMove
+
+if TYPE_CHECKING:  # the solver (Numba) only when a page is weighed
+    from muggins_cli.solver import SolverMove
 
 COLOURS = ("#1f6fb4", "#2e8b57", "#8e44ad", "#7a5c2e")
 """One per seat, in the chart, the move list and the summary: none of them

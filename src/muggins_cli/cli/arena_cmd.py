@@ -37,6 +37,7 @@ from muggins_cli.cli.options import (
     format_option,
     node_cap,
     output_format,
+    prepare_solver,
     worker_count,
 )
 from muggins_cli.cli.progress import Tally, with_progress
@@ -58,6 +59,7 @@ from muggins_cli.play.ladder import Ladder, ladder_json, pairings, run_ladder
 from muggins_cli.play.strategies import (
     DEFAULT_FORGET,
     DEFAULT_NODES,
+    SEARCHING,
     STRATEGY_NAMES,
     make_strategy,
 )
@@ -261,6 +263,8 @@ def arena(
                      samples=samples, node_limit=node_cap(nodes), time_limit=move_time,
                      objective=objective.value, search_lead=search_lead, lone=lone,
                      forget=forget, hidden=hidden.value)
+    if SEARCHING & {a, b, *names}:
+        prepare_solver(_NAME, quiet=quiet)
     if ladder is not None:
         jobs = worker_count(_NAME, jobs, matches, unit="deal sequence")
         _ladder(names, spec, matches, every, jobs, fmt is Format.json, quiet)

@@ -30,6 +30,7 @@ from muggins_cli.cli.options import (
     check_output,
     fail,
     node_cap,
+    prepare_solver,
 )
 from muggins_cli.cli.progress import with_progress
 from muggins_cli.cli.terminal import ColorOption, ColorWhen
@@ -40,6 +41,7 @@ from muggins_cli.play.selfplay import play_match
 from muggins_cli.play.strategies import (
     DEFAULT_FORGET,
     DEFAULT_NODES,
+    SEARCHING,
     STRATEGY_NAMES,
     AnyStrategy,
     make_strategy,
@@ -139,6 +141,8 @@ def selfplay(
     except MugginsError as e:
         raise fail(_NAME, str(e)) from None
     check_output(_NAME, output, force)
+    if SEARCHING & set(kinds):
+        prepare_solver(_NAME, quiet=quiet)
 
     def one(k: int) -> m.Match:
         strategies: list[AnyStrategy] = [

@@ -178,6 +178,8 @@ def _in_memory(njit: Any) -> Any:
 _USUAL = _usual_cache()
 _FOLDER = cache_folder(_sources(), _USUAL, _temporary())
 _say_where(_FOLDER, _USUAL)
+#: Whether the compiled code is kept between runs (else every run compiles it).
+KEPT = _FOLDER is not None
 # Set for the compilations of this module, put back at its end.
 _SAVED_CACHE_DIR = numba.config.CACHE_DIR  # type: ignore[attr-defined]
 _SAVED_NJIT = numba.njit
@@ -1466,12 +1468,29 @@ class Kernel:
 
 _READY: list[bool] = []
 
+#: About how long a first compile of the search takes on an idle two-core
+#: machine (``bench/bench_prepare.py`` measures it: 27 CPU seconds).
+PREPARE_SECONDS = 30
+
+
+def prepared() -> bool:
+    """Whether this machine's cache holds the compiled search, so that
+    :func:`ready` loads it in a fraction of a second; otherwise it compiles
+    it, once, which takes tens of seconds (a caller says so first)."""
+    compiled: Any = run  # a Numba dispatcher
+    try:
+        index = compiled._cache._cache_file._load_index()
+        machine = compiled.targetctx.codegen().magic_tuple()
+    except Exception:  # Numba's cache is private: when its shape changes, assume not
+        return False
+    return any(key[1] == machine for key in index)
+
 
 def ready() -> None:
     """Compile the search now (or load it from Numba's cache), on a
-    one-tile endgame: a caller with a time budget starts its clock after
-    this, so that a first run on a new machine spends its budget on the
-    search, not on compiling it."""
+    one-tile endgame, and the table's growth: a caller with a time budget
+    starts its clock after this, so that a first run on a new machine
+    spends its budget on the search, not on compiling it."""
     if _READY:
         return
     from muggins_cli.solver.common import Budget
@@ -1483,5 +1502,6 @@ def ready() -> None:
                budget=Budget(None, None))
     k.search(DECIDE, 0, _keys.lead_key(r, 6, 6), 0, -1, (1, 2), (250, 250))
     k.release()
+    rehash_into(np.zeros((2, 8), dtype=np.int64), np.zeros((4, 8), dtype=np.int64), 3, 1)
     _READY.append(True)
 

@@ -66,7 +66,14 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from muggins_cli.analysis.plays import TurnRef, play_text, same_move, written, written_halves
+from muggins_cli.analysis.plays import (
+    TurnRef,
+    named_best,
+    play_text,
+    same_move,
+    written,
+    written_halves,
+)
 from muggins_cli.engine.state import Pass, Place, UnseenDraw, as_seen
 from muggins_cli.engine.view import moves_seen
 from muggins_cli.errors import MugginsError
@@ -426,7 +433,7 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
                 raise KeyboardInterrupt
             if res.stopped is not None:
                 return _Searched(None, "the search did not finish within the node budget "
-                                       "(--nodes)", res.nodes, 1)
+                                       "(--deal-nodes)", res.nodes, 1)
             return _Searched(res, None, res.nodes, 1)
         if pos.hands[pos.to_move] is None:
             return _Searched(None, "the record does not show the mover's hand (deal lines)")
@@ -464,7 +471,7 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
         raise KeyboardInterrupt
     if res.samples < min(MIN_DEALS, options.samples):
         return _Searched(None, f"fewer than {min(MIN_DEALS, options.samples)} deals solved "
-                               "within the node budget (--nodes)", nodes, solved)
+                               "within the node budget (--deal-nodes)", nodes, solved)
     return _Searched(res, None, nodes, solved)
 
 
@@ -514,13 +521,16 @@ def _value_error(deals: Sequence[float]) -> float | None:
     return statistics.stdev(deals) / math.sqrt(len(deals))
 
 
-def _candidates(result: SolveResult) -> tuple[Candidate, ...]:
-    """Every move the search valued, best first (the solver's order among
-    equals): its value, its cost against the best and their errors, and the
-    line the solver expects after it."""
+def _candidates(result: SolveResult, named: SolverMove | None = None) -> tuple[Candidate, ...]:
+    """Every move the search valued, best first (``named``, the best as the
+    turn names it, then the solver's order among equals): its value, its
+    cost against the best and their errors, and the line the solver expects
+    after it."""
     best = _move_of(result, result.best) if result.best is not None else None
     if best is None or best.value is None:
         return ()
+    first = _move_of(result, named) if named is not None else None
+    first = best if first is None else first
     out = []
     for mv in result.moves:
         if mv.value is None:
@@ -530,7 +540,7 @@ def _candidates(result: SolveResult) -> tuple[Candidate, ...]:
         out.append(Candidate(mv.move, mv.value, max(0.0, best.value - mv.value), error,
                              None if result.exact else _value_error(mv.deals),
                              len(mv.deals), tuple(mv.pv[1:])))
-    order = sorted(range(len(out)), key=lambda i: (out[i].move != best.move, -out[i].value, i))
+    order = sorted(range(len(out)), key=lambda i: (out[i].move != first.move, -out[i].value, i))
     return tuple(out[i] for i in order)
 
 
@@ -636,12 +646,15 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
                             "solved": searched.solved + lk.solved}
     value = _value_of(res, d.move)
     best_value = res.value
-    best: str | None = None
-    if isinstance(res.best, Place):
-        best = play_text(at.rules, at.layout, res.best, written_halves(turn))
-    elif res.best is not None:
-        best = str(res.best)
     mv = _move_of(res, d.move)
+    named = res.best
+    if named is not None and best_value is not None and mv is not None:
+        named = named_best(named, best_value, mv.move, value)
+    best: str | None = None
+    if isinstance(named, Place):
+        best = play_text(at.rules, at.layout, named, written_halves(turn))
+    elif named is not None:
+        best = str(named)
     if value is None or best_value is None or mv is None:
         return _weighed(d, choices, None, best, None, luck, res.exact, res.samples,
                         "the play made is not a legal move here", luck_error=luck_error,
@@ -656,7 +669,7 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
                     value_error=value_error(res, d.move),
                     best_value_error=value_error(res, res.best),
                     luck_error=luck_error, cost_low=low, cost_high=high,
-                    candidates=_candidates(res), **work)
+                    candidates=_candidates(res, named), **work)
 
 
 #: Weighs a match's decisions, in order: one after another here

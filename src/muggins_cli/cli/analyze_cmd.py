@@ -32,9 +32,9 @@ from muggins_cli.cli.options import (
     JsonOption,
     PathsArgument,
     QuietOption,
-    RetriesOption,
     SchedulerOption,
     SelectOption,
+    TurnRetriesOption,
     check_output,
     closing_line,
     exit_status,
@@ -53,11 +53,14 @@ from muggins_cli.cli.progress import with_progress
 from muggins_cli.cli.solver_options import (
     BlunderOption,
     MistakeOption,
+    ModeOption,
     PerfectOption,
     SolverNodesOption,
     SolverOption,
     SolverSamplesOption,
     SolverSeedOption,
+    ViewOpt,
+    perfect_view,
     solver_weigher,
     weigh_options,
 )
@@ -133,13 +136,14 @@ def analyze(
     mistake: MistakeOption = 5,
     blunder: BlunderOption = 15,
     solver: SolverOption = False,
+    mode: ModeOption = ViewOpt.sample,
     perfect: PerfectOption = False,
     samples: SolverSamplesOption = DEFAULT_SAMPLES,
     nodes: SolverNodesOption = None,
     seed: SolverSeedOption = 0,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
-    retries: RetriesOption = None,
+    retries: TurnRetriesOption = None,
 ) -> None:
     """Check records and weigh every turn against its legal alternatives.
 
@@ -159,10 +163,11 @@ def analyze(
     play, "lost/turn" the points lost per unforced turn (the error rate),
     and "luck" what the player's draws gave or took against the average
     draw; each figure from sampled deals comes with its standard error
-    (a figure without one is exact). By default the solver sees what the
-    mover saw (the unseen tiles dealt up to --samples times, consistently
-    with the draws and passes seen, or every deal when there are few);
-    --perfect judges with every hand and the stock in view. A play that
+    (a figure without one is exact). By default (--mode sample, as `muggins
+    solve` names it) the solver sees what the mover saw (the unseen tiles
+    dealt up to --max-samples times, consistently with the draws and passes
+    seen, or every deal when there are few); --mode perfect judges with
+    every hand and the stock in view. A play that
     lost --mistake points or more, beyond the uncertainty of its cost, gets
     a costly-play warning, the turn's one verdict (what it missed at once
     is its note, not a missed-score warning), and with --annotate the
@@ -176,7 +181,7 @@ def analyze(
         muggins analyze club.mgn --annotate -o club-annotated.mgn
         muggins analyze club.mgn --annotate --in-place --mistake 10 --blunder 20
         muggins analyze club.mgn --solver --turns
-        muggins analyze club.mgn --solver --perfect --annotate -o study.mgn
+        muggins analyze club.mgn --solver --mode perfect --annotate -o study.mgn
 
     The annotated record keeps everything written in it (comments too); only
     glyphs and {notes} are added, and `muggins check` reads it as before.
@@ -202,7 +207,8 @@ def analyze(
     if in_place and STDIN in files:
         raise _fail("--in-place cannot rewrite standard input; use -o FILE")
     try:
-        weigh = weigh_options(solver=solver, perfect=perfect, samples=samples, nodes=nodes,
+        weigh = weigh_options(solver=solver, perfect=perfect_view(mode, perfect),
+                              samples=samples, nodes=nodes,
                               seed=seed, mistake=mistake, blunder=blunder)
     except ValueError as e:
         raise _fail(str(e)) from None

@@ -195,13 +195,48 @@ class _PlainArgument(TyperArgument):
         return None
 
 
+#: The spellings of an older release that still work, hidden from --help:
+#: (command, old spelling) -> the spelling now. An old name of a value is a
+#: second name of the option that took its place (Click reads either); an
+#: old flag (``--perfect``) is a hidden option of its own, which the
+#: command reads as the new spelling.
+OLD_SPELLINGS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("analyze", "--perfect"): ("--mode", "perfect"),
+    ("study", "--perfect"): ("--mode", "perfect"),
+    ("analyze", "--samples"): ("--max-samples",),
+    ("study", "--samples"): ("--max-samples",),
+    ("analyze", "--nodes"): ("--deal-nodes",),
+    ("study", "--nodes"): ("--deal-nodes",),
+    ("selfplay", "--nodes"): ("--move-nodes",),
+    ("arena", "--nodes"): ("--move-nodes",),
+    ("arena", "--matches"): ("--sequences",),
+    ("arena", "-k"): ("--sequences",),
+}
+#: The old names of each option that took them, by the option's first name.
+_OLD_NAMES: dict[str, frozenset[str]] = {}
+for _where, _now in OLD_SPELLINGS.items():
+    _OLD_NAMES[_now[0]] = _OLD_NAMES.get(_now[0], frozenset()) | {_where[1]}
+
+
 class _PlainOption(TyperOption):
     """An option shown with its metavar (``N``, ``FORMAT``; the upper-case
     name when none is given), never a Python type or a ``[x>=1]`` range: the
-    help text says the range in words."""
+    help text says the range in words; and without its old spellings
+    (:data:`OLD_SPELLINGS`), which it still reads."""
 
     def get_runtime_param(self) -> RuntimeParam:
         return _coercion(self)
+
+    def get_help_record(self, ctx: Context) -> tuple[str, str] | None:
+        old = _OLD_NAMES.get(self.opts[0], frozenset())
+        if not old.intersection(self.opts):
+            return super().get_help_record(ctx)
+        kept = self.opts
+        self.opts = [o for o in kept if o not in old]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = kept
 
     def display_type_rich(self, ctx: Any) -> str | None:
         if self.is_flag or self.count:

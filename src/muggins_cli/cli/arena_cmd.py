@@ -15,19 +15,20 @@ from tabulate import tabulate
 from muggins_cli.cli.app import app, interrupted
 from muggins_cli.cli.files import Output
 from muggins_cli.cli.options import (
-    JOBS_MAX,
     NUMBER_MAX,
     ForceOption,
     ForgetOption,
     Format,
     HiddenOpt,
     HiddenOption,
+    JobsOption,
     JsonOption,
+    MoveNodesOption,
     MoveTimeOption,
-    NodesOption,
     ObjectiveOpt,
     ObjectiveOption,
     QuietOption,
+    RulesOption,
     SamplesOption,
     SearchLeadOption,
     SeedOption,
@@ -40,7 +41,7 @@ from muggins_cli.cli.options import (
     prepare_solver,
     worker_count,
 )
-from muggins_cli.cli.progress import Tally, with_progress
+from muggins_cli.cli.progress import Tally, counted, with_progress
 from muggins_cli.cli.selfplay_cmd import rules_tag
 from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.errors import InputError, MugginsError
@@ -63,7 +64,7 @@ from muggins_cli.play.strategies import (
     STRATEGY_NAMES,
     make_strategy,
 )
-from muggins_cli.rules.loader import load_rules
+from muggins_cli.rules.loader import DEFAULT_PRESET, load_rules
 
 _NAME = "muggins arena"
 HEADERS = ("strategy", "matches", "wins", "win rate", "95% interval", "points/round")
@@ -83,13 +84,14 @@ def render(result: ArenaResult, tablefmt: str = "simple") -> str:
     a, b = (s.name for s in result.sides)
     spec = result.spec
     goal = spec.target if spec.target is not None else spec.rules.target_for(spec.players)
+    sequences = counted(result.pairs, "deal sequence")
     head = (f"{spec.rules_tag or spec.rules.name}, {spec.players} players, to {goal}: "
-            f"{result.pairs} deal sequences, each played twice with the seats swapped "
-            f"({result.matches} matches)")
+            f"{sequences}, each played twice with the seats swapped "
+            f"({counted(result.matches, 'match')})")
     if spec.lone:
         head = (f"{spec.rules_tag or spec.rules.name}, {spec.players} players, to {goal}: "
-                f"{result.pairs} deal sequences, each played {spec.players} times with {a} in "
-                f"each seat in turn ({result.matches} matches; {a}'s fair share "
+                f"{sequences}, each played {spec.players} times with {a} in "
+                f"each seat in turn ({counted(result.matches, 'match')}; {a}'s fair share "
                 f"{spec.fair_share:.0%})")
         tail = (f"deal sequences won in every seat: {a} {result.swept[0]}, {b} "
                 f"{result.swept[1]}; split {result.split}")
@@ -119,7 +121,8 @@ def render_ladder(ladder: Ladder, tablefmt: str = "simple") -> str:
     spec = ladder.results[0].spec
     goal = spec.target if spec.target is not None else spec.rules.target_for(spec.players)
     head = (f"{spec.rules_tag or spec.rules.name}, {spec.players} players, to {goal}: "
-            f"{len(ladder.results)} pairings, {ladder.results[0].pairs} deal sequences each, "
+            f"{counted(len(ladder.results), 'pairing')}, "
+            f"{counted(ladder.results[0].pairs, 'deal sequence')} each, "
             "every one played in both seats")
     foot = (f"rating: Elo scale (400 = ten to one), Bradley-Terry fit to every pairing, "
             f"{ladder.names[0]} = 0")
@@ -145,15 +148,11 @@ def arena(
         bool, typer.Option("--lone", help="A in one seat against B in every other, each seat "
                                           "in turn (a deal sequence is played once per seat).")
     ] = False,
-    rules_spec: Annotated[
-        str, typer.Option("--rules", "-r", metavar="NAME|FILE",
-                          help="A rules preset (pagat, spinner, all-threes) or a rules YAML "
-                               "file.")
-    ] = "pagat",
-    matches: Annotated[
-        int, typer.Option("--matches", "-k", min=1, max=NUMBER_MAX, metavar="K",
+    rules_spec: RulesOption = DEFAULT_PRESET,
+    sequences: Annotated[
+        int, typer.Option("--sequences", "--matches", "-k", min=1, max=NUMBER_MAX, metavar="K",
                           help="Deal sequences (at least 1); each is played twice, seats "
-                               "swapped (2K matches).")
+                               "swapped (2K matches; with --lone once per seat).")
     ] = 50,
     seed: SeedOption = 0,
     players: Annotated[
@@ -163,18 +162,13 @@ def arena(
     ] = 2,
     target: TargetOption = None,
     samples: SamplesOption = None,
-    nodes: NodesOption = DEFAULT_NODES,
+    nodes: MoveNodesOption = DEFAULT_NODES,
     move_time: MoveTimeOption = None,
     objective: ObjectiveOption = ObjectiveOpt.match,
     search_lead: SearchLeadOption = False,
     hidden: HiddenOption = HiddenOpt.sample,
     forget: ForgetOption = DEFAULT_FORGET,
-    jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, max=JOBS_MAX, metavar="N",
-                          help="Processes to play in (at least 1; never more than the deal "
-                               "sequences, a note on stderr when more than the cores); the "
-                               "results do not depend on it.")
-    ] = 1,
+    jobs: JobsOption = None,
     fmt: Annotated[
         str,
         format_option(Format.table, Format.json,
@@ -230,11 +224,11 @@ def arena(
 
     \b
     Examples:
-        muggins arena greedy random --matches 100 --seed 1
-        muggins arena solver greedy --rules pagat --matches 100 --jobs 2 --json
-        muggins arena --ladder random,greedy,defensive --matches 50
-        muggins arena solver greedy --players 3 --lone --matches 20
-        muggins arena solver careless --rules spinner --forget 0.3 --matches 20
+        muggins arena greedy random --sequences 100 --seed 1
+        muggins arena solver greedy --rules pagat --sequences 100 --jobs 2 --json
+        muggins arena --ladder random,greedy,defensive --sequences 50
+        muggins arena solver greedy --players 3 --lone --sequences 20
+        muggins arena solver careless --rules spinner --forget 0.3 --sequences 20
     """
     try:
         names: list[str] = []
@@ -266,18 +260,18 @@ def arena(
     if SEARCHING & {a, b, *names}:
         prepare_solver(_NAME, quiet=quiet)
     if ladder is not None:
-        jobs = worker_count(_NAME, jobs, matches, unit="deal sequence")
-        _ladder(names, spec, matches, every, jobs, fmt is Format.json, quiet)
+        jobs = worker_count(_NAME, jobs, sequences, unit="deal sequence")
+        _ladder(names, spec, sequences, every, jobs, fmt is Format.json, quiet)
         return
     sink = Output(output, force=force) if output is not None else None
-    jobs = worker_count(_NAME, jobs, matches, unit="deal sequence")
+    jobs = worker_count(_NAME, jobs, sequences, unit="deal sequence")
     games: list[Game] = []
     start = time.perf_counter()
     stopped = False
     with sink if sink is not None else contextlib.nullcontext():
         try:
-            pairs = play_pairs(spec, matches, jobs=jobs, keep_records=sink is not None)
-            for done in with_progress(pairs, matches, quiet=quiet, noun="deal sequence",
+            pairs = play_pairs(spec, sequences, jobs=jobs, keep_records=sink is not None)
+            for done in with_progress(pairs, sequences, quiet=quiet, noun="deal sequence",
                                       verb="played"):
                 games.extend(done)
         except KeyboardInterrupt:
@@ -298,7 +292,8 @@ def arena(
     else:
         out.write(render(result) + "\n")
     if not quiet:
-        sys.stderr.write(f"{result.matches} matches in {time.perf_counter() - start:.1f} s\n")
+        sys.stderr.write(f"{counted(result.matches, 'match')} in "
+                         f"{time.perf_counter() - start:.1f} s\n")
 
 
 def _ladder(names: list[str], spec: ArenaSpec, matches: int, every: bool, jobs: int,
@@ -317,7 +312,8 @@ def _ladder(names: list[str], spec: ArenaSpec, matches: int, every: bool, jobs: 
         sys.stdout.write(render_ladder(result) + "\n")
     if not quiet:
         matches_played = sum(r.matches for r in result.results)
-        sys.stderr.write(f"{matches_played} matches in {time.perf_counter() - start:.1f} s\n")
+        sys.stderr.write(f"{counted(matches_played, 'match')} in "
+                         f"{time.perf_counter() - start:.1f} s\n")
 
 
 __all__ = ["arena", "render", "render_ladder"]

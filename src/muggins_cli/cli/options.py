@@ -102,8 +102,8 @@ JsonOption = Annotated[
 ]
 QuietOption = Annotated[
     bool, typer.Option("--quiet", "-q",
-                       help="Only the report and errors: no progress on stderr, no closing "
-                            "summary line.")
+                       help="Only the report (or what is written) and errors: no progress, "
+                            "no notes and no closing summary line on stderr.")
 ]
 
 
@@ -172,8 +172,9 @@ JobsOption = Annotated[
     typer.Option("--jobs", "-j", min=1, max=JOBS_MAX, metavar="N",
                  show_default="the number of cores",
                  help="Worker processes to spread the work over (at least 1; never more than "
-                      "there are files, or tasks; a note on stderr when more than the cores). "
-                      "1 works in this process. The output is the same, in the same order."),
+                      "there are tasks: files, turns or deal sequences; a note on stderr when "
+                      "more than the cores). 1 works in this process. The output is the "
+                      "same, in the same order."),
 ]
 SchedulerOption = Annotated[
     str | None,
@@ -182,13 +183,20 @@ SchedulerOption = Annotated[
                       "instead of local processes; needs muggins-cli[dask], and workers "
                       "that see the files at the same absolute paths."),
 ]
+_RETRIES = ("With --scheduler: submit a file whose task failed (its worker died while "
+            "running it, or it raised) again up to N times; then report it as not checked "
+            "(code not-checked) and go on with the rest.")
 RetriesOption = Annotated[
     int | None,
     typer.Option("--retries", min=0, max=RETRIES_MAX, metavar="N", show_default="1",
-                 help="With --scheduler: submit a file whose task failed (its worker died "
-                      "while running it, or it raised) again up to N times; then report it "
-                      "as not checked (code not-checked) and go on with the rest. "
-                      "analyze --solver: a turn, then reported as not weighed."),
+                 help=_RETRIES),
+]
+#: ``analyze``'s, whose tasks are the turns with --solver.
+TurnRetriesOption = Annotated[
+    int | None,
+    typer.Option("--retries", min=0, max=RETRIES_MAX, metavar="N", show_default="1",
+                 help=_RETRIES + " With --solver the tasks are the turns: a turn whose task "
+                                 "keeps failing is reported as not weighed."),
 ]
 
 
@@ -385,8 +393,11 @@ SamplesOption = Annotated[
                              help="Deals of the unseen tiles the solver strategy solves and "
                                   "averages per move (at least 1; default 64 with two "
                                   "players, 32 with three or four).", show_default=False)]
-NodesOption = Annotated[
-    int, typer.Option("--nodes", min=0, max=NODES_MAX, metavar="N",
+#: The strategies' node cap a move, beside their --move-time (``--nodes``
+#: before: ``solve``'s --nodes caps one whole answer, ``analyze``'s
+#: --deal-nodes one deal's search).
+MoveNodesOption = Annotated[
+    int, typer.Option("--move-nodes", "--nodes", min=0, max=NODES_MAX, metavar="N",
                       help="Cap on search nodes per move of the exact searches (solver, "
                            "oracle; default 4,000,000; 0: none); the deals solved within it "
                            "are averaged. A search the compiled code cannot run (the match "
@@ -400,8 +411,9 @@ MoveTimeOption = Annotated[
                                show_default=False)]
 ObjectiveOption = Annotated[
     ObjectiveOpt, typer.Option("--objective", metavar="OBJECTIVE",
-                               help="match: reaching the target first counts above any points; "
-                                    "points: points to the round's end.")]
+                               help="match: reaching the target first counts above any points "
+                                    "(the match won or lost, then the points); points: "
+                                    "points to the round's end.")]
 HiddenOption = Annotated[
     HiddenOpt, typer.Option("--hidden", metavar="SEARCH",
                             help="How the solver strategy searches while tiles are hidden: "
@@ -424,6 +436,13 @@ SeedOption = Annotated[
     int, typer.Option("--seed", "-s", min=0, max=NUMBER_MAX, metavar="N",
                       help="Seed of the deals and of the strategies' choices (0 to "
                            "999,999,999): the same command writes the same bytes.")
+]
+RulesOption = Annotated[
+    str, typer.Option("--rules", "-r", metavar="NAME|FILE",
+                      help="A rules preset (pagat, spinner, all-threes; `muggins rules` lists "
+                           "them) or a rules YAML file. The records written name the file from "
+                           "their folder (the current one for standard output), so it must "
+                           "lie there or below.")
 ]
 TargetOption = Annotated[
     int | None, typer.Option("--target", min=1, max=NUMBER_MAX, metavar="N",

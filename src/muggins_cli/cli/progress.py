@@ -24,7 +24,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Literal, TypeAlias, TypeVar
 
 from muggins_cli.cli.terminal import console, interactive
@@ -45,6 +45,11 @@ def _plural(noun: str, n: int) -> str:
     if n == 1:
         return noun
     return noun + ("es" if noun.endswith("ch") else "s")
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun`` agreeing: 1 deal sequence, 2 deal sequences, 1 match."""
+    return f"{n} {_plural(noun, n)}"
 
 
 def _doing(verb: str) -> str:
@@ -131,11 +136,14 @@ class _Bar:
 class Tally:
     """A count on stderr of things done, whose total may grow as more work
     is found (the turns of each match, as its record is read). A bar on a
-    terminal, one line at the end otherwise, nothing when ``quiet``."""
+    terminal, one line at the end otherwise (``closing``'s, when the count
+    alone would not say what became of them), nothing when ``quiet``."""
 
     def __init__(self, total: int = 0, *, quiet: bool, verb: str = "checked",
-                 noun: str = "file", summary: Summary = None) -> None:
+                 noun: str = "file", summary: Summary = None,
+                 closing: Callable[[], str] | None = None) -> None:
         self.total = total
+        self.closing = closing
         self.done = 0
         self.quiet = quiet
         self.summary = summary
@@ -181,7 +189,9 @@ class Tally:
         if self.summary == "stdout" and self._bar is None:
             return  # stderr is a log, where stdout's summary is read already
         if not (self._bar is not None and self._report_on_screen):
-            sys.stderr.write(f"{self.verb} {self.done} {_plural(self.noun, self.done)}\n")
+            line = (self.closing() if self.closing is not None
+                    else f"{self.verb} {self.done} {_plural(self.noun, self.done)}")
+            sys.stderr.write(line + "\n")
             sys.stderr.flush()
 
 

@@ -24,6 +24,8 @@ from muggins_cli.report.board import (
     after_settlement,
     position_lines,
     position_title,
+    round_sheet,
+    round_totals,
     tally_sheet,
 )
 from muggins_cli.report.escape import for_terminal
@@ -50,7 +52,9 @@ def replay(
     match_number: MatchOption = 1,
     tally: Annotated[
         bool,
-        typer.Option("--tally", help="End with a score sheet in the traditional tally "
+        typer.Option("--tally", help="End with the score sheet: a row per round (what it "
+                                     "gave each player, and their total after it; not "
+                                     "with --at), then the totals in the traditional tally "
                                      "marks (a stroke per 5 points, the X figure for 50) "
                                      "beside the raw scores."),
     ] = False,
@@ -63,7 +67,8 @@ def replay(
                      show_default=False),
     ] = None,
     force: Annotated[
-        bool, typer.Option("--force", help="With --svg: overwrite OUT.svg if it exists.")
+        bool, typer.Option("--force", help="With --svg: replace OUT.svg if it exists "
+                                           "(atomically).")
     ] = False,
 ) -> None:
     """Replay a recorded match turn by turn on the terminal.
@@ -172,6 +177,9 @@ def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[s
         wanted.position()  # raises InputError naming why
         raise InputError(f"the match has no position {at}")
     if tally:
+        out.append("")
+        out.extend(round_sheet(result.summary.players,
+                               round_totals(seen, final)))
         out.append("")
         out.extend(tally_sheet(result.summary.players, final))
     return out

@@ -18,11 +18,12 @@ from muggins_cli.cli.options import (
     ForgetOption,
     HiddenOpt,
     HiddenOption,
+    MoveNodesOption,
     MoveTimeOption,
-    NodesOption,
     ObjectiveOpt,
     ObjectiveOption,
     QuietOption,
+    RulesOption,
     SamplesOption,
     SearchLeadOption,
     SeedOption,
@@ -46,22 +47,18 @@ from muggins_cli.play.strategies import (
     AnyStrategy,
     make_strategy,
 )
-from muggins_cli.rules.loader import load_rules, preset_names
+from muggins_cli.rules.loader import DEFAULT_PRESET, load_rules, preset_names
 from muggins_cli.rules.model import Rules
 
 _NAME = "muggins selfplay"
 #: Player names by seat when --names is not given.
-DEFAULT_NAMES = ("Ana", "Budi", "Citra", "Dana")
+DEFAULT_NAMES = ("Ana", "Budi", "Citra", "Dewi")
 
 
 @app.command("selfplay")
 def selfplay(
     *,
-    rules_spec: Annotated[
-        str, typer.Option("--rules", "-r", metavar="NAME|FILE",
-                          help="A rules preset (pagat, spinner, all-threes) or a rules YAML file "
-                               "in the output's folder or below it.")
-    ] = "pagat",
+    rules_spec: RulesOption = DEFAULT_PRESET,
     players: Annotated[int, typer.Option("--players", "-n", min=2, max=8, metavar="N",
                                          help="Seats at the table (2 to 8, as the rules "
                                               "allow).")] = 2,
@@ -89,7 +86,7 @@ def selfplay(
     ] = None,
     force: ForceOption = False,
     samples: SamplesOption = None,
-    nodes: NodesOption = DEFAULT_NODES,
+    nodes: MoveNodesOption = DEFAULT_NODES,
     move_time: MoveTimeOption = None,
     objective: ObjectiveOption = ObjectiveOpt.match,
     search_lead: SearchLeadOption = False,

@@ -43,14 +43,14 @@ def stats(
     fmt: Annotated[
         str,
         format_option(Format.table, Format.json,
-                      help="table: three tables; json: one JSON document."),
+                      help="table: four tables; json: one JSON document."),
     ] = Format.table.value,
     as_json_out: JsonOption = False,
     top: Annotated[
         int,
         typer.Option(min=0, max=NUMBER_MAX, metavar="N",
-                     help="Players (most matches first) and diagnostic codes (most "
-                          "frequent first) to list; 0 for all."),
+                     help="Players and pairs of players (most matches first) and "
+                          "diagnostic codes (most frequent first) to list; 0 for all."),
     ] = 10,
     quiet: QuietOption = False,
     color: ColorOption = ColorWhen.auto,
@@ -60,8 +60,9 @@ def stats(
     retries: RetriesOption = None,
 ) -> None:
     """Summarise a corpus: files, matches, rounds, turns, players, points per
-    turn (points scored by placements over turns played), per player, and the
-    most frequent diagnostic codes.
+    turn (points scored by placements over turns played), per player, head
+    to head (each pair of players: the matches they sat at together, and
+    how many each of them won), and the most frequent diagnostic codes.
 
     Exit status: 0, or 2 when a file cannot be read, no file was found, or the
     command line is wrong. Findings in the records do not change it (use

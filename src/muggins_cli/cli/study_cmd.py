@@ -12,15 +12,25 @@ from muggins_cli.analysis.weigh import DEFAULT_SAMPLES, Weigher, WeighOptions, w
 from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app, interrupted
 from muggins_cli.cli.files import STDOUT, Output
-from muggins_cli.cli.options import JobsOption, MatchOption, check_output, note
+from muggins_cli.cli.options import (
+    ForceOption,
+    JobsOption,
+    MatchOption,
+    QuietOption,
+    check_output,
+    note,
+)
 from muggins_cli.cli.solver_options import (
     BlunderOption,
     MistakeOption,
+    ModeOption,
     PerfectOption,
     SolverNodesOption,
     SolverOption,
     SolverSamplesOption,
     SolverSeedOption,
+    ViewOpt,
+    perfect_view,
     solver_weigher,
     weigh_options,
 )
@@ -52,21 +62,18 @@ def study(
     *,
     output: Annotated[
         str | None,
-        typer.Option("--output", "-o", metavar="PAGE.html",
-                     help="Write the page to PAGE.html (default, or -: standard output). An "
-                          "existing file needs --force.", show_default=False),
+        typer.Option("--output", "-o", metavar="FILE",
+                     help="Write the page to FILE, an .html file (default, or -: standard "
+                          "output). An existing FILE needs --force.", show_default=False),
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="With -o: overwrite PAGE.html if it exists.")
-    ] = False,
+    force: ForceOption = False,
     match_number: MatchOption = 1,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="No notes and no progress on stderr.")
-    ] = False,
+    quiet: QuietOption = False,
     color: ColorOption = ColorWhen.auto,
     mistake: MistakeOption = 5,
     blunder: BlunderOption = 15,
     solver: SolverOption = False,
+    mode: ModeOption = ViewOpt.sample,
     perfect: PerfectOption = False,
     samples: SolverSamplesOption = DEFAULT_SAMPLES,
     nodes: SolverNodesOption = None,
@@ -89,9 +96,10 @@ def study(
     With --solver (the options are those of `muggins analyze`) each turn
     lists every legal play the solver weighed, ranked, with its value and
     its loss against the best (with its standard error, or exact with
-    --perfect), the play made and the best marked; picking one draws it on
-    the table as a ghost tile and, with --perfect (two players), shows the
-    line the solver expects after it. The turn's luck (what its draws gave
+    --mode perfect), the play made and the best marked; picking one draws it
+    on the table as a ghost tile and shows the line the solver expects after
+    it (in the mover's view, played in one sampled deal of the unseen tiles,
+    as the page says). The turn's luck (what its draws gave
     against the average draw) is shown with its error. Under the score
     chart a curve gives the expected margin at the round's end after each
     play; only mistakes and blunders are coloured, a loss within its error
@@ -100,13 +108,14 @@ def study(
     \b
     Examples:
         muggins study records/club-night-pagat-2p.mgn -o club.html
-        muggins study records/club-night-pagat-2p.mgn --solver --perfect -o club.html
+        muggins study records/club-night-pagat-2p.mgn --solver --mode perfect -o club.html
         muggins study records/pos-ronda-spinner-4p.mgn --solver -o ronda.html
         muggins study league.mgn --match 2 -o league-2.html --force
     """
     check_output(_NAME, output, force)
     try:
-        weigh = weigh_options(solver=solver, perfect=perfect, samples=samples, nodes=nodes,
+        weigh = weigh_options(solver=solver, perfect=perfect_view(mode, perfect),
+                              samples=samples, nodes=nodes,
                               seed=seed, mistake=mistake, blunder=blunder)
     except ValueError as e:
         raise _fail(str(e)) from None

@@ -36,7 +36,7 @@ from markupsafe import Markup, escape
 
 from muggins_cli.analysis.annotate import verdict_glyph
 from muggins_cli.analysis.match import MatchAnalysis
-from muggins_cli.analysis.plays import PlayAnalysis, play_text
+from muggins_cli.analysis.plays import PlayAnalysis, play_text, written_halves
 from muggins_cli.analysis.weigh import (
     BLUNDER,
     MISTAKE,
@@ -181,6 +181,9 @@ class TurnView:
     meaning: str
     candidates: tuple[CandidateView, ...] = ()
     exact: bool = False
+    sampled: bool = False
+    """Whether the solver's lines are played in one deal of the unseen
+    tiles (the mover's view) rather than the recorded one."""
 
 
 @dataclass(frozen=True)
@@ -558,9 +561,12 @@ def _line(before: Position, c: Candidate, seat: int,
     return tuple(steps), max(0, turns - LINE_TURNS)
 
 
-def _move_text(rules: Rules, layout: Layout, move: SolverMove) -> str:
+def _move_text(rules: Rules, layout: Layout, move: SolverMove,
+               written: tuple[int, int] | None = None) -> str:
+    """A candidate as the analysis writes it: the tile the record placed in
+    the record's order (``written``), any other with its joining half first."""
     if isinstance(move, Place):
-        return play_text(rules, layout, move)
+        return play_text(rules, layout, move, written)
     return str(move)
 
 
@@ -588,7 +594,7 @@ def _turn_view(before: Position, after: Position, turn: Turn, w: Weighed,
     mine = _played(before, after, turn, w)
     cands: list[CandidateView] = []
     for rank, c in enumerate(w.candidates):
-        text = _move_text(rules, layout, c.move)
+        text = _move_text(rules, layout, c.move, written_halves(turn))
         got = _placed(rules, layout, c.move)
         played = rank == mine
         line, more = _line(before, c, seat, faces)
@@ -610,6 +616,11 @@ def _turn_view(before: Position, after: Position, turn: Turn, w: Weighed,
         summary = (f"{verdict.capitalize()}: {w.played} lost "
                    f"{points(w.cost)}{_error(w.error)} points by the end of the round; "
                    f"{w.best} was best.")
+    elif not w.cost and w.verdict == UNCERTAIN:  # best on average, not surely so
+        verdict = UNCERTAIN
+        summary = (f"{w.played} was the solver's best play on average over the deals, "
+                   f"but not surely: the deals could not tell whether another was "
+                   f"{points(options.costly)} points or more better.")
     elif not w.cost:
         verdict, summary = "best", f"{w.played} was the solver's best play."
     elif w.verdict == UNCERTAIN:
@@ -621,7 +632,7 @@ def _turn_view(before: Position, after: Position, turn: Turn, w: Weighed,
         summary = (f"{w.played} lost {points(w.cost)}{_error(w.error)} points against "
                    f"{w.best}: not a mistake.")
     return TurnView(w.player, seat, w.played, w.choices, verdict, glyph, summary, luck, how,
-                    meaning, tuple(cands), w.exact)
+                    meaning, tuple(cands), w.exact, not options.perfect)
 
 
 def _played(before: Position, after: Position, turn: Turn, w: Weighed) -> int | None:

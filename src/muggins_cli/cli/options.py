@@ -223,10 +223,7 @@ def prepare_solver(command: str, *, quiet: bool = False, ahead: bool = False) ->
     if kernel.prepared():
         kernel.ready()
         return None
-    if not quiet and not kernel.KEPT:  # the note on where it is kept said why
-        note(f"{command}: preparing the solver for this run "
-             f"(about {kernel.PREPARE_SECONDS} s)")
-    elif not quiet:
+    if not quiet and kernel.KEPT:  # else the kernel's note said it compiles for this run
         how = "" if ahead else "; `muggins prepare` does it ahead"
         note(f"{command}: preparing the solver for this machine, once "
              f"(about {kernel.PREPARE_SECONDS} s{how})")

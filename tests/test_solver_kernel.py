@@ -18,11 +18,25 @@ import pytest
 
 from muggins_cli.engine.keys import rule_ints
 from muggins_cli.engine.state import deal, legal_moves, new_round
+from muggins_cli.engine.table import table_for
 from muggins_cli.errors import InputError
+from muggins_cli.rules.model import MatchEnd
 from muggins_cli.solver import common, kernel, solve
+from muggins_cli.solver.api import _root
+from muggins_cli.solver.common import Objective
+from muggins_cli.solver.game import Game
 from muggins_cli.solver.kernel import SLICE
+from muggins_cli.solver.roots import Root
 from tests.test_solver import PAGAT, VARIANTS
-from tests.test_solver_reference import endgame, move_value2, paranoid_move
+from tests.test_solver_reference import (
+    endgame,
+    minimax2,
+    move_value2,
+    move_vec,
+    paranoid,
+    paranoid_move,
+)
+from tests.test_solver_reference import maxn as maxn_ref
 
 SPINNER = VARIANTS["spinner"]
 
@@ -159,12 +173,13 @@ def test_the_kernel_runs_as_plain_python_under_numba_disable_jit() -> None:
 @pytest.mark.parametrize("most", [600, (1 << 15) - 1, 1 << 15, (1 << 21) - 1, 1 << 21,
                                   (1 << 31) - 1])
 def test_the_distances_in_a_key_never_run_into_each_other(players: int, most: int) -> None:
-    """The table key holds every seat's distance to the target in as few
-    words as they fit: two positions whose distances differ, and nothing
-    else, get different keys, for distances anywhere up to the largest the
-    search may meet (``far + off``)."""
-    r = rule_ints(PAGAT)
-    chunks = np.zeros((2, 1 << 14), dtype=np.int64)
+    """Under ``match_end: round-end`` (where the settlement compares the
+    seats' totals with each other) the table key holds every seat's
+    distance to the target in as few words as they fit: two positions whose
+    distances differ, and nothing else, get different keys, for distances
+    anywhere up to the largest the search may meet (``far + off``)."""
+    r = rule_ints(dataclasses.replace(PAGAT, match_end=MatchEnd.ROUND_END))
+    chunks = np.zeros((8, 256), dtype=np.int64)
     k = kernel.Kernel(r, players, 0, [1.0] * players, maxn=False, order=[0] * 8, match=True,
                       far=most, off=0, bonus=0, max_place=most, win=1, live=True,
                       pip_chunks=chunks, budget=common.Budget(None, None))
@@ -207,3 +222,101 @@ def test_every_seat_near_the_target_keeps_its_own_distance(players: int) -> None
             assert mv.value == pytest.approx(ref), (seed, mv.move)
             checked += 1
     assert checked >= 12
+
+
+FORCED_RULES = {
+    "pagat": PAGAT,
+    "spinner": SPINNER,
+    "no-must-play": dataclasses.replace(PAGAT, must_play=False),
+    "reserve-2": dataclasses.replace(SPINNER, stock_reserve=2),
+}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("name", list(FORCED_RULES))
+def test_forced_lines_followed_in_one_frame_keep_every_value(
+        name: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position with one thing to do (a draw from a known order, a drawn
+    tile that fits one way, a last tile, a pass, a stock running dry, a
+    block) is followed in its parent's frame: endgames with tiles left in
+    the stock, where most positions are such, get the exhaustive searches'
+    values (two players: minimax; three: max-n; four: paranoid), in a
+    table of 64 rows that replaces entries keyed midway through a line."""
+    monkeypatch.setattr(kernel, "TT_FIRST", 16)
+    monkeypatch.setattr(kernel, "TT_MOST", 64)
+    monkeypatch.setattr(kernel, "_POOL", {})
+    forced = []
+    release = kernel.Kernel.release
+
+    def counting(self: kernel.Kernel) -> None:
+        forced.append(int(self.s[kernel.S_FORCED]))
+        release(self)
+
+    monkeypatch.setattr(kernel.Kernel, "release", counting)
+    rules = FORCED_RULES[name]
+    left = {2: 11, 3: 10, 4: 12}[players] - (0 if rules.must_play else 2)
+    for seed in range(3):
+        state = endgame(rules, players, 9300 + 10 * players + seed, left, min_stock=3)
+        target = rules.target_for(players)
+        scores = [target - 15 if (seed + i) % 3 == 0 else 0 for i in range(players)]
+        dists = [target - s for s in scores]
+        match = seed == 1
+        res = solve(rules, state, scores=scores, target=target,
+                    objective="match" if match else "points", pv=False,
+                    multi="max-n" if players == 3 else "paranoid")
+        assert res.exact
+        for mv in res.moves:
+            if players == 2:
+                assert mv.value == move_value2(rules, state, mv.move, dists, match), (seed, mv)
+            elif players == 3:
+                assert list(mv.results or ()) == move_vec(rules, state, mv.move, dists, match)
+            else:
+                ref = paranoid_move(rules, state, mv.move, dists, match, state.to_move)
+                assert mv.value == pytest.approx(ref), (seed, mv.move)
+    assert sum(forced) > 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("name", ["pagat", "spinner", "all-threes"])
+def test_an_entry_holds_at_other_distances_only_where_no_line_met_the_target(
+        name: str, players: int) -> None:
+    """Under ``at-target`` the table's keys leave the distances to the
+    target out: an entry says the most each seat made in the lines its
+    search met, and holds at another distance only beyond that (or, where a
+    line met the target, at that distance alone). One search's table, the
+    same endgame searched again and again at distances near and far (so
+    that some lines end the match and others do not, and every position
+    recurs at other distances): each value equals the exhaustive search's
+    (minimax; paranoid for three and four, and max-n for three), under both
+    objectives."""
+    rules = VARIANTS[name]
+    left = {2: 10, 3: 9, 4: 10}[players]
+    target = rules.target_for(players)
+    table = table_for(rules)
+    checked = 0
+    for seed in range(3):
+        state = endgame(rules, players, 9700 + 10 * players + seed, left)
+        match = seed == 1
+        objective = Objective.MATCH if match else Objective.POINTS
+        rng = random.Random(seed)
+        near = [5] * players
+        node, order = _root(rules, table, state, [target - x for x in near], target, False)
+        game = Game(rules, table, players, order, objective, state.lead_tile)
+        maxn = players == 3 and seed == 2
+        root = Root(rules, table, game, node, objective, common.Budget(None, None), maxn=maxn)
+        assert root.kernel.s[kernel.S_REACH]
+        hands = node.hands
+        for _ in range(10):
+            dists = [rng.choice([5, 10, 15, 20, 30, 45, 200]) for _ in range(players)]
+            out = root.kernel.search(kernel.DECIDE, node.seat, node.key, node.stock, -1, hands,
+                                     dists)
+            if maxn:
+                assert list(out[:players]) == maxn_ref(rules, state, dists, match), dists
+            elif players == 2:
+                assert out[0] == minimax2(rules, state, dists, match), (seed, dists)
+            else:
+                want = (players - 1) * paranoid(rules, state, dists, match, state.to_move)
+                assert out[0] == pytest.approx(want), (seed, dists)
+            checked += 1
+        root.release()
+    assert checked == 30

@@ -251,7 +251,8 @@ SOLVER_LIBRARIES = ("numba", "numpy", "llvmlite", "muggins_cli.solver.kernel",
 #: Every command module, and the libraries that only commands use.
 COMMAND_MACHINERY = ("muggins_cli.cli.analyze_cmd", "muggins_cli.cli.arena_cmd",
                      "muggins_cli.cli.check_cmd", "muggins_cli.cli.explain_cmd",
-                     "muggins_cli.cli.fmt", "muggins_cli.cli.replay_cmd",
+                     "muggins_cli.cli.fmt", "muggins_cli.cli.prepare_cmd",
+                     "muggins_cli.cli.replay_cmd",
                      "muggins_cli.cli.rules_cmd", "muggins_cli.cli.selfplay_cmd",
                      "muggins_cli.cli.solve_cmd", "muggins_cli.cli.stats_cmd",
                      "muggins_cli.cli.study_cmd", "muggins_cli.check", "muggins_cli.analysis",
@@ -295,6 +296,7 @@ def test_commands_that_do_not_solve_import_no_numba_or_numpy(args: list[str]) ->
     ["selfplay", "--strategy", "greedy,oracle"],
     ["arena", "solver", "greedy"],
     ["arena", "--ladder", "random,greedy,oracle"],
+    ["prepare"],
 ])
 def test_a_solver_command_without_the_extra_says_what_to_install(args: list[str]) -> None:
     out, err, status, imported = _probe_all(*args, watched=SOLVER_LIBRARIES,

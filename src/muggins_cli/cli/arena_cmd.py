@@ -38,6 +38,7 @@ from muggins_cli.cli.options import (
     format_option,
     node_cap,
     output_format,
+    prepare_solver,
     worker_count,
 )
 from muggins_cli.cli.progress import Tally, counted, with_progress
@@ -59,6 +60,7 @@ from muggins_cli.play.ladder import Ladder, ladder_json, pairings, run_ladder
 from muggins_cli.play.strategies import (
     DEFAULT_FORGET,
     DEFAULT_NODES,
+    SEARCHING,
     STRATEGY_NAMES,
     make_strategy,
 )
@@ -255,6 +257,8 @@ def arena(
                      samples=samples, node_limit=node_cap(nodes), time_limit=move_time,
                      objective=objective.value, search_lead=search_lead, lone=lone,
                      forget=forget, hidden=hidden.value)
+    if SEARCHING & {a, b, *names}:
+        prepare_solver(_NAME, quiet=quiet)
     if ladder is not None:
         jobs = worker_count(_NAME, jobs, sequences, unit="deal sequence")
         _ladder(names, spec, sequences, every, jobs, fmt is Format.json, quiet)

@@ -206,6 +206,32 @@ def note(line: str) -> None:
     typer.echo(for_terminal(line), err=True)
 
 
+def prepare_solver(command: str, *, quiet: bool = False, ahead: bool = False) -> float | None:
+    """Compile the solver, or load it, before a command's work and clock
+    start; on a machine that never ran it, say first, in one line, that it
+    takes a while (once; ``ahead``: the command is ``muggins prepare``).
+    The seconds a compile took, None when it was loaded. Raises
+    :class:`NotInstalledError`, saying what to install, when this
+    installation lacks the solver."""
+    import time
+
+    from muggins_cli.solver import require
+
+    require()
+    from muggins_cli.solver import kernel
+
+    if kernel.prepared():
+        kernel.ready()
+        return None
+    if not quiet and kernel.KEPT:  # else the kernel's note said it compiles for this run
+        how = "" if ahead else "; `muggins prepare` does it ahead"
+        note(f"{command}: preparing the solver for this machine, once "
+             f"(about {kernel.PREPARE_SECONDS} s{how})")
+    start = time.perf_counter()
+    kernel.ready()
+    return time.perf_counter() - start
+
+
 def fail(command: str, message: str) -> typer.Exit:
     """Say what is wrong on one line and give the exit status 2 to raise."""
     note(f"{command}: {message}")

@@ -31,6 +31,7 @@ from muggins_cli.cli.options import (
     check_output,
     fail,
     node_cap,
+    prepare_solver,
 )
 from muggins_cli.cli.progress import with_progress
 from muggins_cli.cli.terminal import ColorOption, ColorWhen
@@ -41,6 +42,7 @@ from muggins_cli.play.selfplay import play_match
 from muggins_cli.play.strategies import (
     DEFAULT_FORGET,
     DEFAULT_NODES,
+    SEARCHING,
     STRATEGY_NAMES,
     AnyStrategy,
     make_strategy,
@@ -136,6 +138,8 @@ def selfplay(
     except MugginsError as e:
         raise fail(_NAME, str(e)) from None
     check_output(_NAME, output, force)
+    if SEARCHING & set(kinds):
+        prepare_solver(_NAME, quiet=quiet)
 
     def one(k: int) -> m.Match:
         strategies: list[AnyStrategy] = [

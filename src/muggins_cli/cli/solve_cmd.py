@@ -27,6 +27,7 @@ from muggins_cli.cli.options import (
     format_option,
     node_cap,
     output_format,
+    prepare_solver,
 )
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.reading import read_match
@@ -175,6 +176,7 @@ def solve_cmd(
         pos, history = playable_position(read_match(path, match_number), record_resolver(path),
                                          at)
         time_limit, node_limit = _limits(time_limit, nodes)
+        prepare_solver(_NAME, quiet=quiet)
         result, state = solve_position(pos, mode.value, objective=objective.value,
                                        time_limit=time_limit, node_limit=node_limit, seed=seed,
                                        samples=samples or samples_for(len(pos.players)),

@@ -21,7 +21,13 @@ from muggins_cli.analysis.weigh import (
     weigh_each,
 )
 from muggins_cli.batch import RETRIES, ClusterPool, TaskPool
-from muggins_cli.cli.options import NODES_MAX, NUMBER_MAX, SAMPLES_MAX, worker_count
+from muggins_cli.cli.options import (
+    NODES_MAX,
+    NUMBER_MAX,
+    SAMPLES_MAX,
+    prepare_solver,
+    worker_count,
+)
 from muggins_cli.cli.progress import Tally
 from muggins_cli.replay.position import Decision
 from muggins_cli.report.analysis_report import TurnsWeighed
@@ -110,6 +116,11 @@ def solver_weigher(command: str, jobs: int | None, *, quiet: bool,
     them on stderr as they come back (the tally, which the caller also
     hands its results through): the turns, not the files, are the work,
     since one match can take a minute."""
+    if scheduler is None:
+        # The search compiled (or loaded) once, here, before the workers
+        # fork: not once in each, and anything it has to say (that it is
+        # preparing, where its code is kept) said once.
+        prepare_solver(command, quiet=quiet)
     with ExitStack() as stack:
         pool: TaskPool | ClusterPool | None = None
         if scheduler is not None:
@@ -118,13 +129,6 @@ def solver_weigher(command: str, jobs: int | None, *, quiet: bool,
             # How many turns there are to weigh is known only as the
             # records are read: at most a process per core.
             n = worker_count(command, jobs, None, unit="turn")
-            if n > 1:
-                # The search compiled (or loaded) once, here, before the
-                # workers fork: not once in each, and anything it has to say
-                # (where its code is kept) said once.
-                from muggins_cli.solver.kernel import ready
-
-                ready()
             pool = stack.enter_context(TaskPool(n)) if n > 1 else None
         said = TurnsWeighed()  # what became of them, in the report's words
         tally = stack.enter_context(Tally(quiet=quiet, verb="weighed", noun="turn",

@@ -417,6 +417,9 @@ STRATEGIES: dict[str, type[RandomStrategy] | type[GreedyStrategy]] = {
 #: Every strategy by name, as the command line spells it.
 STRATEGY_NAMES: tuple[str, ...] = ("random", "greedy", "careless", "defensive", "expectimax",
                                    "solver", "oracle")
+#: The strategies that search with the solver (its first use on a machine
+#: compiles it).
+SEARCHING: frozenset[str] = frozenset({"solver", "oracle"})
 
 #: The strategies that search with the solver (the ``solver`` extra).
 SOLVING = frozenset({"solver", "oracle"})

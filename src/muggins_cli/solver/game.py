@@ -22,7 +22,7 @@ from muggins_cli.engine.keys import EMPTY
 from muggins_cli.engine.state import Draw, Pass, Place, UnseenDraw
 from muggins_cli.engine.table import LayoutTable
 from muggins_cli.rules.model import Rules
-from muggins_cli.solver.common import Objective, pip_chunks
+from muggins_cli.solver.common import Objective
 from muggins_cli.tiles import Tile, tiles_of
 
 SolverMove = Place | Draw | Pass | UnseenDraw
@@ -143,14 +143,17 @@ class Game:
 
 
 def pip_chunk_array(table: LayoutTable) -> np.ndarray:
-    """:func:`~.common.pip_chunks` as one array, each row 2**14 long (the
-    search reads a row at ``mask & 0x3FFF``; a shorter last chunk is
-    padded): a hand's pips at every round end, where a loop over the bits
-    would be the slowest step."""
-    chunks = pip_chunks(table)
-    out = np.zeros((max(len(chunks), 1), 1 << 14), dtype=np.int64)
-    for c, sums in enumerate(chunks):
-        out[c, : len(sums)] = sums
+    """The pips of every byte of a mask: row ``c`` holds the sums over the
+    tiles ``8c`` to ``8c + 7`` (the search reads a hand's pips at every
+    round end, where a loop over the bits would be the slowest step, and
+    a table of bytes stays in the processor's nearest cache)."""
+    pips = [t.pips for t in table.by_index]
+    out = np.zeros((max((len(pips) + 7) // 8, 1), 256), dtype=np.int64)
+    for c in range(out.shape[0]):
+        for b in range(1, 256):
+            low = b & -b
+            t = 8 * c + low.bit_length() - 1
+            out[c, b] = out[c, b ^ low] + (pips[t] if t < len(pips) else 0)
     return out
 
 

@@ -34,6 +34,21 @@ first visit (the spinner's hundred thousand layouts are never built ahead).
 The kernel stops after a slice of nodes with its stack intact; the Python
 side checks the clock, the node budget and Ctrl-C between slices and calls
 it again, so a deadline lands within a few milliseconds.
+
+A node is a position where the mover has a choice. A position with one
+thing to do (a draw from a known order, a drawn tile that fits one way, a
+last fitting tile, a pass) is followed in the frame that reached it, with
+no node, table probe or frame of its own: about half the positions of a
+round's end are such. The frame carries the points of the moves it
+followed, and the table keeps the value of the last position of the line
+that has a key (a drawn tile's has none).
+
+Under ``at-target`` the table's keys leave the scores out: an entry holds,
+for each seat, the most it made in any line the entry's search met (or the
+distance to the target it had, where a line met it), and answers a position
+reached with other scores when no seat is within that: the same lines, the
+same values (:func:`_reach_ok`). Positions reached with different scores,
+most of them, then share entries.
 """
 
 from __future__ import annotations
@@ -45,9 +60,9 @@ import stat
 import sys
 import tempfile
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import numba
 import numpy as np
@@ -163,6 +178,8 @@ def _in_memory(njit: Any) -> Any:
 _USUAL = _usual_cache()
 _FOLDER = cache_folder(_sources(), _USUAL, _temporary())
 _say_where(_FOLDER, _USUAL)
+#: Whether the compiled code is kept between runs (else every run compiles it).
+KEPT = _FOLDER is not None
 # Set for the compilations of this module, put back at its end.
 _SAVED_CACHE_DIR = numba.config.CACHE_DIR  # type: ignore[attr-defined]
 _SAVED_NJIT = numba.njit
@@ -178,6 +195,19 @@ else:
 _INLINE = frozenset({"open_pip", "ends_of", "fit_mask", "drawable", "draw_faults", "may_draw",
                      "_spinner", "end_code",
                      "blocked", "after_placement", "after_pass", "pass_fault"})
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+#: How every function of the search is compiled: cached on disk, without
+#: the GIL, and without Numba's reference counts (the search allocates
+#: nothing; with them each array handed to a function cost two atomic
+#: operations, a third of the search's time).
+_FLAGS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+
+
+def _jit(**options: Any) -> Callable[[_F], _F]:
+    decorate: Callable[[_F], _F] = numba.njit(**_FLAGS, **options)
+    return decorate
 
 
 def _compile(*modules: types.ModuleType) -> types.SimpleNamespace:
@@ -199,7 +229,7 @@ def _compile(*modules: types.ModuleType) -> types.SimpleNamespace:
         g.__module__ = f.__module__
         g.__qualname__ = f.__qualname__
         inline: Literal["always", "never"] = "always" if name in _INLINE else "never"
-        compiled = numba.njit(cache=True, nogil=True, inline=inline)(g)
+        compiled = _jit(inline=inline)(g)
         ns[name] = compiled
         setattr(out, name, compiled)
     return out
@@ -226,8 +256,8 @@ BIG = 1e18
 # S: parameters (set once), registers kept between slices, counters.
 (S_N, S_ROOT, S_MAXN, S_CHANCE, S_NST, S_MATCH, S_FAR, S_OFF, S_BONUS, S_MAXPLACE,
  S_KW, S_GEN, S_NODES, S_SLICE_END, S_STATUS, S_DEPTH, S_MODE, S_MV_N, S_LC_N,
- S_WIN, S_LIVE, S_STORED, S_DPER, S_DSHIFT) = range(24)
-S_SIZE = 24
+ S_WIN, S_LIVE, S_STORED, S_DPER, S_DSHIFT, S_FORCED, S_REACH, S_RCOL) = range(27)
+S_SIZE = 27
 # S_STATUS values.
 OK, SLICE, NEED_ROOM = range(3)
 # S_MODE: what the loop does next.
@@ -235,16 +265,21 @@ M_ENTER, M_NEXT, M_DELIVER, M_FINISH = range(4)
 
 # Frames: FI[depth, I_*] (ints), FF[depth, F_*] (floats).
 (I_KIND, I_SEAT, I_KEY, I_STOCK, I_DRAWN, I_STAGE, I_J, I_START, I_END, I_SLOT, I_HINT,
- I_TOP, I_CUR, I_COUNT, I_ADDSEAT, I_ADDPTS, I_STORE, I_N0, I_FIT, I_ROW) = range(20)
-I_H = 20  # hands, MAX_SEATS columns
+ I_TOP, I_CUR, I_COUNT, I_ADDSEAT, I_ADDPTS, I_STORE, I_N0, I_FIT, I_ROW, I_CHAIN) = range(21)
+I_H = 21  # hands, MAX_SEATS columns
 I_D = I_H + MAX_SEATS  # distances to the target
 I_K = I_D + MAX_SEATS  # table key words
 KW_MAX = MAX_SEATS + 4
-NI = I_K + KW_MAX
-(F_ALPHA, F_BETA, F_A0, F_B0, F_LO, F_HI, F_BEST, F_SUM) = range(8)
-F_V = 8  # max-n: the best vector so far
+I_CP = I_K + KW_MAX  # the points each seat made in the frame's forced moves
+I_KCP = I_CP + MAX_SEATS  # those up to the position the frame keys
+I_M = I_KCP + MAX_SEATS  # reach: the most each seat made from that position, in any line
+NI = I_M + MAX_SEATS
+(F_ALPHA, F_BETA, F_A0, F_B0, F_LO, F_HI, F_BEST, F_SUM, F_CARRY, F_KCARRY) = range(10)
+F_V = 10  # max-n: the best vector so far
 F_S = F_V + MAX_SEATS  # max-n: chance sums
-NF = F_S + MAX_SEATS
+F_CV = F_S + MAX_SEATS  # max-n: the points of the forced moves a frame followed
+F_KCV = F_CV + MAX_SEATS  # max-n: those points up to the position the frame keys
+NF = F_KCV + MAX_SEATS
 # Frame kinds: a seat chooses, or a tile comes out of the stock.
 DECIDE, CHANCE = range(2)
 # Where a frame is in its children.
@@ -256,6 +291,13 @@ ST_DRAWN, ST_HINT, ST_MOVES, ST_DRAWONE, ST_FORCED, ST_PASS, ST_CHANCE, ST_DONE 
 # read through TV, a float view of the same rows: lo and hi (alpha-beta) or
 # the vector (max-n).
 GEN_BITS = (1 << 24) - 1
+#: A table entry's reach word (``S_REACH``): 15 bits a seat, the most the
+#: seat made in any line its search met, or, with ``REACH_EXACT``, the
+#: distance to the target it had (the search met the target: the value
+#: holds for that distance only). ``REACH_ANY`` in a frame: the value
+#: depends on the exact distance.
+REACH_EXACT = 1 << 14
+REACH_ANY = REACH_EXACT - 1
 #: Slots probed from a key's home slot before one is replaced.
 CLUSTER = 4
 
@@ -265,16 +307,18 @@ _H = (-7046029254386353131, -4417276706812531889, 1609587929392839161,
 _HASH = np.array(_H, dtype=np.int64)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _pips(pc: Any, mask: int) -> int:
     total = 0
-    for c in range(pc.shape[0]):
-        total += pc[c, mask & 0x3FFF]
-        mask >>= 14
+    c = 0
+    while mask:
+        total += pc[c, mask & 255]
+        mask >>= 8
+        c += 1
     return total
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _popcount(x: int) -> int:
     """Set bits of a non-negative int64, without a loop per bit."""
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -283,7 +327,7 @@ def _popcount(x: int) -> int:
     return (x * 0x0101010101010101 & 0x7FFFFFFFFFFFFFFF) >> 56
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _home(TK: Any, FI: Any, d: int, kw: int) -> int:
     h = 0
     for k in range(kw):
@@ -292,7 +336,7 @@ def _home(TK: Any, FI: Any, d: int, kw: int) -> int:
     return int(h & (TK.shape[0] - 1))
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _holds(TK: Any, slot: int, FI: Any, d: int, kw: int) -> bool:
     """Whether table row ``slot`` holds frame ``d``'s key words."""
     for k in range(kw):
@@ -301,19 +345,94 @@ def _holds(TK: Any, slot: int, FI: Any, d: int, kw: int) -> bool:
     return True
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
-def _find(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
-    """The slot holding frame ``d``'s key, or -1."""
+@_jit(inline="always")
+def _find(S: Any, TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
+    """The slot holding frame ``d``'s key, or -1 (also when the entry does
+    not hold at the frame's distances to the target: :func:`_reach_ok`)."""
     cap = TK.shape[0]
     slot = _home(TK, FI, d, kw)
     for _ in range(CLUSTER):
         if TK[slot, 0] & GEN_BITS == gen and _holds(TK, slot, FI, d, kw):
+            if S[S_REACH] and not _reach_ok(S, TK, slot, FI, d):
+                return -1
             return slot
         slot = (slot + 1) & (cap - 1)
     return -1
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
+def _reach_ok(S: Any, TK: Any, slot: int, FI: Any, d: int) -> bool:
+    """Whether the entry in ``slot`` holds at frame ``d``'s distances: for
+    each seat, a search that never brought it to the target holds for any
+    distance beyond the most it made (the same lines, the same values); one
+    that did, for that distance only."""
+    word = TK[slot, S[S_RCOL]]
+    far = S[S_FAR]
+    for i in range(S[S_N]):
+        f = word >> (15 * i) & 0x7FFF
+        dist = FI[d, I_D + i]
+        if f & REACH_EXACT:
+            if min(dist, far) != f & REACH_ANY:
+                return False
+        elif dist <= f:
+            return False
+    return True
+
+
+@_jit(inline="always")
+def _reach_from(S: Any, TK: Any, slot: int, FI: Any, d: int) -> None:
+    """Frame ``d`` used the entry in ``slot``: its value now rests on what
+    that entry's search met."""
+    word = TK[slot, S[S_RCOL]]
+    for i in range(S[S_N]):
+        f = word >> (15 * i) & 0x7FFF
+        m = REACH_ANY if f & REACH_EXACT else f
+        if m > FI[d, I_M + i]:
+            FI[d, I_M + i] = m
+
+
+@_jit(inline="always")
+def _reach_word(S: Any, FI: Any, d: int) -> int:
+    """What frame ``d``'s search met, as an entry's reach word, for the
+    position it keys."""
+    far = S[S_FAR]
+    w = 0
+    for i in range(S[S_N]):
+        dist = FI[d, I_D + i] + FI[d, I_CP + i] - FI[d, I_KCP + i]  # at the keyed position
+        if dist > far:
+            dist = far
+        m = FI[d, I_M + i]
+        w |= (REACH_EXACT | dist if m >= dist else m) << (15 * i)
+    return w
+
+
+@_jit(inline="always")
+def _reached(FI: Any, d: int, seat: int, pts: int) -> None:
+    """A line from frame ``d`` took ``seat`` ``pts`` further (a placement,
+    or a settlement's credit) past what the frame's forced moves made
+    since its keyed position."""
+    m = FI[d, I_CP + seat] - FI[d, I_KCP + seat] + pts
+    if m > REACH_ANY:
+        m = REACH_ANY
+    if m > FI[d, I_M + seat]:
+        FI[d, I_M + seat] = m
+
+
+@_jit(inline="always")
+def _reached_end(S: Any, FI: Any, d: int, seat: int, pts: int, deltas: Any,
+                 settled: bool) -> None:
+    """A line from frame ``d`` ended the round: ``seat``'s last placement
+    scored ``pts``; under the match objective a settlement's credit
+    (``deltas``) may bring a seat to the target too."""
+    if pts > 0:
+        _reached(FI, d, seat, pts)
+    if settled and S[S_MATCH]:
+        for i in range(S[S_N]):
+            if deltas[i] > 0:
+                _reached(FI, d, i, deltas[i] + (pts if i == seat else 0))
+
+
+@_jit(inline="always")
 def _room(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
     """The slot to store frame ``d``'s key in, in one pass over its
     cluster: its own, else an empty one, else the one whose entry cost the
@@ -335,7 +454,7 @@ def _room(TK: Any, FI: Any, d: int, kw: int, gen: int) -> int:
     return empty if empty >= 0 else least
 
 
-@numba.njit(cache=True, nogil=True)
+@_jit()
 def rehash_into(old: Any, new: Any, kw: int, gen: int) -> int:
     """The entries of table ``old`` of the generation before ``gen`` moved
     into ``new`` (a bigger one) under ``gen``, each where the probe will
@@ -355,13 +474,14 @@ def rehash_into(old: Any, new: Any, kw: int, gen: int) -> int:
             if new[slot, 0] & GEN_BITS != gen:
                 break
             slot = (slot + 1) & (cap - 1)
-        new[slot, :] = old[i, :]
+        for k in range(old.shape[1]):
+            new[slot, k] = old[i, k]
         new[slot, 0] = (old[i, 0] & ~GEN_BITS) | gen
         count += 1
     return count
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _moves_of(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, LC: Any, MV: Any,
               BUF: Any, key: int) -> int:
     """The memo's row of ``key``: its placements MV[start:end] (tile,
@@ -378,7 +498,7 @@ def _moves_of(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, LC: Any, 
     return _build_moves(S, R, PM, TLO, THI, ORDER, LC, MV, BUF, key, slot)
 
 
-@numba.njit(cache=True, nogil=True)
+@_jit()
 def _build_moves(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, LC: Any, MV: Any,
                  BUF: Any, key: int, slot: int) -> int:
     """Fill row ``slot`` of the memo with ``key``'s placements."""
@@ -402,7 +522,7 @@ def _build_moves(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, LC: An
     return slot
 
 
-@numba.njit(cache=True, nogil=True)
+@_jit()
 def _settle_vec(S: Any, R: Any, PC: Any, hands: Any, dists: Any, went_out: int, seat: int,
                 pts: int, out: Any, pips: Any, deltas: Any, neg: Any) -> None:
     """The round's end as a vector of results by seat: the settlement,
@@ -425,7 +545,7 @@ def _settle_vec(S: Any, R: Any, PC: Any, hands: Any, dists: Any, went_out: int, 
                 out[i] += S[S_WIN] if i == w else -S[S_WIN]
 
 
-@numba.njit(cache=True, nogil=True)
+@_jit()
 def _reach_vec(S: Any, seat: int, pts: int, out: Any) -> None:
     """A placement took ``seat`` to the target: the match ends there."""
     n = S[S_N]
@@ -437,14 +557,43 @@ def _reach_vec(S: Any, seat: int, pts: int, out: Any) -> None:
             out[i] += S[S_WIN] if i == seat else -S[S_WIN]
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
+def _only_move(MV: Any, start: int, end: int, tiles: int) -> int:
+    """The one placement in MV[start:end] of a tile of ``tiles``, or -1
+    when there are none or several."""
+    found = -1
+    for j in range(start, end):
+        if tiles >> MV[j, 0] & 1:
+            if found >= 0:
+                return -1
+            found = j
+    return found
+
+
+@_jit(inline="always")
+def _ends_frame(FF: Any, d: int, maxn: int, n: int, W: Any, res: Any) -> None:
+    """Frame ``d``'s last position ends the round with the results
+    ``res``: its value, exact (whatever window it was searched in)."""
+    if maxn:
+        for i in range(n):
+            FF[d, F_V + i] = res[i]
+    else:
+        v = 0.0
+        for i in range(n):
+            v += W[i] * res[i]
+        FF[d, F_BEST] = v
+    FF[d, F_A0] = -BIG
+    FF[d, F_B0] = BIG
+
+
+@_jit(inline="always")
 def _can_draw(S: Any, R: Any, stock: int) -> int:
     if S[S_CHANCE]:
         return int(drawable(R, _popcount(stock)))
     return int(drawable(R, S[S_NST] - stock))
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _push(S: Any, FI: Any, FF: Any, d: int, kind: int, seat: int, key: int, row: int,
           stock: int, drawn: int, addseat: int, addpts: int, alpha: float, beta: float,
           W: Any) -> int:
@@ -462,6 +611,7 @@ def _push(S: Any, FI: Any, FF: Any, d: int, kind: int, seat: int, key: int, row:
     FI[nd, I_DRAWN] = drawn
     FI[nd, I_ADDSEAT] = addseat
     FI[nd, I_ADDPTS] = addpts
+    FI[nd, I_CHAIN] = 0
     for i in range(n):
         FI[nd, I_H + i] = FI[d, I_H + i]
         FI[nd, I_D + i] = FI[d, I_D + i]
@@ -471,14 +621,16 @@ def _push(S: Any, FI: Any, FF: Any, d: int, kind: int, seat: int, key: int, row:
     return nd
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _key_words(S: Any, R: Any, FI: Any, d: int) -> None:
     """The table key of frame ``d``, as few words as the search needs: the
     hands; the canonical layout (41 bits) with the frame's kind, the seat to
     move and, with a known order, the next draw's place; with an unknown
-    order the stock's tiles; and while some seat can still reach the target
-    in this round, each distance to it that can still be closed (else one
-    value for all, so that positions reached with different scores share)."""
+    order the stock's tiles; and under ``round-end`` while some seat can
+    still reach the target in this round, each distance to it that can
+    still be closed (else one value for all, so that positions reached with
+    different scores share). Under ``at-target`` the distances stay out of
+    the key: an entry says at which distances it holds (``S_REACH``)."""
     n = S[S_N]
     for i in range(n):
         FI[d, I_K + i] = FI[d, I_H + i]
@@ -491,7 +643,7 @@ def _key_words(S: Any, R: Any, FI: Any, d: int) -> None:
         k += 1
     else:
         FI[d, I_K + n] = word | stock << 45
-    if not S[S_LIVE]:
+    if not S[S_LIVE] or S[S_REACH]:
         return
     room = S[S_BONUS] + S[S_MAXPLACE] * _can_draw(S, R, stock)
     per = S[S_DPER]
@@ -511,7 +663,7 @@ def _key_words(S: Any, R: Any, FI: Any, d: int) -> None:
             c = 0
 
 
-@numba.njit(cache=True, nogil=True)
+@_jit()
 def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any, ST: Any,
         LC: Any, MV: Any, BUF: Any, TK: Any, TV: Any, FI: Any, FF: Any, OUT: Any,
         HB: Any, DB: Any, PB: Any, XB: Any, NB: Any) -> None:
@@ -525,6 +677,7 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
     kw = S[S_KW]
     gen = S[S_GEN]
     root = S[S_ROOT]
+    reach = S[S_REACH]
     depth = S[S_DEPTH]
     mode = S[S_MODE]
     vec = OUT[MAX_SEATS:2 * MAX_SEATS]  # the value being handed up (max-n)
@@ -542,24 +695,48 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
     while True:
         d = depth - 1
         if mode == M_ENTER:
-            if S[S_NODES] >= S[S_SLICE_END]:
-                S[S_STATUS] = SLICE
-                S[S_DEPTH] = depth
-                S[S_MODE] = mode
-                return
-            S[S_NODES] += 1
-            FI[d, I_N0] = S[S_NODES]
+            chained = FI[d, I_CHAIN]
+            if not chained:
+                if S[S_NODES] >= S[S_SLICE_END]:
+                    S[S_STATUS] = SLICE
+                    S[S_DEPTH] = depth
+                    S[S_MODE] = mode
+                    return
+                S[S_NODES] += 1
+                FI[d, I_N0] = S[S_NODES]
+                FI[d, I_STORE] = 0
+                FF[d, F_CARRY] = 0.0
+                if maxn:
+                    for i in range(n):
+                        FF[d, F_CV + i] = 0.0
+                if reach:
+                    for i in range(n):
+                        FI[d, I_CP + i] = 0
+                        FI[d, I_KCP + i] = 0
+                        FI[d, I_M + i] = 0
             key = FI[d, I_KEY]
             seat = FI[d, I_SEAT]
             store = FI[d, I_DRAWN] < 0
             FI[d, I_HINT] = -1
             FI[d, I_SLOT] = -1
-            FF[d, F_LO] = -BIG
-            FF[d, F_HI] = BIG
             if store:
+                # The position the frame keys in the table: the last one of
+                # its forced line that has a key (a drawn tile's has none).
+                FF[d, F_LO] = -BIG
+                FF[d, F_HI] = BIG
+                FF[d, F_KCARRY] = FF[d, F_CARRY]
+                if maxn:
+                    for i in range(n):
+                        FF[d, F_KCV + i] = FF[d, F_CV + i]
+                if reach:
+                    for i in range(n):
+                        FI[d, I_KCP + i] = FI[d, I_CP + i]
+                        FI[d, I_M + i] = 0
                 _key_words(S, R, FI, d)
-                slot = _find(TK, FI, d, kw, gen)
+                slot = _find(S, TK, FI, d, kw, gen)
                 if slot >= 0:
+                    if reach:
+                        _reach_from(S, TK, slot, FI, d)
                     FI[d, I_HINT] = (TK[slot, 0] >> 24 & 255) - 1
                     lo = TV[slot, 1 + kw]
                     hi = TV[slot, 2 + kw]
@@ -570,6 +747,7 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                         val = lo if lo >= FF[d, F_BETA] or lo == hi else hi
                         FI[d, I_SLOT] = -2  # answered by the table
                         FI[d, I_STORE] = 0
+                        FI[d, I_CHAIN] = 0
                         mode = M_FINISH
                         continue
                     if lo > FF[d, F_ALPHA]:
@@ -578,17 +756,23 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                         FF[d, F_BETA] = hi
                     FF[d, F_LO] = lo
                     FF[d, F_HI] = hi
+                FI[d, I_STORE] = 1
+                FF[d, F_A0] = FF[d, F_ALPHA]
+                FF[d, F_B0] = FF[d, F_BETA]
             row = FI[d, I_ROW]
             if row < 0:
                 row = _moves_of(S, R, PM, TLO, THI, ORDER, LC, MV, BUF, key)
                 if row < 0:
                     S[S_STATUS] = NEED_ROOM
                     return
-                if d > 0 and FI[d, I_ADDSEAT] >= 0:  # the placement that led here
-                    MV[FI[d - 1, I_START] + FI[d - 1, I_CUR], 4] = row
+                if d > 0 and FI[d, I_ADDSEAT] >= 0 and not chained:
+                    MV[FI[d - 1, I_START] + FI[d - 1, I_CUR], 4] = row  # the move that led here
+                FI[d, I_ROW] = row
+            FI[d, I_CHAIN] = 0
             FI[d, I_START] = LC[row, 1]
             FI[d, I_END] = LC[row, 2]
-            FI[d, I_FIT] = LC[row, 3]
+            fit = LC[row, 3]
+            FI[d, I_FIT] = fit
             FI[d, I_TOP] = -1
             FF[d, F_BEST] = -BIG if seat == root else BIG
             if FI[d, I_KIND] == CHANCE:
@@ -596,27 +780,124 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 FF[d, F_SUM] = 0.0
                 for i in range(n):
                     FF[d, F_S + i] = 0.0
-            if maxn:
-                FF[d, F_V] = -BIG
-            FI[d, I_STORE] = store
-            FF[d, F_A0] = FF[d, F_ALPHA]
-            FF[d, F_B0] = FF[d, F_BETA]
-            if FI[d, I_KIND] == CHANCE:
                 FI[d, I_STAGE] = ST_CHANCE
                 FI[d, I_J] = FI[d, I_STOCK]
-            elif not store:
+                if maxn:
+                    FF[d, F_V] = -BIG
+                mode = M_NEXT
+                continue
+            if maxn:
+                FF[d, F_V] = -BIG
+            # What the mover may do; a position with one thing to do is
+            # followed in this frame, without a node of its own (most of a
+            # round's end: draws, passes, a last tile that fits one way).
+            hand = FI[d, I_H + seat]
+            stock = FI[d, I_STOCK]
+            drawn = FI[d, I_DRAWN]
+            can = _can_draw(S, R, stock)
+            drawing = store and may_draw(R, key, hand, fit, can)
+            j = -1
+            if not store:
                 FI[d, I_STAGE] = ST_DRAWN
                 FI[d, I_J] = FI[d, I_START]
+                j = _only_move(MV, FI[d, I_START], FI[d, I_END], 1 << drawn)
+            elif hand & fit:
+                FI[d, I_STAGE] = ST_HINT if FI[d, I_HINT] >= 0 else ST_MOVES
+                FI[d, I_J] = FI[d, I_START]
+                mine = hand & fit
+                if mine & (mine - 1) == 0 and not drawing:
+                    j = _only_move(MV, FI[d, I_START], FI[d, I_END], mine)
+            elif drawing and chance:
+                FI[d, I_STAGE] = ST_FORCED if must_play else ST_DRAWONE  # a chance node next
             else:
-                hand = FI[d, I_H + seat]
-                if hand & FI[d, I_FIT]:
-                    FI[d, I_STAGE] = ST_HINT if FI[d, I_HINT] >= 0 else ST_MOVES
-                    FI[d, I_J] = FI[d, I_START]
-                elif may_draw(R, key, hand, FI[d, I_FIT], _can_draw(S, R, FI[d, I_STOCK])):
-                    FI[d, I_STAGE] = ST_FORCED if must_play else ST_DRAWONE
-                else:
-                    FI[d, I_STAGE] = ST_PASS
-            mode = M_NEXT
+                S[S_FORCED] += 1
+                if drawing:
+                    # A draw from a known order: the tiles that come, and
+                    # the one that fits (or a pass when the stock runs dry).
+                    k = stock
+                    got = -1
+                    while can > 0:
+                        t = ST[k]
+                        k += 1
+                        can -= 1
+                        if fit >> t & 1:
+                            got = t
+                            break
+                        hand |= 1 << t
+                        if not must_play:
+                            break
+                    FI[d, I_STOCK] = k
+                    FI[d, I_H + seat] = hand
+                    if got >= 0 or (not must_play and can > 0):
+                        # The drawn tile goes down next, or (no must_play) a
+                        # tile that does not fit: the same seat again.
+                        FI[d, I_DRAWN] = got
+                        FI[d, I_CHAIN] = 1
+                        continue
+                # A pass (nothing to draw, or the stock ran dry on the way).
+                for i in range(n):
+                    HB[i] = FI[d, I_H + i]
+                if after_pass(key, fit, HB, can) != BLOCKED:
+                    FI[d, I_SEAT] = (seat + 1) % n
+                    FI[d, I_CHAIN] = 1
+                    continue
+                j = -2  # blocked: settled below
+            if j == -1:
+                mode = M_NEXT
+                continue
+            went = nobody
+            pts = zero
+            if j >= 0:
+                # One placement: made here.
+                S[S_FORCED] += 1
+                ti = MV[j, 0]
+                nkey = MV[j, 1]
+                pts = MV[j, 2]
+                if drawn < 0:
+                    FI[d, I_H + seat] = hand ^ (1 << ti)
+                FI[d, I_DRAWN] = -1
+                for i in range(n):
+                    HB[i] = FI[d, I_H + i]
+                out = after_placement(R, nkey, MV[j, 3], HB, seat, pts, FI[d, I_D + seat], can)
+                FI[d, I_D + seat] -= pts
+                if reach and pts > 0:
+                    _reached(FI, d, seat, pts)
+                    FI[d, I_CP + seat] += pts
+                if out == GOES_ON:
+                    add = W[seat] * pts
+                    FF[d, F_CARRY] += add
+                    FF[d, F_ALPHA] -= add
+                    FF[d, F_BETA] -= add
+                    if maxn:
+                        FF[d, F_CV + seat] += pts
+                    FI[d, I_KEY] = nkey
+                    FI[d, I_SEAT] = (seat + 1) % n
+                    nrow = MV[j, 4]
+                    if nrow < 0:
+                        nrow = _moves_of(S, R, PM, TLO, THI, ORDER, LC, MV, BUF, nkey)
+                        if nrow < 0:
+                            S[S_STATUS] = NEED_ROOM
+                            return
+                        MV[j, 4] = nrow
+                    FI[d, I_ROW] = nrow
+                    FI[d, I_CHAIN] = 1
+                    continue
+                if out == REACHED:
+                    _reach_vec(S, seat, pts, res)
+                    _ends_frame(FF, d, maxn, n, W, res)
+                    mode = M_FINISH
+                    continue
+                if out == WENT_OUT:
+                    went = seat
+            # The round ends at the frame's last position: its settlement
+            # (the points of a placement that ended it included).
+            for i in range(n):
+                DB[i] = FI[d, I_D + i]
+            _settle_vec(S, R, PC, HB, DB, went, seat, pts, res, PB, XB, NB)
+            if reach:  # the placement's points are already the frame's (above)
+                _reached_end(S, FI, d, seat, 0, XB, True)
+            _ends_frame(FF, d, maxn, n, W, res)
+            mode = M_FINISH
             continue
 
         if mode == M_NEXT:
@@ -638,7 +919,7 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 if j < end:
                     FI[d, I_J] = j + 1
                 elif may_draw(R, key, hand, FI[d, I_FIT], _can_draw(S, R, stock)):
-                    FI[d, I_STAGE] = ST_DRAWONE
+                    FI[d, I_STAGE] = ST_DRAWONE  # no must_play: a draw is a choice too
                     continue
                 else:
                     mode = M_FINISH
@@ -672,8 +953,8 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                     FI[nd, I_H + seat] = hand ^ (1 << ti)
                 for i in range(n):  # no slice: a view of FI would cost two atomic counts
                     HB[i] = FI[nd, I_H + i]
-                out = after_placement(R, nkey, MV[j, 3], HB, seat, pts,
-                                      FI[d, I_D + seat], _can_draw(S, R, stock))
+                out = after_placement(R, nkey, MV[j, 3], HB, seat, pts, FI[d, I_D + seat],
+                                      _can_draw(S, R, stock))
                 FI[nd, I_D + seat] -= pts
                 if out == GOES_ON:
                     depth += 1
@@ -681,11 +962,15 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                     continue
                 if out == REACHED:
                     _reach_vec(S, seat, pts, res)
+                    if reach:
+                        _reached(FI, d, seat, pts)
                 else:
                     for i in range(n):
                         DB[i] = FI[nd, I_D + i]
                     _settle_vec(S, R, PC, HB, DB, seat if out == WENT_OUT else nobody, seat, pts,
                                 res, PB, XB, NB)
+                    if reach:
+                        _reached_end(S, FI, d, seat, pts, XB, True)
             elif stage == ST_CHANCE:
                 rest = FI[d, I_J]
                 if rest == 0:
@@ -705,52 +990,24 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                 mode = M_ENTER
                 continue
             else:
+                # A draw: under chance a chance node; with a known order one
+                # tile, the mover's choice where a placement was possible
+                # too (a position with nothing but a draw or a pass to do
+                # never gets here: M_ENTER follows it).
                 FI[d, I_STAGE] = ST_DONE
                 FI[d, I_CUR] = -1
-                if chance and stage != ST_PASS:
-                    # A draw from a stock of unknown order: a chance node.
+                if chance:
                     _push(S, FI, FF, d, chance_kind, seat, key, FI[d, I_ROW], stock, none, none,
                           zero, alpha, beta, W)
-                    depth += 1
-                    mode = M_ENTER
-                    continue
-                k = stock
-                drawn = -1
-                if stage == ST_DRAWONE:
-                    t = ST[k]
-                    k += 1
-                    if FI[d, I_FIT] >> t & 1:
-                        drawn = t
-                    else:
-                        hand |= 1 << t
-                elif stage == ST_FORCED:
-                    # Under must_play a player who cannot place draws until
-                    # a tile fits and lays it: no choice in between.
-                    while _can_draw(S, R, k) > 0:
-                        t = ST[k]
-                        k += 1
-                        if FI[d, I_FIT] >> t & 1:
-                            drawn = t
-                            break
-                        hand |= 1 << t
-                nd = _push(S, FI, FF, d, decide, seat, key, FI[d, I_ROW], k, drawn, none, zero,
-                           alpha, beta, W)
-                FI[nd, I_H + seat] = hand
-                if drawn < 0 and stage != ST_DRAWONE:
-                    # A pass (the stock may have run dry on the way).
-                    for i in range(n):
-                        HB[i] = FI[nd, I_H + i]
-                        DB[i] = FI[nd, I_D + i]
-                    if after_pass(key, FI[d, I_FIT], HB,
-                                  _can_draw(S, R, k)) == BLOCKED:
-                        _settle_vec(S, R, PC, HB, DB, nobody, seat, zero, res, PB, XB, NB)
-                        stage = ST_DONE
-                    else:
-                        FI[nd, I_SEAT] = (seat + 1) % n
-                if stage != ST_DONE:
-                    depth += 1
-                    mode = M_ENTER
-                    continue
+                else:
+                    t = ST[stock]
+                    drawn = t if FI[d, I_FIT] >> t & 1 else -1
+                    nd = _push(S, FI, FF, d, decide, seat, key, FI[d, I_ROW], stock + 1, drawn,
+                               none, zero, alpha, beta, W)
+                    FI[nd, I_H + seat] = hand if drawn >= 0 else hand | 1 << t
+                depth += 1
+                mode = M_ENTER
+                continue
             # A round end reached directly from frame d: its value.
             if maxn:
                 for i in range(n):
@@ -781,17 +1038,20 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                     FI[d, I_TOP] = FI[d, I_CUR]
             elif seat == root:
                 if val > FF[d, F_BEST]:
+                    # The best so far is the table's hint, also when every
+                    # move fails low: a search of it in a lower window (the
+                    # next MTD(f) probe) tries it first.
                     FF[d, F_BEST] = val
+                    FI[d, I_TOP] = FI[d, I_CUR]
                     if val > FF[d, F_ALPHA]:
                         FF[d, F_ALPHA] = val
-                        FI[d, I_TOP] = FI[d, I_CUR]
                         if val >= FF[d, F_BETA]:
                             mode = M_FINISH
             elif val < FF[d, F_BEST]:
                 FF[d, F_BEST] = val
+                FI[d, I_TOP] = FI[d, I_CUR]
                 if val < FF[d, F_BETA]:
                     FF[d, F_BETA] = val
-                    FI[d, I_TOP] = FI[d, I_CUR]
                     if val <= FF[d, F_ALPHA]:
                         mode = M_FINISH
             continue
@@ -810,9 +1070,37 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                     vec[i] = FF[d, F_V + i]
             else:
                 val = FF[d, F_BEST]
-            if FI[d, I_STORE]:
-                _store(S, TK, TV, FI, FF, d, kw, gen, maxn, val, vec)
+        # The frame's value: its last position's, plus the points of the
+        # forced moves it followed (the table keeps the value of the last
+        # position it keyed: the points of the moves after that one added).
+        carry = F_CARRY
+        if FI[d, I_SLOT] != -2 and FI[d, I_STORE]:
+            if maxn:
+                for i in range(n):
+                    vec[i] += FF[d, F_CV + i] - FF[d, F_KCV + i]
+            else:
+                val += FF[d, F_CARRY] - FF[d, F_KCARRY]
+            _store(S, TK, TV, FI, FF, d, kw, gen, maxn, val, vec)
+            carry = F_KCARRY
+        if maxn:
+            for i in range(n):
+                vec[i] += FF[d, F_CV + i if carry == F_CARRY else F_KCV + i]
+        else:
+            val += FF[d, carry]
         addseat = FI[d, I_ADDSEAT]
+        if reach and d > 0:
+            # What the lines from here met, for the frame that reached it.
+            for i in range(n):
+                m = FI[d, I_KCP + i] + FI[d, I_M + i]
+                if FI[d, I_M + i] >= REACH_ANY:
+                    m = REACH_ANY
+                if i == addseat:
+                    m += FI[d, I_ADDPTS]
+                if m > REACH_ANY:
+                    m = REACH_ANY
+                m += FI[d - 1, I_CP + i] - FI[d - 1, I_KCP + i]
+                if m > FI[d - 1, I_M + i]:
+                    FI[d - 1, I_M + i] = m if m < REACH_ANY else REACH_ANY
         if addseat >= 0:
             pts = FI[d, I_ADDPTS]
             if maxn:
@@ -832,7 +1120,7 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
         mode = M_DELIVER
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@_jit(inline="always")
 def _store(S: Any, TK: Any, TV: Any, FI: Any, FF: Any, d: int, kw: int, gen: int, maxn: int,
            val: float, vec: Any) -> None:
     """Keep what frame ``d`` found: a max-n vector or a chance node's value
@@ -847,6 +1135,8 @@ def _store(S: Any, TK: Any, TV: Any, FI: Any, FF: Any, d: int, kw: int, gen: int
     if size > 0x7FFFFFFF:
         size = 0x7FFFFFFF
     TK[slot, 0] = gen | (FI[d, I_TOP] + 1) << 24 | size << 32
+    if S[S_REACH]:
+        TK[slot, S[S_RCOL]] = _reach_word(S, FI, d)
     v = 1 + kw
     if maxn:
         for i in range(S[S_N]):
@@ -869,7 +1159,7 @@ def _store(S: Any, TK: Any, TV: Any, FI: Any, FF: Any, d: int, kw: int, gen: int
         TV[slot, v + 1] = val
 
 
-@numba.njit(cache=True, nogil=True)
+@_jit()
 def _prefer(vec: Any, FF: Any, d: int, seat: int, n: int) -> bool:
     """Whether result vector ``vec`` beats frame ``d``'s best for ``seat``
     (:func:`preference`): more for the seat; then the best-placed opponent
@@ -1039,8 +1329,12 @@ class Kernel:
             memo = _MEMO[r] = _new_memo(MEMO_KEYS, MEMO_MOVES)
         self.memo = memo
         per, shift = distance_packing(players, far + off)
-        kw = players + 1 + (order is None) + (-(-players // per) if live else 0)
-        used = 1 + kw + (players if maxn else 2)
+        # Under at-target a seat's distance to the target changes a value
+        # only where a line reaches it: entries hold the most each seat made
+        # in their lines instead of keys holding distances (_reach_ok).
+        reach = live and bool(r[_keys.R_AT_TARGET]) and far < REACH_ANY
+        kw = players + 1 + (order is None) + (-(-players // per) if live and not reach else 0)
+        used = 1 + kw + (players if maxn else 2) + reach
         self.width = 8 if used <= 8 else 16
         # Every search starts at the same size, whatever ran before it: its
         # node count, and so where a node budget stops it, depends on the
@@ -1075,6 +1369,8 @@ class Kernel:
         s[S_LIVE] = int(live)
         s[S_DPER] = per
         s[S_DSHIFT] = shift
+        s[S_REACH] = int(reach)
+        s[S_RCOL] = 1 + kw + (players if maxn else 2)
         self.s = s
 
     def node_count(self) -> int:
@@ -1172,22 +1468,40 @@ class Kernel:
 
 _READY: list[bool] = []
 
+#: About how long a first compile of the search takes on an idle two-core
+#: machine (``bench/bench_prepare.py`` measures it: 27 CPU seconds).
+PREPARE_SECONDS = 30
+
+
+def prepared() -> bool:
+    """Whether this machine's cache holds the compiled search, so that
+    :func:`ready` loads it in a fraction of a second; otherwise it compiles
+    it, once, which takes tens of seconds (a caller says so first)."""
+    compiled: Any = run  # a Numba dispatcher
+    try:
+        index = compiled._cache._cache_file._load_index()
+        machine = compiled.targetctx.codegen().magic_tuple()
+    except Exception:  # Numba's cache is private: when its shape changes, assume not
+        return False
+    return any(key[1] == machine for key in index)
+
 
 def ready() -> None:
     """Compile the search now (or load it from Numba's cache), on a
-    one-tile endgame: a caller with a time budget starts its clock after
-    this, so that a first run on a new machine spends its budget on the
-    search, not on compiling it."""
+    one-tile endgame, and the table's growth: a caller with a time budget
+    starts its clock after this, so that a first run on a new machine
+    spends its budget on the search, not on compiling it."""
     if _READY:
         return
     from muggins_cli.solver.common import Budget
 
     r = (6, 0, 0, 0, 5, 0, 1, 0, 0, 5, 1, 0, 1, 0, 28, 0)  # pagat, as rule_ints gives it
-    chunks = np.zeros((2, 1 << 14), dtype=np.int64)
+    chunks = np.zeros((8, 256), dtype=np.int64)  # pips by byte of a mask: none here
     k = Kernel(r, 2, 0, (1.0, -1.0), maxn=False, order=[], match=False, far=1000, off=0,
                bonus=0, max_place=20, win=0, live=False, pip_chunks=chunks,
                budget=Budget(None, None))
     k.search(DECIDE, 0, _keys.lead_key(r, 6, 6), 0, -1, (1, 2), (250, 250))
     k.release()
+    rehash_into(np.zeros((2, 8), dtype=np.int64), np.zeros((4, 8), dtype=np.int64), 3, 1)
     _READY.append(True)
 

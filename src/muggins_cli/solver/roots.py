@@ -33,9 +33,14 @@ def weights(players: int, root: int) -> tuple[float, ...]:
     return tuple(float(players - 1 if s == root else -1) for s in range(players))
 
 
-def live(game: Game, node: Node, bonus: int) -> bool:
-    """Whether some seat could reach the target before this round ends; if
-    not, the table keys leave the scores out (more positions share)."""
+def live(game: Game, node: Node, bonus: int, match: bool) -> bool:
+    """Whether some seat could reach the target before this round ends in a
+    way that changes a value (a placement's credit ends the match under
+    ``at-target``; the match objective also counts the settlement's); if
+    not, neither the table keys nor its entries hold the scores (more
+    positions share)."""
+    if not (match or credit_ends_match(game.r)):
+        return False
     room = game.table.max_place
     return any(d <= room * (h.bit_count() + game.can_draw(node.stock)) + bonus
                for d, h in zip(node.dists, node.hands))
@@ -64,12 +69,13 @@ class Root:
         chunks = _CHUNKS.get(table.n_tiles)
         if chunks is None:
             chunks = _CHUNKS[table.n_tiles] = pip_chunk_array(table)
+        match = objective is Objective.MATCH
         try:
             self.kernel = Kernel(
-                table.r, n, node.seat, self.w, maxn=maxn, order=game.order,
-                match=objective is Objective.MATCH, far=far, off=off, bonus=bonus,
-                max_place=table.max_place, win=self.win, live=live(game, node, bonus),
-                pip_chunks=chunks, budget=budget)  # type: ignore[arg-type]
+                table.r, n, node.seat, self.w, maxn=maxn, order=game.order, match=match,
+                far=far, off=off, bonus=bonus, max_place=table.max_place, win=self.win,
+                live=live(game, node, bonus, match), pip_chunks=chunks,  # type: ignore[arg-type]
+                budget=budget)
         except SearchError as e:
             raise InputError(str(e)) from None
 

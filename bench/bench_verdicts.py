@@ -29,10 +29,12 @@ thresholds, no error) is printed beside it. Aim: at least 98% on at least
 100 turns from a two-player, a three-player and a spinner record.
 
 ``reference`` values every move of every turn with a choice of each record
-in 4,096 deals (the default node cap a deal, a deal over it replaced as the
-default run does), seed 9,999, and writes each turn to ``--reference`` as
-it is done, so a stopped run goes on where it was (``--every N`` takes
-every N-th turn only). Run it at low priority:
+in 4,096 deals, each solved whole however long it takes (no node cap: a
+deal put aside for its cost would leave the costly deals out of the truth),
+seed 9,999, and writes each turn to ``--reference`` as it is done, so a
+stopped run goes on where it was (``--every N`` takes every N-th turn only,
+``--start K`` from the K-th of those, to share them out; ``--keep-deals
+DIR`` also writes each turn's values deal by deal). Run it at low priority:
 ``nohup nice -n 10 python bench/bench_verdicts.py reference ... &``. The
 reference kept in ``bench/`` was made with::
 
@@ -227,10 +229,11 @@ def reference_turn(args: tuple[str, int, int, int]) -> dict[str, Any]:
     d = _decision(path, index)
     pos = d.at
     assert d.move is not None
-    options = WeighOptions()
     start = time.process_time()
+    # Every deal dealt is solved whole, however long it takes: a deal put
+    # aside for its cost would leave the costly deals out of the truth.
     res = solve(pos.rules, pos.view(), mode="sample", objective="points",
-                node_limit=options.node_limit(len(pos.players)), samples=deals,
+                node_limit=None, samples=deals, pv=False,
                 seed=seed * 1_000_003 + d.turn.line, multi=Multi.PARANOID,
                 enough=lambda per, done: list(per))
     played = _move_of(res, d.move)
@@ -239,13 +242,16 @@ def reference_turn(args: tuple[str, int, int, int]) -> dict[str, Any]:
     cost = max(0.0, res.value - (played.value or 0.0))
     return {"line": d.turn.line, "played": written(d.turn), "best": str(best.move),
             "cost": cost, "error": 0.0 if res.exact else cost_error(res, d.move) or 0.0,
-            "deals": res.samples, "exact": res.exact, "replaced": res.replaced,
+            "deals": res.samples, "exact": res.exact, "replaced": res.dealt - res.samples,
             "seconds": round(time.process_time() - start, 2),
-            "values": {str(mv.move): mv.value for mv in res.moves}}
+            "values": {str(mv.move): mv.value for mv in res.moves},
+            "nodes": res.nodes,
+            "per_deal": {str(mv.move): list(mv.deals) for mv in res.moves},
+            "played_key": str(played.move)}
 
 
 def reference(paths: Sequence[Path], deals: int, jobs: int, out: Path, every: int,
-              first: int = 0) -> None:
+              first: int = 0, keep: Path | None = None) -> None:
     """Make (or go on with) the reference: each ``every``-th turn with a
     choice of each record (from the ``first``-th of those), written to
     ``out`` after every turn."""
@@ -263,6 +269,13 @@ def reference(paths: Sequence[Path], deals: int, jobs: int, out: Path, every: in
                 if ds[i].turn.line not in done]
         with ProcessPoolExecutor(jobs) as pool:
             for row in pool.map(reference_turn, todo, chunksize=1):
+                per_deal, key = row.pop("per_deal"), row.pop("played_key")
+                if keep is not None:
+                    keep.mkdir(parents=True, exist_ok=True)
+                    (keep / f"{path.stem}-{row['line']}.json").write_text(
+                        json.dumps({"played": key, "nodes": row["nodes"],
+                                    "per_deal": per_deal}) + "\n",
+                        encoding="utf-8")
                 rows.append(row)
                 rows.sort(key=lambda r: r["line"])
                 tmp = out.with_suffix(".tmp")
@@ -498,6 +511,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="reference: from the K-th of those turns (to share them out)")
     ap.add_argument("--reference", type=Path, default=REFERENCE,
                     help="the reference file (reference: written; accuracy: read)")
+    ap.add_argument("--keep-deals", type=Path, default=None, metavar="DIR",
+                    help="reference: also write each turn's values deal by deal to DIR")
     ap.add_argument("--lines", default=HARD_LINES, help="variance: the turns, by line")
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args(argv)
@@ -509,7 +524,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                  a.deals or 256, a.jobs)
     elif a.what == "reference":
         reference(a.record or [CLUB], a.deals or REF_DEALS, a.jobs, a.reference, a.every,
-                  a.start)
+                  a.start, a.keep_deals)
     else:
         accuracy(a.reference, a.seed, a.jobs, a.set)
 

@@ -281,3 +281,25 @@ def test_sampled_costs_carry_their_standard_error(tmp_path: Path) -> None:
         assert w.best_value_error == pytest.approx(statistics.stdev(best.deals) / math.sqrt(6))
         checked += 1
     assert checked >= 5
+
+
+def test_a_turns_weighing_does_not_depend_on_the_turns_weighed_before_it(
+        tmp_path: Path) -> None:
+    """Each turn's deals are seeded from the seed and its line, and what a
+    search counts depends on its position alone (the node budgets stop the
+    same searches at the same places): weighing the turns backwards, after
+    every other turn, gives each the very same answer as forwards. The
+    work bound is small, so that it ends most turns' deals, one of them
+    mid-search."""
+    match, path = _club(tmp_path)
+    options = WeighOptions(samples=24, seed=9, exact=0, work=20_000, nodes=1_000)
+    found = list(decisions(match, record_resolver(path)))
+    forwards = [weigh_decision(d, options) for d in found]
+    backwards = [weigh_decision(d, options) for d in reversed(found)][::-1]
+    assert sum(w.weighed and w.unforced for w in forwards) >= 3
+    assert sum(w.unfinished for w in forwards) >= 3
+    assert forwards == backwards
+    # Whatever happens, a turn searches at most its work bound and one
+    # deal's cap, and counts every deal it dealt.
+    assert all(w.nodes <= 20_000 + 1_000 and w.dropped == 0 for w in forwards)
+    assert sum(w.dealt for w in forwards) > 0

@@ -117,6 +117,9 @@ DEFAULT_WORK = {2: 4_000_000, 3: 12_000_000, 4: 12_000_000}
 DEFAULT_BLUNDER_DEALS = 64
 #: Deals of the position before a turn's draws, for its luck.
 DEFAULT_LUCK_DEALS = 32
+#: The share of a turn's work one of its luck's searches may take (one
+#: part in this many): the weighing of the choice has the rest.
+LUCK_SHARE = 8
 #: A sampled value averaged over fewer deals than this is too rough to judge
 #: a play by; the turn is reported as not weighed instead.
 MIN_DEALS = 4
@@ -157,6 +160,8 @@ class WeighOptions:
     turn's line, so a turn's value does not depend on the turns around it).
     A play that gives away ``costly`` points or more is reported
     (``costly-play``) and marked ``?``, ``blunder`` or more ``??``.
+    ``lines``: also the solver's line after each candidate
+    (what the study page shows; ``analyze`` does not, and saves the search).
     """
 
     perfect: bool = False
@@ -171,6 +176,7 @@ class WeighOptions:
     work: int | None = None
     blunder_deals: int = DEFAULT_BLUNDER_DEALS
     luck_deals: int = DEFAULT_LUCK_DEALS
+    lines: bool = False
 
     def node_limit(self, players: int) -> int | None:
         """The cap per search (in the sample view, per deal): ``nodes``, 0
@@ -230,7 +236,13 @@ class Weighed(TurnRef):
     ``value_error``, ``best_value_error`` and ``luck_error`` are the
     standard errors of ``value``, ``best_value`` and ``luck`` (None when
     exact or not measured). ``nodes`` and ``solved`` are the work the turn
-    took: the nodes searched and the deals solved, its luck's included.
+    took: the nodes searched and the deals searched, its luck's included;
+    ``dealt`` the deals dealt at random (a listing of every deal aside),
+    ``dropped`` how many of those were not counted (none: a deal is never
+    put aside for its cost; the count is kept to show it), and
+    ``unfinished`` those whose search did not finish within the turn's work
+    and were counted with a bound on their values (its width is in the
+    range and the errors).
     ``verdict`` is what the cost says of the play by the thresholds
     (:meth:`WeighOptions.band`), read from the range ``cost_low`` to
     ``cost_high`` the cost was found in (``z`` standard errors either side,
@@ -257,6 +269,9 @@ class Weighed(TurnRef):
     nodes: int = 0
     solved: int = 0
     candidates: tuple[Candidate, ...] = ()
+    dealt: int = 0
+    unfinished: int = 0
+    dropped: int = 0
 
     @property
     def costly(self) -> bool:
@@ -282,13 +297,17 @@ class Weighed(TurnRef):
 @dataclass(frozen=True, slots=True)
 class _Searched:
     """An answer (or why there is none) and the work it took: the nodes
-    searched and the deals solved, a listing of every deal given up on
-    included."""
+    searched and the deals searched, a listing of every deal given up on
+    included; the deals dealt at random and, of those, the ones counted
+    with a bound."""
 
     result: SolveResult | None
     why: str | None
     nodes: int = 0
     solved: int = 0
+    dealt: int = 0
+    unfinished: int = 0
+    counted: int = 0
 
 
 def looks(first: int, last: int) -> list[int]:
@@ -349,25 +368,38 @@ def _racer(played: SolverMove, options: WeighOptions) -> Enough:
 
 
 def bounds(per: Mapping[SolverMove, Sequence[float]], played: SolverMove,
-           z: float) -> tuple[float, float, SolverMove]:
+           z: float, spread: Mapping[SolverMove, Sequence[float]] | None = None
+           ) -> tuple[float, float, SolverMove]:
     """Where the cost of ``played`` lies, from each move's values in the same
     deals: above ``low`` (the leader's margin over it, less ``z`` standard
     errors; 0 when it leads) and below ``high`` (the largest margin any move
     might have over it, plus ``z`` standard errors; at least 0), and the
     leader. A play that leads by a hair is not "fine" until the runner-up is
-    known not to be better by a threshold."""
+    known not to be better by a threshold. ``spread`` (``MoveValue.spread``)
+    widens both by how far a deal counted with a bound may lie from its
+    middle, averaged over the deals."""
     mine = per[played]
     k = len(mine)
     means = {m: sum(v) / k for m, v in per.items() if len(v) == k}
     leader = max(means, key=lambda m: means[m])
     cost, _ = _paired(per[leader], mine)
-    low = max(0.0, cost - margin(per[leader], mine, z)) if leader != played else 0.0
+    low = (max(0.0, cost - margin(per[leader], mine, z) - _slack(spread, leader, played, k))
+           if leader != played else 0.0)
     high = 0.0
     for m in means:
         if m != played:
             gap, _ = _paired(per[m], mine)
-            high = max(high, gap + margin(per[m], mine, z))
+            high = max(high, gap + margin(per[m], mine, z) + _slack(spread, m, played, k))
     return low, high, leader
+
+
+def _slack(spread: Mapping[SolverMove, Sequence[float]] | None, a: SolverMove,
+           b: SolverMove, k: int) -> float:
+    """How far the mean of ``a - b`` over ``k`` deals may lie from its
+    deals' middles, for the deals counted with a bound."""
+    if not spread:
+        return 0.0
+    return (sum(spread.get(a, ())[:k]) + sum(spread.get(b, ())[:k])) / k
 
 
 def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
@@ -407,16 +439,22 @@ def student(z: float, df: int) -> float:
 
 
 def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
-            played: SolverMove | None = None) -> _Searched:
+            played: SolverMove | None = None, work: int | None = None) -> _Searched:
     """The solver on ``pos`` in ``view`` (``perfect`` or ``sample``), or
     why there is no answer to trust: a position the record cannot support,
-    an exact search cut short, or too few deals solved in the budget.
+    an exact search cut short, or too few deals within the work.
     In the sample view every deal is valued when there are at most
-    ``exact`` of them (and their searches fit in the turn's ``work``);
+    ``exact`` of them (and their searches fit in half of ``work``);
     otherwise, with ``played``, the deals are raced and stop when the
     verdict on that move is known (:func:`_racer`), and without, it takes
-    ``luck_deals`` deals."""
+    ``luck_deals`` deals. ``work`` bounds the nodes the deals search
+    together, bar the overrun of one deal's cap: every deal dealt counts
+    (:func:`muggins_cli.solver.api._average`). The principal lines are
+    asked for only with ``options.lines`` and ``played``."""
     rules = pos.rules
+    players = len(pos.players)
+    per_deal = options.node_limit(players)
+    lines = options.lines and played is not None
     try:
         if view == "perfect":
             if not pos.perfect:
@@ -424,7 +462,7 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
                                        "order (deal and stock lines)")
             res = solve(rules, pos.state(), scores=pos.scores, target=pos.target,
                         mode="perfect", objective="points", multi=Multi.PARANOID,
-                        node_limit=options.node_limit(len(pos.players)))
+                        node_limit=per_deal, pv=lines)
             if res.interrupted:
                 raise KeyboardInterrupt
             if res.stopped is not None:
@@ -433,42 +471,57 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
             return _Searched(res, None, res.nodes, 1)
         if pos.hands[pos.to_move] is None:
             return _Searched(None, "the record does not show the mover's hand (deal lines)")
+        if work is not None and work <= 0:
+            return _Searched(None, "the turn's work bound was spent before a deal")
         know = pos.view()
-        players = len(pos.players)
         nodes = solved = 0
         every = every_deal(know, options.exact) if options.exact else None
         if every is not None:
-            # The deals share the turn's work, and none may take more than a
-            # deal's node cap on average.
-            per_deal = options.node_limit(players)
-            caps = [c for c in (options.work_limit(players),
+            # The deals share half the turn's work, and none may take more
+            # than a deal's node cap on average. A listing cut short is
+            # given up whole (it is no sample: nothing is left out of one).
+            caps = [c for c in (None if work is None else work // 2,
                                 None if per_deal is None else per_deal * len(every))
                     if c is not None]
             res = solve(rules, know, mode="sample", objective="points", deals=every,
-                        node_limit=min(caps) if caps else None, multi=Multi.PARANOID)
+                        node_limit=min(caps) if caps else None, multi=Multi.PARANOID,
+                        pv=lines)
             if res.interrupted:
                 raise KeyboardInterrupt
             if res.exact:
-                return _Searched(res, None, res.nodes, res.samples)
-            nodes, solved = res.nodes, res.samples
+                return _Searched(res, None, res.nodes, res.dealt)
+            nodes, solved = res.nodes, res.dealt
+        left = None if work is None else work - nodes
+        enough: Enough
         if played is None:
-            samples, enough = min(options.luck_deals, options.samples), None
+            samples = min(options.luck_deals, options.samples)
+            enough = _counted(samples)
         else:
             samples, enough = options.samples, _racer(played, options)
-        res = solve(rules, know, mode="sample", objective="points",
-                    node_limit=options.node_limit(players), samples=samples,
-                    seed=options.seed * 1_000_003 + line, multi=Multi.PARANOID,
-                    enough=enough, node_total=options.work_limit(players))
+        res = solve(rules, know, mode="sample", objective="points", node_limit=per_deal,
+                    samples=samples, seed=options.seed * 1_000_003 + line,
+                    multi=Multi.PARANOID, enough=enough, node_total=left, pv=lines)
         nodes += res.nodes
-        solved += res.samples + res.replaced
+        solved += res.dealt
     except MugginsError as e:  # counts that do not add up after an error in the record
         return _Searched(None, str(e))
     if res.interrupted:  # solve answers Ctrl-C with what it has; a whole match stops
         raise KeyboardInterrupt
-    if res.samples < min(MIN_DEALS, options.samples):
-        return _Searched(None, f"fewer than {min(MIN_DEALS, options.samples)} deals solved "
-                               "within the node budget (--nodes)", nodes, solved)
-    return _Searched(res, None, nodes, solved)
+    least = min(MIN_DEALS, options.samples)
+    if res.samples < least:
+        return _Searched(None, f"{res.samples} deal{'s' if res.samples != 1 else ''} within "
+                               f"the turn's work bound, fewer than {least}", nodes, solved,
+                         res.dealt, res.unfinished, res.samples)
+    return _Searched(res, None, nodes, solved, res.dealt, res.unfinished, res.samples)
+
+
+def _counted(samples: int) -> Enough:
+    """Every move valued in each deal, ``samples`` deals."""
+    def enough(per: Mapping[SolverMove, Sequence[float]],
+               done: int) -> Collection[SolverMove] | None:
+        return None if done >= samples else list(per)
+
+    return enough
 
 
 def _same(m: SolverMove, move: SolverMove) -> bool:
@@ -493,8 +546,9 @@ def cost_error(result: SolveResult, move: SolverMove | Pass | Place) -> float | 
     from the deals both were valued in (paired, so what the deals share
     cancels); when ``move`` is the best, of its lead over the runner-up
     valued in as many deals (by which another move might yet prove the
-    better: its cost is 0 as measured, not surely). None for an exact
-    answer or fewer than two deals."""
+    better: its cost is 0 as measured, not surely). A deal counted with a
+    bound adds how far the mean may lie from the deals' middles. None for
+    an exact answer or fewer than two deals."""
     played = _move_of(result, move)
     best = _move_of(result, result.best) if result.best is not None else None
     if result.exact or played is None or best is None or len(played.deals) < 2:
@@ -505,22 +559,32 @@ def cost_error(result: SolveResult, move: SolverMove | Pass | Place) -> float | 
         if not rivals:
             return 0.0
         runner = max(rivals, key=lambda mv: statistics.fmean(mv.deals))
-        return _paired(runner.deals, played.deals)[1]
-    return _paired(best.deals, played.deals)[1]
+        return _pair_error(runner, played)
+    return _pair_error(best, played)
 
 
-def _value_error(deals: Sequence[float]) -> float | None:
-    """The standard error of a value averaged over ``deals`` (None when
-    exact or from fewer than two deals)."""
-    if len(deals) < 2:
+def _pair_error(a: MoveValue, b: MoveValue) -> float:
+    """The standard error of ``a``'s lead over ``b`` in the deals ``b`` was
+    valued in, widened by what deals counted with a bound leave open."""
+    k = len(b.deals)
+    spread = {a.move: a.spread, b.move: b.spread}
+    return _paired(a.deals, b.deals)[1] + _slack(spread, a.move, b.move, k)
+
+
+def _value_error(mv: MoveValue) -> float | None:
+    """The standard error of a value averaged over its deals, widened by
+    what deals counted with a bound leave open (None from fewer than two
+    deals)."""
+    k = len(mv.deals)
+    if k < 2:
         return None
-    return statistics.stdev(deals) / math.sqrt(len(deals))
+    return statistics.stdev(mv.deals) / math.sqrt(k) + sum(mv.spread) / k
 
 
 def _candidates(result: SolveResult) -> tuple[Candidate, ...]:
     """Every move the search valued, best first (the solver's order among
     equals): its value, its cost against the best and their errors, and the
-    line the solver expects after it."""
+    line the solver expects after it (when it was asked for)."""
     best = _move_of(result, result.best) if result.best is not None else None
     if best is None or best.value is None:
         return ()
@@ -529,9 +593,9 @@ def _candidates(result: SolveResult) -> tuple[Candidate, ...]:
         if mv.value is None:
             continue
         error = (None if mv is best or result.exact or len(mv.deals) < 2
-                 else _paired(best.deals, mv.deals)[1])
+                 else _pair_error(best, mv))
         out.append(Candidate(mv.move, mv.value, max(0.0, best.value - mv.value), error,
-                             None if result.exact else _value_error(mv.deals),
+                             None if result.exact else _value_error(mv),
                              len(mv.deals), tuple(mv.pv[1:])))
     order = sorted(range(len(out)), key=lambda i: (out[i].move != best.move, -out[i].value, i))
     return tuple(out[i] for i in order)
@@ -543,46 +607,61 @@ def value_error(result: SolveResult, move: SolverMove | Pass | Place | None) -> 
     mv = _move_of(result, move) if move is not None else None
     if result.exact or mv is None:
         return None
-    return _value_error(mv.deals)
+    return _value_error(mv)
 
 
-@dataclass(frozen=True, slots=True)
-class _Luck:
-    """A turn's luck, its standard error, and the work measuring it took."""
+class _Work:
+    """What one turn's searches have taken of its work bound (``bound``,
+    None for none): each search is given what is left, or a share of the
+    bound, and the turn searches at most the bound plus one deal's cap
+    (the deal that starts below it may finish past it)."""
 
-    luck: float | None = None
-    error: float | None = None
-    nodes: int = 0
-    solved: int = 0
+    def __init__(self, bound: int | None) -> None:
+        self.bound = bound
+        self.nodes = 0
+        self.solved = 0
+        self.dealt = 0
+        self.unfinished = 0
+        self.counted = 0
+
+    def left(self, part: int = 1) -> int | None:
+        if self.bound is None:
+            return None
+        return min(self.bound // part, self.bound - self.nodes)
+
+    def took(self, searched: _Searched) -> _Searched:
+        self.nodes += searched.nodes
+        self.solved += searched.solved
+        self.dealt += searched.dealt
+        self.unfinished += searched.unfinished
+        self.counted += searched.counted
+        return searched
+
+    def counts(self) -> dict[str, Any]:
+        return {"nodes": self.nodes, "solved": self.solved, "dealt": self.dealt,
+                "unfinished": self.unfinished, "dropped": self.dealt - self.counted}
 
 
-def _luck(d: Decision, options: WeighOptions, after: SolveResult | None) -> _Luck:
-    """Value after the turn's draws minus the value of drawing, both in the
+def _luck(before: SolveResult | None, after: SolveResult | None
+          ) -> tuple[float | None, float | None]:
+    """A turn's luck: the value after its draws (``after``, the best move's)
+    minus the value of drawing before them (``before``), both in the
     mover's view, and its standard error (the two values come from deals of
     their own, so their errors add in quadrature; None when both are
-    exact). No luck is given for a sampled value without an error."""
-    if d.start is None:
-        return _Luck()
-    nodes = solved = 0
-    if after is None or after.value is None:
-        got = _search(d.at, options, d.turn.line, view="sample")
-        nodes, solved = got.nodes, got.solved
-        if got.result is None or got.result.value is None:
-            return _Luck(None, None, nodes, solved)
-        after = got.result
-    searched = _search(d.start, options, -d.turn.line, view="sample")
-    nodes, solved = nodes + searched.nodes, solved + searched.solved
-    before = searched.result
+    exact). No luck is given for a sampled value without an error, nor
+    from a deal counted with a bound."""
     drew = _value_of(before, UnseenDraw()) if before is not None else None
-    if before is None or drew is None or after.value is None:
-        return _Luck(None, None, nodes, solved)
+    if before is None or after is None or drew is None or after.value is None:
+        return None, None
+    if before.unfinished or after.unfinished:
+        return None, None
     errors = [value_error(res, move) for res, move in ((after, after.best),
                                                        (before, UnseenDraw()))
               if not res.exact]
     if any(e is None for e in errors):
-        return _Luck(None, None, nodes, solved)  # one deal: no error to give it
+        return None, None  # one deal: no error to give it
     error = math.sqrt(sum(e * e for e in errors if e is not None)) if errors else None
-    return _Luck(after.value - drew, error, nodes, solved)
+    return after.value - drew, error
 
 
 def _choices(pos: Position) -> int | None:
@@ -617,26 +696,42 @@ EXACT_DIGITS = 9
 
 
 def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
-    """One turn: the play made against the best, and the luck of its draws."""
+    """One turn: the play made against the best, and the luck of its draws.
+
+    Everything the turn searches shares its work bound
+    (:meth:`WeighOptions.work_limit`): the luck's position before the draws
+    first (at most a :data:`LUCK_SHARE`-th of it), then the choice (what is
+    left), then, when the choice's answer cannot serve as the value after
+    the draws, that value (a share again)."""
     at, turn = d.at, d.turn
     if d.move is None:
         return not_weighed(d, "the replay did not accept this turn")
     choices = _choices(at)
     if choices is None:
         return not_weighed(d, "the record does not show the mover's hand (deal lines)")
+    work = _Work(options.work_limit(len(at.players)))
+    before = None
+    if d.start is not None:
+        before = work.took(_search(d.start, options, -turn.line, view="sample",
+                                   work=work.left(LUCK_SHARE))).result
+
+    def after() -> SolveResult | None:
+        if before is None:
+            return None
+        return work.took(_search(at, options, turn.line, view="sample",
+                                 work=work.left(LUCK_SHARE))).result
+
     if choices == 1:  # nothing to choose: only the draws' luck to measure
-        lk = _luck(d, options, None)
-        return _weighed(d, 1, None, None, None, lk.luck, False, 0, None, luck_error=lk.error,
-                        nodes=lk.nodes, solved=lk.solved)
-    searched = _search(at, options, turn.line, view=options.mode, played=d.move)
+        luck, luck_error = _luck(before, after())
+        return _weighed(d, 1, None, None, None, luck, False, 0, None, luck_error=luck_error,
+                        **work.counts())
+    searched = work.took(_search(at, options, turn.line, view=options.mode, played=d.move,
+                                 work=work.left()))
     res = searched.result
     if res is None:
         return _weighed(d, choices, None, None, None, None, False, 0, searched.why,
-                        nodes=searched.nodes, solved=searched.solved)
-    lk = _luck(d, options, res if options.mode == "sample" else None)
-    luck, luck_error = lk.luck, lk.error
-    work: dict[str, Any] = {"nodes": searched.nodes + lk.nodes,
-                            "solved": searched.solved + lk.solved}
+                        **work.counts())
+    luck, luck_error = _luck(before, res if options.mode == "sample" else after())
     value = _value_of(res, d.move)
     best_value = res.value
     best: str | None = None
@@ -648,18 +743,19 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
     if value is None or best_value is None or mv is None:
         return _weighed(d, choices, None, best, None, luck, res.exact, res.samples,
                         "the play made is not a legal move here", luck_error=luck_error,
-                        **work)
+                        **work.counts())
     if res.exact or not mv.deals:
         cost = round(max(0.0, best_value - value), EXACT_DIGITS)
         low = high = cost
     else:
-        low, high, _ = bounds({m.move: m.deals for m in res.moves}, mv.move, options.z)
+        low, high, _ = bounds({m.move: m.deals for m in res.moves}, mv.move, options.z,
+                              {m.move: m.spread for m in res.moves if m.spread})
     return _weighed(d, choices, value, best, best_value, luck, res.exact, res.samples, None,
                     cost_error(res, d.move), options.band(low, high),
                     value_error=value_error(res, d.move),
                     best_value_error=value_error(res, res.best),
                     luck_error=luck_error, cost_low=low, cost_high=high,
-                    candidates=_candidates(res), **work)
+                    candidates=_candidates(res), **work.counts())
 
 
 #: Weighs a match's decisions, in order: one after another here

@@ -66,10 +66,12 @@ SolverSamplesOption = Annotated[
 ]
 SolverNodesOption = Annotated[
     int | None, typer.Option("--nodes", min=0, max=NODES_MAX, metavar="N",
-                             help="With --solver: at most N search nodes per deal (0: no "
-                                  "cap; default 1,000,000). A deal over it is replaced by "
-                                  "another; a turn with fewer than 4 deals solved is not "
-                                  "weighed.",
+                             help="With --solver: at most N search nodes per search (0: no "
+                                  "cap; default 1,000,000). In the mover's view a deal may "
+                                  "go on past N with what is left of its turn's work, and "
+                                  "every deal dealt counts (one whose search still does not "
+                                  "finish is counted with a bound on its values); a turn "
+                                  "with fewer than 4 deals within its work is not weighed.",
                              show_default=False, rich_help_panel="Solver")
 ]
 SolverSeedOption = Annotated[

@@ -85,6 +85,7 @@ from typing import Any
 from muggins_cli.analysis.plays import written
 from muggins_cli.analysis.weigh import (
     BLUNDER,
+    CLOSE,
     FINE,
     MISTAKE,
     UNCERTAIN,
@@ -170,10 +171,21 @@ def options_with(settings: Sequence[str], **more: Any) -> WeighOptions:
     return dataclasses.replace(WeighOptions(), **changes, **more)
 
 
+#: How each verdict counts in the stability figures (printed with them).
+COUNTING = (
+    "counting: flagged = mistake or blunder (a cost above --mistake beyond its "
+    "uncertainty); close = known to lie within the close zone of --mistake, neither flagged "
+    "nor fine; without a verdict = uncertain or not weighed. A turn flagged in one run and "
+    "close in another counts against 'flagged in every run'; one flagged in a run and fine "
+    "in another is a flip (close in between is no flip, and is counted apart)")
+
+
 def stability(path: Path, seeds: Sequence[int], jobs: int, settings: Sequence[str]) -> None:
     idx = unforced(path)
     base = options_with(settings)
+    players = players_of(path)
     print(f"{path.name}: {len(idx)} turns with a choice; options {base}", flush=True)
+    print(COUNTING)
     runs: list[dict[int, Weighed]] = []
     for seed in seeds:
         start = time.perf_counter()
@@ -183,32 +195,45 @@ def stability(path: Path, seeds: Sequence[int], jobs: int, settings: Sequence[st
         by_line = {w.line: w for w, _ in got}
         runs.append(by_line)
         ws = [w for w, _ in got if w.weighed]
-        count = {v: sum(w.verdict == v for w in ws) for v in (FINE, MISTAKE, BLUNDER, UNCERTAIN)}
+        count = {v: sum(w.verdict == v for w in ws)
+                 for v in (FINE, CLOSE, MISTAKE, BLUNDER, UNCERTAIN)}
+        without = count[UNCERTAIN] + len(idx) - len(ws)
         deals = [w.samples for w in ws if not w.exact]
         print(f"seed {seed}: {count[MISTAKE] + count[BLUNDER]} flagged ({count[BLUNDER]} "
-              f"blunders), {count[FINE]} fine, {count[UNCERTAIN]} uncertain "
-              f"({100 * count[UNCERTAIN] / len(idx):.1f}%), {len(idx) - len(ws)} not weighed; "
-              f"{sum(w.exact for w in ws)} exact; deals median "
-              f"{statistics.median(deals) if deals else 0:.0f} max {max(deals, default=0)}; "
-              f"{sum(w.solved for w, _ in got)} deals solved, "
-              f"{sum(w.nodes for w, _ in got) / 1e6:.0f}M nodes; "
+              f"blunders), {count[FINE]} fine, {count[CLOSE]} close "
+              f"({100 * count[CLOSE] / len(idx):.1f}%), {count[UNCERTAIN]} uncertain, "
+              f"{len(idx) - len(ws)} not weighed: {without} without a verdict "
+              f"({100 * without / len(idx):.1f}%); {sum(w.exact for w in ws)} exact; deals "
+              f"median {statistics.median(deals) if deals else 0:.0f} max "
+              f"{max(deals, default=0)}; {work_figures([w for w, _ in got], base, players)}; "
               f"{wall:.1f} s wall, {cpu:.1f} s CPU in the weighing", flush=True)
     lines = sorted(runs[0])
     flagged = [{ln for ln in lines if r[ln].costly} for r in runs]
     anyf = set().union(*flagged)
     allf = set.intersection(*flagged)
     share = len(allf) / len(anyf) if anyf else 1.0
-    unsure = max(sum(r[ln].verdict == UNCERTAIN for ln in lines) for r in runs) / len(idx)
+    unsure = max(sum(r[ln].verdict == UNCERTAIN or not r[ln].weighed for ln in lines)
+                 for r in runs) / len(idx)
     contra = sorted(ln for ln in lines if any(r[ln].costly for r in runs)
                     and any(r[ln].verdict == FINE for r in runs))
+    near = [ln for ln in lines if any(r[ln].verdict == CLOSE for r in runs)]
+    near_flag = [ln for ln in near if any(r[ln].costly for r in runs)]
+    near_fine = [ln for ln in near if any(r[ln].verdict == FINE for r in runs)]
     print(f"{path.name}, {len(runs)} runs:")
-    print(f"  uncertain: at most {100 * unsure:.1f}% of the turns with a choice in a run "
-          f"(aim: at most {100 * AIM_UNCERTAIN:.0f}%): {_met(unsure <= AIM_UNCERTAIN)}")
+    print(f"  without a verdict: at most {100 * unsure:.1f}% of the turns with a choice in a "
+          f"run (aim: at most {100 * AIM_UNCERTAIN:.0f}%): {_met(unsure <= AIM_UNCERTAIN)}")
     print(f"  flagged in any run {len(anyf)}, in all {len(runs)} runs {len(allf)}: "
           f"{100 * share:.1f}% (aim: at least {100 * AIM_STABLE:.0f}%): "
           f"{_met(share >= AIM_STABLE)}")
     print(f"  flagged in one run and fine in another: {len(contra)} "
           f"{contra if contra else ''} (aim: none): {_met(not contra)}")
+    print(f"  close in some run: {len(near)} turns ({100 * len(near) / len(idx):.1f}%); of "
+          f"them flagged in another run {len(near_flag)}, fine in another {len(near_fine)}")
+    never = [ln for ln in lines if all(r[ln].verdict == UNCERTAIN or not r[ln].weighed
+                                       for r in runs)]
+    print(f"  without a verdict in every run: {len(never)} turns "
+          + ", ".join(f"{ln} ({runs[0][ln].cost:.1f} ± {runs[0][ln].error or 0:.1f} over "
+                      f"{runs[0][ln].samples} deals)" for ln in never))
     print("  verdicts that moved (line: the verdict by run):")
     for ln in lines:
         said = [r[ln].verdict or "-" for r in runs]
@@ -216,6 +241,24 @@ def stability(path: Path, seeds: Sequence[int], jobs: int, settings: Sequence[st
             w = runs[0][ln]
             print(f"    {ln}: {' '.join(s[:4] for s in said)}  (cost {w.cost:.1f} ± "
                   f"{w.error or 0:.1f} over {w.samples} deals in the first run)")
+
+
+def work_figures(ws: Sequence[Weighed], options: WeighOptions, players: int) -> str:
+    """The deals dealt and those not counted, and the most nodes a turn
+    searched against its work bound plus one deal's cap."""
+    work, cap = options.work_limit(players), options.node_limit(players)
+    most = max((w.nodes for w in ws), default=0)
+    past = ("" if work is None or cap is None else
+            f", {(most - work - cap) / 1e6:+.2f}M past its work bound plus one deal's cap")
+    return (f"{sum(w.solved for w in ws)} deals searched, {sum(w.dealt for w in ws)} dealt, "
+            f"{sum(w.dropped for w in ws)} dropped, "
+            f"{sum(w.unfinished for w in ws)} counted with a bound; "
+            f"{sum(w.nodes for w in ws) / 1e6:.1f}M nodes, the most a turn {most / 1e6:.2f}M"
+            f"{past}")
+
+
+def players_of(path: Path) -> int:
+    return len(_decisions(path)[0].at.players)
 
 
 def _met(ok: bool) -> str:
@@ -251,7 +294,8 @@ def reference_turn(args: tuple[str, int, int, int]) -> dict[str, Any]:
 
 
 def reference(paths: Sequence[Path], deals: int, jobs: int, out: Path, every: int,
-              first: int = 0, keep: Path | None = None) -> None:
+              first: int = 0, keep: Path | None = None,
+              lines: Sequence[int] | None = None) -> None:
     """Make (or go on with) the reference: each ``every``-th turn with a
     choice of each record (from the ``first``-th of those), written to
     ``out`` after every turn."""
@@ -266,7 +310,8 @@ def reference(paths: Sequence[Path], deals: int, jobs: int, out: Path, every: in
         done = {r["line"] for r in rows}
         ds = _decisions(path)
         todo = [(str(path), i, deals, REF_SEED) for i in unforced(path)[::every][first:]
-                if ds[i].turn.line not in done]
+                if ds[i].turn.line not in done
+                and (lines is None or ds[i].turn.line in lines)]
         with ProcessPoolExecutor(jobs) as pool:
             for row in pool.map(reference_turn, todo, chunksize=1):
                 per_deal, key = row.pop("per_deal"), row.pop("played_key")
@@ -298,15 +343,20 @@ def verdicts_between(low: float, high: float, options: WeighOptions) -> set[str]
     return out
 
 
-def claimed(w: Weighed, options: WeighOptions) -> set[str]:
-    """What a run's verdict states the cost's verdict is (module docstring)."""
+def claimed(w: Weighed, options: WeighOptions) -> tuple[float, float]:
+    """The costs a run's verdict states the turn's cost lies among (module
+    docstring): ``fine`` below ``--mistake``, ``close`` within the zone,
+    ``mistake`` from ``--mistake`` to ``--blunder`` (or above, when the run
+    left a blunder open), ``blunder`` from ``--blunder``, ``uncertain`` the
+    range the run found. A top of ``--mistake`` for ``fine`` is open."""
     low = w.cost_low if w.cost_low is not None else w.cost
     high = w.cost_high if w.cost_high is not None else w.cost
-    if w.verdict == MISTAKE and high >= options.blunder:
-        return {MISTAKE, BLUNDER}
-    if w.verdict == UNCERTAIN:
-        return verdicts_between(low, high, options)
-    return {w.verdict} if w.verdict else set()
+    return {
+        FINE: (0.0, options.costly - 1e-9),
+        CLOSE: (options.costly - options.close, options.costly + options.close),
+        MISTAKE: (options.costly, math.inf if high >= options.blunder else options.blunder),
+        BLUNDER: (options.blunder, math.inf),
+    }.get(w.verdict or "", (low, high))
 
 
 def accuracy(reference_path: Path, seed: int, jobs: int, settings: Sequence[str]) -> None:
@@ -325,7 +375,8 @@ def accuracy(reference_path: Path, seed: int, jobs: int, settings: Sequence[str]
             margin = 0.0 if r["exact"] else 2 * r["error"]
             allowed = verdicts_between(max(0.0, r["cost"] - margin), r["cost"] + margin, options)
             open_ref += len(allowed) > 1
-            ok = bool(claimed(w, options) & allowed)
+            lo, hi = claimed(w, options)
+            ok = lo <= r["cost"] + margin and max(0.0, r["cost"] - margin) <= hi
             agree += ok
             point += options.verdict(w.cost, None) in allowed
             if not ok:
@@ -513,18 +564,21 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="the reference file (reference: written; accuracy: read)")
     ap.add_argument("--keep-deals", type=Path, default=None, metavar="DIR",
                     help="reference: also write each turn's values deal by deal to DIR")
-    ap.add_argument("--lines", default=HARD_LINES, help="variance: the turns, by line")
+    ap.add_argument("--lines", default=None,
+                    help=f"variance: the turns, by line (default {HARD_LINES}); reference: "
+                         "only these turns")
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args(argv)
     if a.what == "stability":
         stability((a.record or [CLUB])[0], [int(s) for s in a.seeds.split(",")], a.jobs,
                   a.set)
     elif a.what == "variance":
-        variance((a.record or [CLUB])[0], [int(x) for x in a.lines.split(",")],
+        variance((a.record or [CLUB])[0], [int(x) for x in (a.lines or HARD_LINES).split(",")],
                  a.deals or 256, a.jobs)
     elif a.what == "reference":
         reference(a.record or [CLUB], a.deals or REF_DEALS, a.jobs, a.reference, a.every,
-                  a.start, a.keep_deals)
+                  a.start, a.keep_deals,
+                  None if a.lines is None else [int(x) for x in a.lines.split(",")])
     else:
         accuracy(a.reference, a.seed, a.jobs, a.set)
 

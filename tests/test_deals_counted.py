@@ -122,3 +122,15 @@ def test_principal_lines_only_when_asked_and_always_capped(
     assert asked[0] <= 2 * max(free.deal_nodes) + solver_api.LINES_LEAST_NODES
     assert with_lines.deal is not None
     assert any(len(mv.pv) > 1 for mv in with_lines.moves)
+
+
+def test_a_deal_values_the_moves_in_the_order_they_are_named() -> None:
+    """Named as a sequence, the moves are valued in its order (and only
+    those); named as a set, or not at all, in the engine's order."""
+    rules = load_preset("pagat")
+    state = endgame(rules, 2, 3, 18, min_stock=4)
+    moves = legal_moves(rules, state)
+    assert len(moves) >= 3
+    assert solver_api._in_order(moves, None) == list(range(len(moves)))
+    assert solver_api._in_order(moves, [moves[2], moves[0]]) == [2, 0]
+    assert solver_api._in_order(moves, {moves[2], moves[0]}) == [0, 2]

@@ -223,14 +223,18 @@ def test_stats_add_up_the_turns() -> None:
         _w("Ana", 1, None, None, luck=-5.5, luck_error=3.0),  # forced: luck only
         _w("Ana", 4, None, None),  # could not be weighed
         _w("Budi", 2, 7.0, 7.0, exact=True),  # the best play, exactly
+        _w("Budi", 3, 1.0, 5.5, verdict="close", error=0.6),  # near the line: not costly
+        _w("Budi", 2, 0.0, 3.0, verdict="uncertain", error=2.0),
     ]
     ana, budi = solver_stats(["Ana", "Budi"], weighed, WeighOptions(costly=5))
     # The turns' deals are their own: errors add in quadrature (1.5, 2: 2.5; 4, 3: 5).
     assert ana == SolverStats("Ana", unforced=2, lost=12.5, costly=1, luck=-2.5, draws=2,
                               unweighed=1, lost_error=2.5, luck_error=5.0)
     assert ana.error_rate == 6.25 and ana.error_rate_error == 1.25
-    assert budi == SolverStats("Budi", unforced=1, exact=1)
-    assert budi.error_rate == 0.0
+    # 4.5 and 3 lost; errors 0.6 and 2 in quadrature.
+    assert budi == SolverStats("Budi", unforced=3, lost=7.5, exact=1, close=1, uncertain=1,
+                               lost_error=pytest.approx(math.sqrt(0.36 + 4.0)))
+    assert budi.error_rate == 2.5
     found = costly_findings(weighed, WeighOptions(costly=5))
     assert [(f.code, f.severity.value) for f in found] == [(COSTLY_PLAY, "warning")]
     assert found[0].message == ("Ana played 1-2R: 3-4L was 10 ± 2.0 points better by the "

@@ -88,14 +88,15 @@ from muggins_cli.solver.knowledge import every_deal
 #: two-player round (about three seconds at worst here), and a cap on the
 #: rare position with many hidden tiles that would otherwise take a minute.
 DEFAULT_NODES = 1_000_000
-FINE, MISTAKE, BLUNDER, UNCERTAIN = "fine", "mistake", "blunder", "uncertain"
+FINE, CLOSE, MISTAKE, BLUNDER, UNCERTAIN = "fine", "close", "mistake", "blunder", "uncertain"
 #: The most deals one decision may take in the ``sample`` view by default.
 DEFAULT_SAMPLES = 1024
-#: The fewest deals a decision is judged on.
-MIN_DEALS_JUDGED = 8
+#: The fewest deals a decision is judged on: a few deals of a cost with
+#: long tails can show a spread far below its own (the figures: docs).
+MIN_DEALS_JUDGED = 16
 #: Standard errors between a cost and a threshold before the verdict is
 #: taken as known, at each of :func:`looks`.
-DEFAULT_Z = 2.25
+DEFAULT_Z = 2.5
 #: Each count of deals at which a turn's verdict is looked at is this many
 #: times the last.
 LOOK_RATIO = 1.5
@@ -106,6 +107,15 @@ DROP_Z = 3.5
 #: Points by which one more deal may change a difference between two moves
 #: that the deals so far have not shown (:func:`margin`).
 RARE_SWING = 30.0
+#: Points either side of ``costly`` within which a cost known to lie there
+#: is a verdict of its own, ``close`` (the indifference zone): the cost
+#: one deal more or less could carry across the line, about what 1,024
+#: deals pin a cost on a threshold to (docs: the figures).
+DEFAULT_CLOSE = 2.5
+#: Standard errors the range a ``close`` cost is read from lies either side
+#: of it: fewer than ``z``, for a cost near the line is not warned about
+#: or called fine, whichever side of it the truth is (docs: the figures).
+DEFAULT_CLOSE_Z = 1.0
 #: Value every deal when there are at most this many (``exact``).
 DEFAULT_EXACT = 512
 #: The nodes all the deals of one turn may search, by players (``work``):
@@ -159,8 +169,9 @@ class WeighOptions:
     and the seed of the deals (each turn's deals are seeded from it and the
     turn's line, so a turn's value does not depend on the turns around it).
     A play that gives away ``costly`` points or more is reported
-    (``costly-play``) and marked ``?``, ``blunder`` or more ``??``.
-    ``lines``: also the solver's line after each candidate
+    (``costly-play``) and marked ``?``, ``blunder`` or more ``??``; one
+    known to give away within ``close`` points of ``costly`` either way is
+    ``close``. ``lines``: also the solver's line after each candidate
     (what the study page shows; ``analyze`` does not, and saves the search).
     """
 
@@ -176,6 +187,8 @@ class WeighOptions:
     work: int | None = None
     blunder_deals: int = DEFAULT_BLUNDER_DEALS
     luck_deals: int = DEFAULT_LUCK_DEALS
+    close: float = DEFAULT_CLOSE
+    close_z: float = DEFAULT_CLOSE_Z
     lines: bool = False
 
     def node_limit(self, players: int) -> int | None:
@@ -196,21 +209,31 @@ class WeighOptions:
         return self.work or None
 
     def verdict(self, cost: float, error: float | None) -> str:
-        """``blunder`` when the cost lies above ``blunder`` by more than ``z``
-        standard errors, ``mistake`` when above ``costly`` so (at least a
-        mistake), ``fine`` when below ``costly`` so, ``uncertain`` otherwise
-        (an exact cost has no error)."""
-        margin = self.z * (error or 0.0)
-        return self.band(cost - margin, cost + margin)
+        """The verdict of a cost give or take ``z`` standard errors, and
+        ``close_z`` for the zone (an exact cost has no error):
+        :meth:`band`."""
+        e = error or 0.0
+        return self.band(cost - self.z * e, cost + self.z * e,
+                         (cost - self.close_z * e, cost + self.close_z * e))
 
-    def band(self, low: float, high: float) -> str:
-        """The verdict of a cost known to lie between ``low`` and ``high``."""
+    def band(self, low: float, high: float,
+             near: tuple[float, float] | None = None) -> str:
+        """The verdict of a cost known to lie between ``low`` and ``high``
+        (``z`` standard errors either side): ``blunder`` from ``blunder``
+        up, ``mistake`` from ``costly`` up (at least a mistake: it may reach
+        ``blunder``), ``fine`` below ``costly``; else ``close`` when ``near``
+        (the range at ``close_z`` standard errors, by default the same) lies
+        within ``close`` points of ``costly`` either way, and ``uncertain``
+        when none of these holds (the deals or the work ran out first)."""
         if low >= self.blunder:
             return BLUNDER
         if low >= self.costly:
             return MISTAKE
         if high < self.costly:
             return FINE
+        lo, hi = near if near is not None else (low, high)
+        if lo >= self.costly - self.close and hi <= self.costly + self.close:
+            return CLOSE
         return UNCERTAIN
 
     @property
@@ -323,11 +346,15 @@ def looks(first: int, last: int) -> list[int]:
     return out
 
 
-def settled(low: float, high: float, done: int, options: WeighOptions) -> bool:
-    """Whether a cost known to lie from ``low`` to ``high`` after ``done``
-    deals needs no more: on one side of ``costly``, and of ``blunder``
-    unless it is known to be costly and has had ``blunder_deals`` deals."""
-    if not (low >= options.costly or high < options.costly):
+def settled(verdict: str, low: float, high: float, done: int,
+            options: WeighOptions) -> bool:
+    """Whether a cost with ``verdict``, known to lie from ``low`` to
+    ``high`` after ``done`` deals, needs no more: it has a verdict
+    (:func:`judge`), and when it is costly, lies on one side of ``blunder``
+    too, unless it has had ``blunder_deals`` deals."""
+    if verdict in (FINE, CLOSE):
+        return True
+    if verdict == UNCERTAIN:
         return False
     return (low >= options.blunder or high < options.blunder
             or done >= options.blunder_deals)
@@ -338,7 +365,6 @@ def _racer(played: SolverMove, options: WeighOptions) -> Enough:
     which moves are still worth valuing: the play made, the leader, and
     every move not yet clearly below the leader."""
     seen: SolverMove = as_seen(played)
-    z = options.z
     asked = set(looks(options.min_deals, options.samples))
 
     def enough(per: Mapping[SolverMove, Sequence[float]],
@@ -349,13 +375,16 @@ def _racer(played: SolverMove, options: WeighOptions) -> Enough:
         mine = per.get(seen)
         if mine is None or len(mine) < done:
             return None  # not a move here: the caller says so
-        alive = [m for m, vals in per.items() if len(vals) == done]
+        # The play made first, then the others best first (the leader
+        # second): a deal whose search is cut short has valued those.
+        alive = sorted((m for m, vals in per.items() if len(vals) == done),
+                       key=lambda m: (m != seen, -sum(per[m])))
         if done >= options.samples:
             return None
         if done not in asked:
             return alive
-        low, high, leader = bounds({m: per[m] for m in alive}, seen, z)
-        if settled(low, high, done, options):
+        verdict, low, high, leader = judge({m: per[m] for m in alive}, seen, options)
+        if settled(verdict, low, high, done, options):
             return None
         keep = []
         for m in alive:
@@ -365,6 +394,20 @@ def _racer(played: SolverMove, options: WeighOptions) -> Enough:
         return keep
 
     return enough
+
+
+def judge(per: Mapping[SolverMove, Sequence[float]], played: SolverMove,
+          options: WeighOptions, spread: Mapping[SolverMove, Sequence[float]] | None = None
+          ) -> tuple[str, float, float, SolverMove]:
+    """The verdict on ``played`` from each move's values in the same deals
+    (:meth:`WeighOptions.band`), the range its cost lies in at ``z``
+    standard errors (:func:`bounds`) and the leader."""
+    low, high, leader = bounds(per, played, options.z, spread)
+    verdict = options.band(low, high)
+    if verdict == UNCERTAIN and options.close_z != options.z:
+        near = bounds(per, played, options.close_z, spread)[:2]
+        verdict = options.band(low, high, near)
+    return verdict, low, high, leader
 
 
 def bounds(per: Mapping[SolverMove, Sequence[float]], played: SolverMove,
@@ -747,11 +790,12 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
     if res.exact or not mv.deals:
         cost = round(max(0.0, best_value - value), EXACT_DIGITS)
         low = high = cost
+        verdict = options.band(low, high)
     else:
-        low, high, _ = bounds({m.move: m.deals for m in res.moves}, mv.move, options.z,
-                              {m.move: m.spread for m in res.moves if m.spread})
+        verdict, low, high, _ = judge({m.move: m.deals for m in res.moves}, mv.move, options,
+                                      {m.move: m.spread for m in res.moves if m.spread})
     return _weighed(d, choices, value, best, best_value, luck, res.exact, res.samples, None,
-                    cost_error(res, d.move), options.band(low, high),
+                    cost_error(res, d.move), verdict,
                     value_error=value_error(res, d.move),
                     best_value_error=value_error(res, res.best),
                     luck_error=luck_error, cost_low=low, cost_high=high,
@@ -785,8 +829,9 @@ class SolverStats:
     rate, in points). ``luck`` adds up what the player's own draws gave or
     took against the average draw, over ``draws`` turns with draws.
     ``unweighed`` counts turns with a choice that could not be weighed;
-    ``costly`` the plays judged a mistake or a blunder, ``uncertain`` those
-    whose verdict the deals could not settle. ``lost_error`` and
+    ``costly`` the plays judged a mistake or a blunder, ``close`` those
+    known to lie near the mistake line, ``uncertain`` those whose verdict
+    the deals could not settle. ``lost_error`` and
     ``luck_error`` are the standard errors of ``lost`` and ``luck`` (each
     turn's deals are its own, so the turns' errors add in quadrature; 0 when
     every turn was exact), ``exact`` counts the unforced turns whose cost is
@@ -804,6 +849,7 @@ class SolverStats:
     lost_error: float = 0.0
     luck_error: float = 0.0
     exact: int = 0
+    close: int = 0
 
     @property
     def error_rate(self) -> float | None:
@@ -824,12 +870,14 @@ def solver_stats(players: Sequence[str], weighed: Iterable[Weighed],
         s = rows.get(w.player)
         if s is None:
             continue
-        unforced, lost, costly, luck, draws, unweighed, uncertain, exact = (
-            s.unforced, s.lost, s.costly, s.luck, s.draws, s.unweighed, s.uncertain, s.exact)
+        unforced, lost, costly, luck, draws, unweighed, uncertain, exact, close = (
+            s.unforced, s.lost, s.costly, s.luck, s.draws, s.unweighed, s.uncertain, s.exact,
+            s.close)
         if w.weighed and w.unforced:
             unforced += 1
             lost += w.cost
             costly += w.costly
+            close += w.verdict == CLOSE
             uncertain += w.verdict == UNCERTAIN
             exact += w.exact
             lost_var[w.player] += (w.error or 0.0) ** 2
@@ -841,8 +889,34 @@ def solver_stats(players: Sequence[str], weighed: Iterable[Weighed],
             luck_var[w.player] += (w.luck_error or 0.0) ** 2
         rows[w.player] = SolverStats(w.player, unforced, lost, costly, luck, draws, unweighed,
                                      uncertain, math.sqrt(lost_var[w.player]),
-                                     math.sqrt(luck_var[w.player]), exact)
+                                     math.sqrt(luck_var[w.player]), exact, close)
     return list(rows.values())
+
+
+#: What each verdict says of a play, in the words every report uses (the
+#: study page, ``--annotate``'s notes, the text and the docs).
+VERDICT_WORDS = {
+    FINE: "not a mistake",
+    CLOSE: "close to the mistake line",
+    MISTAKE: "a mistake",
+    BLUNDER: "a blunder",
+    UNCERTAIN: "uncertain",
+}
+
+
+def verdict_reason(verdict: str | None, options: WeighOptions, exact: bool = False) -> str:
+    """Why a turn has the verdict it has, for a reader: what the verdict
+    means in points (empty for none)."""
+    t, c = points(options.costly), points(options.close)
+    beyond = "" if exact else ", beyond the deals' uncertainty"
+    return {
+        FINE: f"below {t} points{beyond}",
+        CLOSE: f"within {c} points of {t} either way, beyond the deals' uncertainty: one "
+               "deal more or less could carry it across",
+        MISTAKE: f"{t} points or more{beyond}",
+        BLUNDER: f"{points(options.blunder)} points or more{beyond}",
+        UNCERTAIN: "the turn's deals or work ran out before they placed its cost",
+    }.get(verdict or "", "")
 
 
 def points(x: float) -> str:

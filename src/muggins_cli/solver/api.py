@@ -357,6 +357,20 @@ def _value_moves(make: Callable[[], Root], moves: list[SolverMove], mode: Mode,
             root.release()
 
 
+def _in_order(moves: Sequence[SolverMove], only: Collection[SolverMove] | None) -> list[int]:
+    """Which of ``moves`` to value, by index, in the order to value them:
+    every one, in order, without ``only``; else those ``only`` names (as
+    the mover sees them), in its order when it is a sequence (the moves
+    that matter most first: what a search cut short leaves valued)."""
+    if only is None:
+        return list(range(len(moves)))
+    picked = [i for i, m in enumerate(moves) if as_seen(m) in only]
+    if isinstance(only, Sequence):
+        rank = {m: k for k, m in enumerate(only)}
+        picked.sort(key=lambda i: rank[as_seen(moves[i])])
+    return picked
+
+
 def _valued(root: Root, moves: list[SolverMove], mode: Mode, objective: Objective,
             budget: Budget, method: str, want_pv: bool,
             only: Collection[SolverMove] | None) -> SolveResult:
@@ -365,9 +379,8 @@ def _valued(root: Root, moves: list[SolverMove], mode: Mode, objective: Objectiv
     stop = _Stop()
     with _stopping(stop):
         guess = 0.0
-        for i, m in enumerate(moves):
-            if only is not None and as_seen(m) not in only:
-                continue
+        for i in _in_order(moves, only):
+            m = moves[i]
             if root.maxn:
                 vec = root.move_vec(root.node, m)
                 values[i] = _Row(m, vec[root.node.seat], [m], vec)

@@ -53,33 +53,55 @@ def test_a_deal_past_the_cap_goes_on_with_the_turns_work_and_is_never_replaced()
         assert mv.deals == truth[str(mv.move)] and mv.spread == ()
 
 
+def _record(took: tuple[int, ...]) -> int:
+    """The first deal after the first that took more nodes than every one
+    before it."""
+    return next(j for j in range(1, len(took)) if took[j] > max(took[:j]))
+
+
 def test_the_work_bound_holds_and_the_deal_it_cuts_is_counted_with_a_bound() -> None:
-    """Work for two deals and half of the third, a cap of one node: the
-    third deal may search what is left of the work, does not finish, and is
+    """A cap of one node, and work for the deals before the first one
+    costlier than all before it (deal j) and halfway from the costliest of
+    those to what deal j takes: deal j is dealt (one as costly as any so far
+    fits), may search what is left of the work, does not finish, and is
     counted with what it found (a move it valued, exactly; any other at the
     middle of the value bound, half its width as its spread); sampling stops
     there, within the work plus one cap."""
-    rules, know, free = _free_and_know(1, 6)
-    first = free.deal_nodes
-    total = first[0] + first[1] + first[2] // 2
-    got = solve(rules, know, mode="sample", samples=6, enough=_every, pv=False, seed=1,
+    rules, know, free = _free_and_know(1, 8)
+    took = free.deal_nodes
+    j = _record(took)
+    total = sum(took[:j]) + (max(took[:j]) + took[j]) // 2
+    got = solve(rules, know, mode="sample", samples=8, enough=_every, pv=False, seed=1,
                 node_limit=1, node_total=total, multi=Multi.PARANOID)
-    assert got.samples == got.dealt == 3 and got.unfinished == 1
+    assert got.samples == got.dealt == j + 1 and got.unfinished == 1
     assert got.nodes <= total + 1
     truth = {str(mv.move): mv.deals for mv in free.moves}
     cut = []
     for mv in got.moves:
-        assert mv.deals[:2] == truth[str(mv.move)][:2] and mv.spread[:2] == (0.0, 0.0)
-        if mv.spread[2]:
+        assert mv.deals[:j] == truth[str(mv.move)][:j] and mv.spread[:j] == (0.0,) * j
+        if mv.spread[j]:
             cut.append(mv)
-            assert mv.deals[2] == 0.0
+            assert mv.deals[j] == 0.0
         else:
-            assert mv.deals[2] == truth[str(mv.move)][2]
+            assert mv.deals[j] == truth[str(mv.move)][j]
     assert cut  # the search stopped before it valued every move
-    bound = max(mv.spread[2] for mv in cut)
-    assert all(mv.spread[2] == bound for mv in cut)
+    bound = max(mv.spread[j] for mv in cut)
+    assert all(mv.spread[j] == bound for mv in cut)
     for values in truth.values():
-        assert all(abs(v) <= bound for v in values[:3])
+        assert all(abs(v) <= bound for v in values[:j + 1])
+
+
+def test_no_deal_is_dealt_that_one_as_costly_as_before_would_not_fit() -> None:
+    """Work that leaves less for deal j than the costliest deal before it
+    took: sampling stops before dealing it, with every deal it dealt solved."""
+    rules, know, free = _free_and_know(1, 8)
+    took = free.deal_nodes
+    j = _record(took)
+    total = sum(took[:j]) + max(took[:j]) - 1
+    got = solve(rules, know, mode="sample", samples=8, enough=_every, pv=False, seed=1,
+                node_limit=1, node_total=total, multi=Multi.PARANOID)
+    assert got.samples == got.dealt == j and got.unfinished == 0
+    assert got.deal_nodes == took[:j]
 
 
 @pytest.mark.parametrize("preset", ["pagat", "spinner", "all-threes"])

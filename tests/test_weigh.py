@@ -301,7 +301,7 @@ def test_a_turns_weighing_does_not_depend_on_the_turns_weighed_before_it(
     forwards = [weigh_decision(d, options) for d in found]
     backwards = [weigh_decision(d, options) for d in reversed(found)][::-1]
     assert sum(w.weighed and w.unforced for w in forwards) >= 3
-    assert sum(w.unfinished for w in forwards) >= 3
+    assert sum(w.unfinished for w in forwards) >= 1
     assert forwards == backwards
     # Whatever happens, a turn searches at most its work bound and one
     # deal's cap, and counts every deal it dealt.

@@ -559,10 +559,12 @@ def _average(
     valued in the next deal. Every deal dealt then counts, whatever its
     search costs: it may search what is left of ``node_total``, and at
     least the node cap (so the deals together search less than
-    ``node_total`` plus one cap). A deal whose search does not finish in
-    that is counted with what it found: a move it valued with its value,
-    any other with the range :func:`value_bound` gives (its middle, and
-    half its width in ``MoveValue.spread``), and sampling stops there."""
+    ``node_total`` plus one cap), and another is dealt only while a deal as
+    costly as the costliest so far would fit in that. A deal whose search
+    does not finish in it is counted with what it found: a move it valued
+    with its value, any other with the range :func:`value_bound` gives (its
+    middle, and half its width in ``MoveValue.spread``), and sampling stops
+    there."""
     vecs: dict[SolverMove, list[float]] = {}
     vec_deals: dict[SolverMove, int] = {}
     done = 0
@@ -579,17 +581,18 @@ def _average(
     with _stopping(stop):
         k = 0
         while done < max(1, samples):
+            cap = budget.node_limit
+            if enough is None:
+                cap = None if cap is None else cap - budget.nodes
+            elif cap is not None and node_total is not None:
+                cap = max(cap, node_total - nodes)
+                if k and cap < max(took):
+                    break  # a deal as costly as one already seen would not fit
             if k:
                 state = deal()
                 count += 1
             k += 1
             left = budget.left()
-            if enough is None:
-                cap = None if budget.node_limit is None else budget.node_limit - budget.nodes
-            else:
-                cap = budget.node_limit
-                if cap is not None and node_total is not None:
-                    cap = max(cap, node_total - nodes)
             sub = _solve_perfect(rules, state, scores, target, objective, Budget(left, cap),
                                  False, multi, keep)
             nodes += sub.nodes

@@ -85,7 +85,7 @@ def test_json_carries_every_weighed_turn(club: Path) -> None:
     match = doc["files"][0]["matches"][0]
     assert match["solver"] == {"view": "perfect", "samples": 1024, "min_samples": 16,
                                "z": 2.5, "nodes": 1_000_000, "seed": 0, "exact_deals": 512,
-                               "work": 4_000_000, "blunder_samples": 64, "luck_samples": 32,
+                               "work": 5_000_000, "blunder_samples": 64, "luck_samples": 32,
                                "close": 2.5, "close_z": 1.0}
     weighed = {w.line: w for w in _weighed(club, WeighOptions(perfect=True))}
     assert len(match["plays"]) == 16

@@ -16,20 +16,25 @@ How many deals: when the unseen tiles can be dealt in at most ``exact``
 ways (late in a round, or three or four players' small hands), every deal
 is valued, each weighed as the sampler would deal it, and the turn is
 exact. Otherwise a turn is dealt at least ``min_deals`` times, and then
-more until the cost of the play made is known well enough to say on which
-side of the thresholds it lies: its mean more than ``z`` standard errors
-from ``costly`` (fine or not), and from ``blunder`` while the turn has had
-fewer than ``blunder_deals`` deals (a mistake or a blunder: past that, a
-turn known to be costly stays "at least a mistake"). The question is put
-only at a few counts of deals, each half as many again as the last
-(:func:`looks`): asked after every deal, a cost sitting on a threshold
-would sooner or later stray past ``z`` errors by chance, and two seeds
-could then call one turn fine and a mistake. The deals stop at ``samples``
-or once the deals' searches have taken ``work`` nodes (the same answer on
-any machine), whichever comes first. Moves that are clearly worse than the
+more until the cost of the play made has a verdict (:func:`judge`): its
+range at ``z`` standard errors below ``costly`` (fine) or above it (a
+mistake; and on one side of ``blunder`` too while the turn has had fewer
+than ``blunder_deals`` deals: past that, a turn known to be costly stays
+"at least a mistake"), or its range at ``close_z`` standard errors within
+``close`` points of ``costly`` either way (``close``: the indifference
+zone, so that a cost on the line ends too). The question is put only at a
+few counts of deals, each half as many again as the last (:func:`looks`):
+asked after every deal, a cost sitting on a threshold would sooner or
+later stray past ``z`` errors by chance, and two seeds could then call one
+turn fine and a mistake. The deals stop at ``samples`` or once the deals'
+searches have taken the turn's ``work`` nodes (the same answer on any
+machine), whichever comes first; every deal dealt counts (a costly one is
+searched with what is left of the work, and one that does not finish even
+then with a bound on its values). Moves that are clearly worse than the
 leader (:data:`DROP_Z` standard errors) stop being valued (a race: the
-deals go to the moves that might be best). A turn still undecided then is
-``uncertain``: it is not warned about, and the reports say so.
+deals go to the moves that might be best). A turn still without a verdict
+then is ``uncertain``. Neither ``close`` nor ``uncertain`` is warned about,
+and the reports say which a turn is.
 
 Every value the solver gives from sampled deals comes with its standard
 error (``error``, ``value_error``, ``best_value_error``, ``luck_error``); an
@@ -118,18 +123,20 @@ DEFAULT_CLOSE = 2.5
 DEFAULT_CLOSE_Z = 1.0
 #: Value every deal when there are at most this many (``exact``).
 DEFAULT_EXACT = 512
-#: The nodes all the deals of one turn may search, by players (``work``):
-#: about a second and a half of search for two players, four for three or
-#: four, whose searches cost more and whose records have fewer turns.
-DEFAULT_WORK = {2: 4_000_000, 3: 12_000_000, 4: 12_000_000}
+#: The nodes all of one turn's searches may take, by players (``work``):
+#: the choice's deals about a second and a half of search for two players
+#: (4 million nodes), four for three or four (12 million: their searches
+#: cost more and their records have fewer turns), and what the luck's deals
+#: took before there was a bound on a whole turn, one deal's node cap.
+DEFAULT_WORK = {2: 5_000_000, 3: 13_000_000, 4: 13_000_000}
 #: Deals past which a turn known to be costly is not dealt further to tell
 #: a mistake from a blunder.
 DEFAULT_BLUNDER_DEALS = 64
 #: Deals of the position before a turn's draws, for its luck.
 DEFAULT_LUCK_DEALS = 32
 #: The share of a turn's work one of its luck's searches may take (one
-#: part in this many): the weighing of the choice has the rest.
-LUCK_SHARE = 8
+#: part in this many) when there is no node cap (``nodes`` 0); else a cap.
+LUCK_SHARE = 5
 #: A sampled value averaged over fewer deals than this is too rough to judge
 #: a play by; the turn is reported as not weighed instead.
 MIN_DEALS = 4
@@ -655,9 +662,9 @@ def value_error(result: SolveResult, move: SolverMove | Pass | Place | None) -> 
 
 class _Work:
     """What one turn's searches have taken of its work bound (``bound``,
-    None for none): each search is given what is left, or a share of the
-    bound, and the turn searches at most the bound plus one deal's cap
-    (the deal that starts below it may finish past it)."""
+    None for none): each search is given what is left, or less, and the
+    turn searches at most the bound plus one deal's cap (the deal that
+    starts below it may finish past it)."""
 
     def __init__(self, bound: int | None) -> None:
         self.bound = bound
@@ -667,10 +674,12 @@ class _Work:
         self.unfinished = 0
         self.counted = 0
 
-    def left(self, part: int = 1) -> int | None:
+    def left(self, most: int | None = None) -> int | None:
+        """What is left of the bound, and at most ``most``."""
         if self.bound is None:
-            return None
-        return min(self.bound // part, self.bound - self.nodes)
+            return most
+        left = self.bound - self.nodes
+        return left if most is None else min(most, left)
 
     def took(self, searched: _Searched) -> _Searched:
         self.nodes += searched.nodes
@@ -743,26 +752,30 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
 
     Everything the turn searches shares its work bound
     (:meth:`WeighOptions.work_limit`): the luck's position before the draws
-    first (at most a :data:`LUCK_SHARE`-th of it), then the choice (what is
-    left), then, when the choice's answer cannot serve as the value after
-    the draws, that value (a share again)."""
+    first (at most one deal's node cap, as much as the luck took before the
+    bound covered it), then the choice (what is left), then, when the
+    choice's answer cannot serve as the value after the draws, that value
+    (a cap again)."""
     at, turn = d.at, d.turn
     if d.move is None:
         return not_weighed(d, "the replay did not accept this turn")
     choices = _choices(at)
     if choices is None:
         return not_weighed(d, "the record does not show the mover's hand (deal lines)")
-    work = _Work(options.work_limit(len(at.players)))
+    players = len(at.players)
+    work = _Work(options.work_limit(players))
+    bound = work.bound
+    luck_most = options.node_limit(players) or (None if bound is None else bound // LUCK_SHARE)
     before = None
     if d.start is not None:
         before = work.took(_search(d.start, options, -turn.line, view="sample",
-                                   work=work.left(LUCK_SHARE))).result
+                                   work=work.left(luck_most))).result
 
     def after() -> SolveResult | None:
         if before is None:
             return None
         return work.took(_search(at, options, turn.line, view="sample",
-                                 work=work.left(LUCK_SHARE))).result
+                                 work=work.left(luck_most))).result
 
     if choices == 1:  # nothing to choose: only the draws' luck to measure
         luck, luck_error = _luck(before, after())

@@ -254,3 +254,44 @@ def test_the_race_names_the_play_made_and_the_leader_first() -> None:
     assert sorted(per, key=lambda m: -sum(per[m])) == [B, C, A]  # B leads, A last
     got = enough(per, 8)  # type: ignore[arg-type]
     assert got is not None and list(got) == [A, B, C]
+
+
+def test_the_default_rule_is_the_one_the_readme_states() -> None:
+    """The defaults by hand (README, "The solver's verdicts"): 2.5 standard
+    errors for fine, mistake and blunder, the zone 2.5 points either side
+    of 5 read at one standard error, first asked at 16 deals, then 24, 36,
+    54, ... The quantiles are Hill's expansion worked by hand: Student's
+    2.5 with 15 degrees of freedom is 2.5 + 4.531/15 + 7.769/225 +
+    10.194/3375 = 2.8396, with 23 it is 2.7125; 1 with 15 is 1.0345. With
+    k deals the error is at least 30 / k (1.875 at 16, 1.25 at 24)."""
+    options = WeighOptions()
+    v = options.verdict
+    assert v(6.0, 1.0) == "close"       # 3.5 < 5 < 8.5; 5 to 7 lies within 2.5 to 7.5
+    assert v(7.6, 1.0) == "mistake"     # 7.6 - 2.5 = 5.1
+    assert v(7.0, 0.9) == "uncertain"   # 4.75 < 5; 7.9 > 7.5: beyond the zone
+    assert v(2.6, 1.0) == "uncertain"   # 5.1 > 5; 1.6 < 2.5: below the zone
+    assert v(2.4, 0.95) == "fine"       # 2.4 + 2.375 = 4.775
+    assert v(20.0, 2.0) == "blunder"    # 20 - 5 = 15
+    assert looks(options.min_deals, options.samples) == [
+        16, 24, 36, 54, 81, 122, 183, 274, 411, 616, 924, 1024]
+
+    def race(diffs: list[float]) -> tuple[int, str]:
+        enough = _racer(A, options)
+        per: dict[object, list[float]] = {A: [], B: []}
+        for k, d in enumerate(diffs, 1):
+            per[A].append(0.0)
+            per[B].append(d)
+            if enough(per, k) is None:  # type: ignore[arg-type]
+                break
+        return k, judge(per, A, options)[0]  # type: ignore[arg-type]
+
+    # 30 better in every deal: 30 - 2.8396 * 1.875 = 24.68 >= 15, but not
+    # asked before 16 deals.
+    assert race([30.0] * 40) == (16, "blunder")
+    # 10 in every deal: at 16, 10 - 5.32 = 4.68 < 5, and 10 +- 1.94 is
+    # beyond the zone; at 24, 10 - 2.7125 * 1.25 = 6.61 >= 5 and
+    # 10 + 3.39 < 15: a mistake, known not to be a blunder.
+    assert race([10.0] * 40) == (24, "mistake")
+    # 5 give or take 1 (sd 1.033, error 0.258 at 16): 5 +- 2.84 * 1.893
+    # straddles 5, 5 +- 1.0345 * 1.893 = 3.04 to 6.96 lies in the zone.
+    assert race([6.0 if k % 2 else 4.0 for k in range(40)]) == (16, "close")

@@ -97,7 +97,8 @@ FINE, CLOSE, MISTAKE, BLUNDER, UNCERTAIN = "fine", "close", "mistake", "blunder"
 #: The most deals one decision may take in the ``sample`` view by default.
 DEFAULT_SAMPLES = 1024
 #: The fewest deals a decision is judged on: a few deals of a cost with
-#: long tails can show a spread far below its own (the figures: docs).
+#: long tails can show a spread far below its own (README, "The solver's
+#: verdicts").
 MIN_DEALS_JUDGED = 16
 #: Standard errors between a cost and a threshold before the verdict is
 #: taken as known, at each of :func:`looks`.
@@ -113,13 +114,14 @@ DROP_Z = 3.5
 #: that the deals so far have not shown (:func:`margin`).
 RARE_SWING = 30.0
 #: Points either side of ``costly`` within which a cost known to lie there
-#: is a verdict of its own, ``close`` (the indifference zone): the cost
-#: one deal more or less could carry across the line, about what 1,024
-#: deals pin a cost on a threshold to (docs: the figures).
+#: is a verdict of its own, ``close`` (the indifference zone): a cost near
+#: the line varies by up to 35 points from deal to deal, so 1,024 deals
+#: pin it to about ±2 at ``z`` standard errors (README, "The solver's
+#: verdicts", has the figures).
 DEFAULT_CLOSE = 2.5
 #: Standard errors the range a ``close`` cost is read from lies either side
-#: of it: fewer than ``z``, for a cost near the line is not warned about
-#: or called fine, whichever side of it the truth is (docs: the figures).
+#: of it: fewer than ``z``, for a cost near the line is neither warned
+#: about nor called fine, whichever side of it the truth is.
 DEFAULT_CLOSE_Z = 1.0
 #: Value every deal when there are at most this many (``exact``).
 DEFAULT_EXACT = 512

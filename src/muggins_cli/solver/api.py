@@ -132,11 +132,10 @@ class MoveValue:
     ``deals`` are the move's values in each sampled deal or stock order, in
     the order they were dealt (the same deals for every move, so two
     moves' differences can be paired); empty for an exact answer.
-    ``spread``, when a deal's search did not finish, holds for each deal
-    how far the move's true value in it may lie from the one in ``deals``
-    either way (0 for a deal solved; for one not, the middle of the range
-    its value is known to lie in and half that range); empty when every
-    deal was solved.
+    For a deal whose search did not finish, ``deals`` holds the middle of
+    the range the move's value in it is known to lie in, and ``spread`` how
+    far either way the value may lie from it (0 for a deal solved; empty
+    when every deal was solved).
     """
 
     move: SolverMove

@@ -172,11 +172,15 @@ def test_annotate_writes_the_solvers_verdict(club: Path) -> None:
     assert (club.parent / "study.mgn").read_text(encoding="utf-8") == text
 
 
-def test_same_answer_with_two_processes(club: Path) -> None:
+@pytest.mark.parametrize("samples", ["1", "64"])
+def test_same_answer_with_two_processes(club: Path, samples: str) -> None:
+    """The turns are what the processes share. One sampled deal a turn is
+    as seeded as many; 64 let the race decide how many deals each turn
+    takes (16 at least, asked at 16, 24, 36, 54), and the verdicts and
+    errors must not depend on which process weighed which turn."""
     (club.parent / "copy.mgn").write_text(club.read_text(encoding="utf-8"), encoding="utf-8")
-    # One sampled deal a turn: as seeded as sixteen, and the turns are what
-    # the processes share; more deals would only make each turn dearer.
-    args = ["analyze", "club.mgn", "copy.mgn", "--solver", "--samples", "1", "--turns", "-q"]
+    args = ["analyze", "club.mgn", "copy.mgn", "--solver", "--samples", samples, "--turns",
+            "-q"]
     one = runner.invoke(app, [*args, "--jobs", "1"])
     two = runner.invoke(app, [*args, "--jobs", "2"])
     assert one.exit_code == two.exit_code == 0, one.output + two.output

@@ -18,7 +18,7 @@ mistakes to weigh), each in its own file under ``bench/.data``.
 
 Every two-player match is analysed by the real command, as a subprocess,
 three ways: the default (the mover's view: every deal where there are
-few, else from 8 deals to a turn's bound as the verdict needs) with
+few, else from 16 deals to a turn's bound as the verdict needs) with
 ``--jobs 1`` and ``--jobs 2``, and ``--perfect --jobs 2``. Printed per
 match: turns, turns with a choice, turns weighed,
 wall and CPU seconds, and the peak resident size of that run's largest

@@ -19,7 +19,7 @@ mistakes to weigh), each in its own file under ``bench/.data``.
 Every two-player match is analysed by the real command, as a subprocess,
 three ways: the default (the mover's view: every deal where there are
 few, else from 16 deals to a turn's bound as the verdict needs) with
-``--jobs 1`` and ``--jobs 2``, and ``--perfect --jobs 2``. Printed per
+``--jobs 1`` and ``--jobs 2``, and ``--mode perfect --jobs 2``. Printed per
 match: turns, turns with a choice, turns weighed,
 wall and CPU seconds, and the peak resident size of that run's largest
 process (its own, from ``os.wait4``: not the largest of every run so far);
@@ -119,7 +119,7 @@ def main() -> None:
         two = run([*base, "--jobs", "2"])
         if one.stdout != two.stdout:
             raise SystemExit(f"{path.name}: --jobs 1 and --jobs 2 disagree")
-        perfect = run([*base, "--perfect", "--jobs", "2"])
+        perfect = run([*base, "--mode", "perfect", "--jobs", "2"])
         rows.append((path.name, *_counts(one.stdout), one, two, perfect))
 
     head = (f"{'match':34} {'turns':>5} {'choice':>6} {'weighed':>7}  "

@@ -3,7 +3,7 @@
 Each figure is an arena in duplicate format (every deal sequence played in
 every seating, the same shuffles in the same round order), exactly as
 
-    muggins arena A B --rules R --players N [--lone] --matches PAIRS --seed SEED
+    muggins arena A B --rules R --players N [--lone] --sequences PAIRS --seed SEED
 
 and prints matches, wins, the win rate with its 95% Wilson interval, the
 goal and whether it is reached, points per round, and the seconds of A's
@@ -38,7 +38,7 @@ more; default all, in this order):
 300 two-player matches). The solver searches the hidden tiles as
 ``--hidden`` says (sample, ``--samples`` deals, by default 64 for two
 players and 32 for three or four; or expectimax, its own node budget by
-the number of players), and its exact searches stop at ``--nodes`` search
+the number of players), and its exact searches stop at ``--move-nodes`` search
 nodes a move (4,000,000 for the compiled search, a quarter for the Python
 one, as in ``muggins arena``), with no time cap, so every figure is
 reproducible to the move on any machine; only the seconds change. Run
@@ -257,9 +257,9 @@ def run(name: str, fig: Figure, pairs: int, seed: int, jobs: int, samples: int |
                      samples=samples, node_limit=nodes or None, lone=fig.lone, hidden=hidden)
     command = (f"muggins arena {fig.a} {fig.b} --rules {fig.rules} --players {fig.players}"
                + (" --lone" if fig.lone else "")
-               + f" --matches {pairs} --seed {seed} --jobs {jobs}"
+               + f" --sequences {pairs} --seed {seed} --jobs {jobs}"
                + (f" --samples {samples}" if samples is not None else "")
-               + (f" --nodes {nodes}" if nodes != DEFAULT_NODES else "")
+               + (f" --move-nodes {nodes}" if nodes != DEFAULT_NODES else "")
                + (f" --hidden {hidden}" if hidden != "sample" else "")
                + (f" --forget {spec.forget}" if "careless" in (fig.a, fig.b) else ""))
     print(f"# {name}: {command}", flush=True)

@@ -1,13 +1,17 @@
-"""How long ``muggins check`` takes on one small record, as a whole process.
+"""How long muggins takes to start, as a whole process, beside a bare Typer app.
 
     python bench/bench_startup.py [--runs N] [--record FILE] [--muggins CMD]
 
-Runs ``muggins check FILE`` (output to /dev/null, exit status checked) and
-``muggins --version`` N times each, interleaved so that a change in the
-machine's load touches both alike, and prints the minimum and the median
-wall time of each; ``python -c pass`` is timed alongside, the floor that no
-Python command goes below. What a small file costs to check is almost all
-start-up: importing Python, Typer and the modules the command needs.
+Runs ``muggins check FILE``, ``muggins stats FILE``, ``muggins analyze
+FILE`` (no solver), ``muggins --help`` and ``muggins --version`` (output to
+/dev/null, exit status checked) N times each, interleaved so that a change
+in the machine's load touches all alike, and prints the minimum and the
+median wall time of each, and each against the bare Typer app: a Typer
+app of one command taking one argument (``bench/bare_typer.py``), run on
+the same file, the least a Typer command costs. ``python -c pass`` is timed
+alongside, the floor that no Python command goes below. What a small file
+costs to check is almost all start-up: importing Python, Typer and the
+modules the command needs.
 
 A warm-up run of each command comes first, with PYTHONDONTWRITEBYTECODE
 removed from the environment so that the bytecode caches an installed
@@ -28,6 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "records" / "threes-2p.mgn"
+BARE = Path(__file__).with_name("bare_typer.py")
 
 
 def muggins_command() -> list[str]:
@@ -60,8 +65,13 @@ def main() -> None:
 
     muggins = shlex.split(args.muggins) if args.muggins else muggins_command()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    record = str(args.record)
     commands = {
-        f"muggins check {args.record.name}": ([*muggins, "check", str(args.record)], 0),
+        "bare Typer app": ([sys.executable, str(BARE), record], 0),
+        f"muggins check {args.record.name}": ([*muggins, "check", record], 0),
+        f"muggins stats {args.record.name}": ([*muggins, "stats", record], 0),
+        f"muggins analyze {args.record.name}": ([*muggins, "analyze", record], 0),
+        "muggins --help": ([*muggins, "--help"], 0),
         "muggins --version": ([*muggins, "--version"], 0),
         "python -c pass": ([sys.executable, "-c", "pass"], 0),
     }
@@ -75,9 +85,12 @@ def main() -> None:
     print(f"{args.runs} runs of each, interleaved ({shlex.join(muggins)}; "
           f"load average {os.getloadavg()[0]:.2f} at the end, {os.cpu_count()} cores)")
     width = max(map(len, commands))
+    bare = times["bare Typer app"]
     for name, seen in times.items():
         print(f"  {name:<{width}}  min {min(seen) * 1000:6.1f} ms   "
-              f"median {statistics.median(seen) * 1000:6.1f} ms")
+              f"median {statistics.median(seen) * 1000:6.1f} ms   "
+              f"x bare: min {min(seen) / min(bare):4.2f}  "
+              f"median {statistics.median(seen) / statistics.median(bare):4.2f}")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ drawing, template) are timed apart, in the same repeat; and the two
 commands, ``muggins analyze FILE --solver`` and ``muggins study FILE
 --solver -o PAGE``, are run one after the other in each repeat, so that
 the difference is what writing the page adds to the analysis. The
-all-seeing view (``--perfect``, the solver's lines after every play) is
+all-seeing view (``--mode perfect``, the solver's lines after every play) is
 timed the same way, in process.
 
 The pages of every repeat must be byte-identical (same input, same bytes).
@@ -162,7 +162,7 @@ def solver(repeats: int) -> bool:
     print(f"  in process   analysis {_figures(analysis)}; the page on top of it "
           f"{_figures(page)} (aim under {AIM_SOLVER_EXTRA:.0f} s)")
     print(f"  same bytes   {'yes' if len(digests) == 1 else 'NO'} over {2 * repeats} pages")
-    print("with --solver --perfect (every hand seen, the solver's line after every play)")
+    print("with --solver --mode perfect (every hand seen, the solver's line after every play)")
     print(f"  page size    {p_size:,} bytes ({p_size / 1e6:.2f} MB)")
     print(f"  in process   analysis {_figures(p_analysis)}; the page on top of it "
           f"{_figures(p_page)}")

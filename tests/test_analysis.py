@@ -26,8 +26,10 @@ from muggins_cli.notation.model import Severity
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.tiles import End, Tile
 
-from .conftest import CLEAN_0019, CORPUS
+from .conftest import CLEAN_0019, CORPUS, RECORDS
 from .records import SAME_TILE
+
+CLUB = RECORDS / "club-night-pagat-2p.mgn"
 
 # Pagat, two players. The comments give the open ends before each turn and
 # every legal placement with its score.
@@ -150,6 +152,37 @@ def test_each_turn_lists_its_alternatives() -> None:
     assert drew.options is not None and [o.text for o in drew.options] == ["4-2L"]
     assert drew.forced and drew.missed == 0
 
+
+def test_a_lead_is_written_as_it_was_played() -> None:
+    """Budi leads 4-6 (club record, round 1): the alternatives list it as
+    written, 4-6 for 10 (4 + 6), and name it best as written, not 6-4;
+    the other tiles of his hand keep their one spelling, heavier half
+    first (3-2 for 5, the rest for nothing)."""
+    plays = analyse_file(str(CLUB)).matches[0].plays
+    lead = plays[0]
+    assert (lead.round, lead.turn, lead.played, lead.points) == (1, 1, "4-6", 10)
+    assert lead.options is not None
+    assert sorted((o.text, o.points) for o in lead.options) == [
+        ("3-2", 5), ("4-3", 0), ("4-4", 0), ("4-6", 10), ("6-0", 0), ("6-1", 0), ("6-5", 0)]
+    assert lead.best is not None and lead.best.text == "4-6" and lead.missed == 0
+
+
+def test_ties_name_the_play_made() -> None:
+    """Club record. 1.2: after the lead 4-6, Ana's 6-6R counts 4 + 12 = 16,
+    her 4-0L 0 + 6 = 6 and her 6-2R 4 + 2 = 6: three plays for nothing,
+    and the one she made is named best. 11.4: the ends are the double 3-3
+    (6) and 6; her 4-6R makes them 6 + 4 = 10, and 3-4L would have made
+    them 4 + 6 = 10: a tie, named by the play she made."""
+    plays = {(p.round, p.turn): p for p in analyse_file(str(CLUB)).matches[0].plays}
+    second = plays[1, 2]
+    assert second.played == "6-6R" and second.options is not None
+    assert sorted((o.text, o.points) for o in second.options) == [
+        ("4-0L", 0), ("6-2R", 0), ("6-6R", 0)]
+    assert second.best is not None and second.best.text == "6-6R"
+    late = plays[11, 4]
+    assert late.played == "4-6R" and late.points == 10 and late.options is not None
+    assert sorted(o.text for o in late.options if o.points == 10) == ["3-4L", "4-6R"]
+    assert late.best is not None and late.best.text == "4-6R" and late.missed == 0
 
 def test_best_play_taken_is_not_a_miss() -> None:
     text = PAGAT.replace("Ana: 4-1L ", "Ana: 4-4L ").split("Budi: 1-3L")[0]

@@ -129,8 +129,8 @@ def test_table_format(runner: CliRunner, here: Path) -> None:
     result = runner.invoke(app, ["analyze", "-q", "--format", "table", "a.mgn"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["file", "line", "players", "rules", "rounds", "scores",
-                                "winner", "errors"]
+    assert lines[0].split() == ["file", "line", "players", "rules", "target", "rounds",
+                                "scores", "winner", "errors"]
     assert lines[4].split()[:5] == ["file", "line", "player", "turns", "analysed"]
     assert lines[6].split() == ["a.mgn", "1", "Ana", "4", "4", "2", "0", "25", "2", "0", "-"]
 

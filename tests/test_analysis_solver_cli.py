@@ -39,12 +39,16 @@ def _weighed(path: Path, options: WeighOptions) -> list:  # type: ignore[type-ar
     return list(weigh_match(match, record_resolver(str(path)), options))
 
 
-@pytest.mark.parametrize("option", [["--perfect"], ["--samples", "4"], ["--nodes", "10"],
-                                    ["--seed", "3"]])
-def test_solver_options_need_solver(club: Path, option: list[str]) -> None:
+@pytest.mark.parametrize(("option", "named"), [
+    (["--mode", "perfect"], "--mode"), (["--perfect"], "--mode"),
+    (["--max-samples", "4"], "--max-samples"), (["--samples", "4"], "--max-samples"),
+    (["--deal-nodes", "10"], "--deal-nodes"), (["--nodes", "10"], "--deal-nodes"),
+    (["--seed", "3"], "--seed"), (["-s", "3"], "--seed")])
+def test_solver_options_need_solver(club: Path, option: list[str], named: str) -> None:
+    """Each is named as --help names it, the old spellings too."""
     result = runner.invoke(app, ["analyze", "club.mgn", *option])
     assert result.exit_code == 2
-    assert result.stderr == f"muggins analyze: {option[0]} goes with --solver\n"
+    assert result.stderr == f"muggins analyze: {named} goes with --solver\n"
 
 
 def test_table_has_the_solver_columns(club: Path) -> None:
@@ -83,11 +87,14 @@ def test_json_carries_every_weighed_turn(club: Path) -> None:
     jsonschema.validate(doc, SCHEMA)
     jsonschema.validate(doc, REPORT_SCHEMA)
     match = doc["files"][0]["matches"][0]
+    weighed = {w.line: w for w in _weighed(club, WeighOptions(perfect=True))}
+    forced = sum(w.choices == 1 for w in weighed.values())
     assert match["solver"] == {"view": "perfect", "samples": 1024, "min_samples": 16,
                                "z": 2.5, "nodes": 1_000_000, "seed": 0, "exact_deals": 512,
                                "work": 5_000_000, "blunder_samples": 64, "luck_samples": 32,
-                               "close": 2.5, "close_z": 1.0}
-    weighed = {w.line: w for w in _weighed(club, WeighOptions(perfect=True))}
+                               "close": 2.5, "close_z": 1.0,
+                               "turns": {"total": 16, "weighed": 16 - forced,
+                                         "forced": forced, "not_weighed": 0}}
     assert len(match["plays"]) == 16
     for play in match["plays"]:
         w = weighed[play["line"]]
@@ -179,7 +186,7 @@ def test_same_answer_with_two_processes(club: Path, samples: str) -> None:
     takes (16 at least, asked at 16, 24, 36, 54), and the verdicts and
     errors must not depend on which process weighed which turn."""
     (club.parent / "copy.mgn").write_text(club.read_text(encoding="utf-8"), encoding="utf-8")
-    args = ["analyze", "club.mgn", "copy.mgn", "--solver", "--samples", samples, "--turns",
+    args = ["analyze", "club.mgn", "copy.mgn", "--solver", "--max-samples", samples, "--turns",
             "-q"]
     one = runner.invoke(app, [*args, "--jobs", "1"])
     two = runner.invoke(app, [*args, "--jobs", "2"])
@@ -188,21 +195,67 @@ def test_same_answer_with_two_processes(club: Path, samples: str) -> None:
     assert "value" in one.stdout and "solver best" in one.stdout
 
 
-def test_records_without_deals_say_why(club: Path) -> None:
+NO_HANDS = "the record does not show the mover's hand (deal lines)"
+
+
+def _bare(club: Path) -> Path:
+    """The club record without its deals and with its draws hidden."""
     text = HEAD + TURNS
     for face in ("d0-5", "d0-4", "d3-5", "d2-2", "d4-5"):
         text = text.replace(face, "d??")
-    (club.parent / "bare.mgn").write_text(text, encoding="utf-8")
-    result = runner.invoke(app, ["analyze", "bare.mgn", "--solver", "-q"])
+    path = club.parent / "bare.mgn"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_records_without_deals_say_why_and_stderr_says_the_same(club: Path) -> None:
+    """No turn can be weighed: stderr and the report say so in one sentence
+    (stderr once said "weighed 16 turns"), and lost is "-", as lost/turn
+    and luck are, not 0. The record has 16 turn lines."""
+    _bare(club)
+    turns = len(TURNS.splitlines())
+    assert turns == 16
+    result = runner.invoke(app, ["analyze", "bare.mgn", "--solver", "--jobs", "1"])
     assert result.exit_code == 0, result.output
-    assert "not weighed: 16 turns (the record does not show the mover's hand (deal lines))" \
-        in result.stdout
+    said = f"weighed 0 of {turns} turns; {turns} not weighed ({NO_HANDS})"
+    assert said in result.stdout.splitlines()
+    assert result.stderr == said + "\n"
+    assert "not weighed: " not in result.stdout
+    for name in ("Siti Rahma", "Nyoman"):
+        row = next(line for line in result.stdout.splitlines() if line.startswith(name))
+        assert row.split()[-4:] == ["0", "-", "-", "-"], row  # unforced lost lost/turn luck
+    doc = json.loads(runner.invoke(app, ["analyze", "bare.mgn", "--solver", "--json", "-q"]
+                                   ).stdout)
+    match = doc["files"][0]["matches"][0]
+    assert match["solver"]["turns"] == {"total": turns, "weighed": 0, "forced": 0,
+                                        "not_weighed": turns}
+    for p in match["players_summary"]:
+        assert p["solver"]["points_lost"] is None and p["solver"]["luck"] is None
+        assert p["solver"]["unweighed"] + p["solver"]["unforced"] > 0
+    jsonschema.validate(doc, SCHEMA)
+    # The view line says what the turns may take, and nothing of exact
+    # turns when none was weighed ("8 to 4 deals a turn ...; 0 of 0 turns exact").
+    few = runner.invoke(app, ["analyze", "bare.mgn", "--solver", "--samples", "4", "-q"])
+    view = next(line for line in few.stdout.splitlines() if line.startswith("solver ("))
+    assert "the mover's view, 4 deals a turn, every deal where there are at most 512)" in view
+    assert "turns exact" not in view
 
 
-def test_turns_are_counted_on_stderr(club: Path) -> None:
+def test_turns_are_counted_on_stderr_as_the_report_counts_them(club: Path) -> None:
+    """All seeing, every turn is weighed but those with one legal move
+    (counted here over the engine's legal moves at each decision)."""
+    from muggins_cli.engine.state import legal_moves
+    from muggins_cli.replay.replay import decisions
+
+    match = parse_text(club.read_text(encoding="utf-8"))[0]
+    found = list(decisions(match, record_resolver(str(club))))
+    forced = sum(len(legal_moves(d.at.rules, d.at.state())) == 1 for d in found)
+    assert len(found) == 16 and 0 < forced < 16
     result = runner.invoke(app, ["analyze", "club.mgn", "--solver", "--perfect", "--jobs", "1"])
     assert result.exit_code == 0, result.output
-    assert result.stderr == "weighed 16 turns\n"
+    said = f"weighed {16 - forced} of 16 turns; {forced} forced (one legal move)"
+    assert result.stderr == said + "\n"
+    assert said in result.stdout.splitlines()
     warnings = result.stdout.count(": warning ")
     assert result.stdout.count(": warning costly-play ") >= 1
     assert result.stdout.endswith(f"checked 1 file, 1 match: no errors, {warnings} warnings\n")

@@ -57,6 +57,23 @@ def _imports(module: Path) -> set[str]:
     return names
 
 
+def test_no_part_takes_the_public_names_from_the_package_itself() -> None:
+    """``muggins_cli.check_file`` is for the package's users: a part of the
+    package that took it from there would hide which layer it imports."""
+    import muggins_cli
+
+    public = set(muggins_cli.__all__) - {"__version__"}
+    wrong = []
+    for module in _modules():
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "muggins_cli":
+                wrong += [f"{module.name}: {a.name}" for a in node.names if a.name in public]
+            elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                  and node.value.id == "muggins_cli" and node.attr in public):
+                wrong.append(f"{module.name}: {node.attr}")
+    assert wrong == []
+
+
 def test_the_table_covers_every_part_of_the_package() -> None:
     parts = {_part(m) for m in _modules()}
     assert parts == set(TABLE), (sorted(parts - set(TABLE)), sorted(set(TABLE) - parts))

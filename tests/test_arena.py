@@ -212,4 +212,4 @@ def test_arena_bad_input_is_one_line_exit_2(args: list[str], message: str) -> No
 def test_arena_help_teaches_with_an_example() -> None:
     result = runner.invoke(app, ["arena", "--help"])
     assert result.exit_code == 0
-    assert "muggins arena greedy random --matches 100" in result.stdout
+    assert "muggins arena greedy random --sequences 100" in result.stdout

@@ -249,7 +249,7 @@ def test_a_scheduler_with_another_version_is_named(tmp_path: Path,
         f"{muggins_cli.__version__} as this client does: the scheduler runs 0.0.0+other\n")
 
 
-@pytest.mark.parametrize("view", [["--perfect"], ["--samples", "24"]])
+@pytest.mark.parametrize("view", [["--mode", "perfect"], ["--max-samples", "24"]])
 def test_analyze_solver_spreads_the_turns_over_the_workers(
         cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         view: list[str]) -> None:
@@ -265,7 +265,10 @@ def test_analyze_solver_spreads_the_turns_over_the_workers(
     dask = _invoke(*args, "--scheduler", cluster.address)
     assert dask.stdout == local.stdout
     assert dask.exit_code == local.exit_code == 0, local.output
-    assert dask.stderr == local.stderr == "weighed 16 turns\n"
+    assert dask.stderr == local.stderr
+    said = local.stderr.removesuffix("\n")
+    assert said.startswith("weighed ") and " of 16 turns" in said
+    assert said in local.stdout.splitlines()
     weighed_in = {int(p.name.removeprefix("weighed-")) for p in cluster.faults.glob("weighed-*")}
     assert weighed_in == {proc.pid for proc in cluster.workers.values()}
 
@@ -284,7 +287,7 @@ def test_a_turn_whose_task_keeps_failing_is_not_weighed(
     finally:
         fault.unlink()
     assert result.exit_code == 0, result.output
-    assert ("\nnot weighed: 1 turn (its task raised RuntimeError: a test fault (2 tries))\n"
+    assert ("; 1 not weighed (its task raised RuntimeError: a test fault (2 tries))\n"
             in result.stdout)
 
 

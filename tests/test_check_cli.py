@@ -99,9 +99,21 @@ def test_table(runner: CliRunner, folder: Path) -> None:
     result = runner.invoke(app, ["check", "--format", "table", str(folder / "good.mgn")])
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["file", "line", "players", "rules", "rounds", "scores",
-                                "winner", "errors"]
+    assert lines[0].split() == ["file", "line", "players", "rules", "target", "rounds",
+                                "scores", "winner", "errors"]
     assert "Ana 35, Budi 10" in lines[2]
+
+
+def test_table_gives_the_target(runner: CliRunner, tmp_path: Path) -> None:
+    """The score a match is played to, beside its rules: pagat's for two
+    players (250, docs/rules.md) without a Target tag, else the tag's."""
+    (tmp_path / "a.mgn").write_text(PAGAT)
+    (tmp_path / "b.mgn").write_text(edit(PAGAT, '[Result "*"]', '[Target "150"]\n[Result "*"]'))
+    result = runner.invoke(app, ["check", "--format", "table", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    rows = [line.split() for line in result.stdout.splitlines()[2:4]]
+    at = result.stdout.splitlines()[0].split().index("target")
+    assert [row[at + 1] for row in rows] == ["250", "150"]  # "Ana, Budi" is two cells
 
 
 def test_fail_on_warning(runner: CliRunner, tmp_path: Path) -> None:

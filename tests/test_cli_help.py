@@ -105,8 +105,8 @@ def test_known_usage_lines_are_all_commands() -> None:
     ("args", "line"),
     [
         (["check", "--format", "xml", "records"],
-         "muggins check: --format: 'xml' is not one of text, json, table, github, junit "
-         "(see 'muggins check --help')"),
+         "muggins check: --format: 'xml' is not one of text, json, jsonl, sarif, table, "
+         "github, junit (see 'muggins check --help')"),
         (["stats", "--format", "github", "records"],
          "muggins stats: --format: 'github' is not one of table, json "
          "(see 'muggins stats --help')"),
@@ -121,7 +121,7 @@ def test_known_usage_lines_are_all_commands() -> None:
         (["check", "--zzz", "records"],
          "muggins check: no such option --zzz (see 'muggins check --help')"),
         (["check", "--formt", "json", "records"],
-         "muggins check: no such option --formt (did you mean --format?) "
+         "muggins check: no such option --formt (did you mean --format or --output-format?) "
          "(see 'muggins check --help')"),
         (["frobnicate"], "muggins: no such command 'frobnicate' (see 'muggins --help')"),
         (["solve", "records/club-night-pagat-2p.mgn"],
@@ -140,12 +140,15 @@ def test_a_value_echoed_in_an_error_cannot_drive_the_terminal() -> None:
     assert result.exit_code == 2
     assert "\x1b" not in result.stderr and "\x07" not in result.stderr
     assert result.stderr == ("muggins check: --format: '\\x1b[2J\\x07' is not one of text, "
-                             "json, table, github, junit (see 'muggins check --help')\n")
+                             "json, jsonl, sarif, table, github, junit (see 'muggins check "
+                             "--help')\n")
 
 
 def _options_of(name: str) -> set[str]:
     result = CliRunner().invoke(app, [name, "--help"])
-    return set(re.findall(r"^\s+(?:-\w, )?(--[a-z][a-z-]*)", result.stdout, re.MULTILINE))
+    names = re.findall(r"^\s+((?:-\w, )?--[a-z][a-z-]*(?:, --[a-z][a-z-]*)*)", result.stdout,
+                       re.MULTILINE)
+    return {o for found in names for o in found.split(", ") if o.startswith("--")}
 
 
 @pytest.mark.parametrize("name", COMMANDS)
@@ -165,3 +168,25 @@ def test_help_names_only_options_the_command_has(name: str) -> None:
             continue  # an example of another command
         wrong.append(option)
     assert wrong == []
+
+
+def test_shell_completion_names_commands_options_and_choices() -> None:
+    """Typer's completion is on: bash asks the program itself, through
+    _MUGGINS_COMPLETE, for the words that fit where the cursor is."""
+    import os
+    import subprocess
+    import sys
+
+    def complete(words: str) -> list[str]:
+        env = {**os.environ, "_MUGGINS_COMPLETE": "complete_bash", "COMP_WORDS": words,
+               "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+        done = subprocess.run([sys.executable, "-c", "import sys; sys.argv[0] = 'muggins'; "
+                               "from muggins_cli.cli import main; main()"],
+                              env=env, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert complete("muggins ch") == ["check"]
+    assert complete("muggins stats --format ") == ["table", "json"]
+    help_text = CliRunner().invoke(app, ["--help"]).stdout
+    assert "--install-completion" in help_text and "--show-completion" in help_text

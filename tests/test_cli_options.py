@@ -160,10 +160,10 @@ def test_check_with_many_jobs_runs_one_per_file(tmp_path: Path) -> None:
 
 
 def test_solve_nodes_0_means_no_cap() -> None:
-    capped = runner.invoke(app, ["solve", "-", "--at", "1.3", "--nodes", "100000000"],
-                           input=CLUB)
-    uncapped = runner.invoke(app, ["solve", "-", "--at", "1.3", "--nodes", "0", "--time", "0"],
-                             input=CLUB)
+    capped = runner.invoke(app, ["solve", "-", "--at", "1.3", "--mode", "perfect", "--nodes",
+                                 "100000000"], input=CLUB)
+    uncapped = runner.invoke(app, ["solve", "-", "--at", "1.3", "--mode", "perfect", "--nodes",
+                                   "0", "--time", "0"], input=CLUB)
     assert uncapped.exit_code == 0, uncapped.output
     assert capped.exit_code == 0, capped.output
     assert "exact: yes" in uncapped.stdout

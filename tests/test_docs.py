@@ -14,11 +14,13 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+import typer
 import yaml
 from typer.testing import CliRunner
 
 import muggins_cli
 from muggins_cli.cli import app
+from muggins_cli.cli.app import COMMANDS, OLD_SPELLINGS
 from muggins_cli.rules.loader import load_preset, preset_names, rules_to_mapping
 
 from .conftest import DOCS, REPO
@@ -201,3 +203,44 @@ def test_the_readme_example_is_what_the_default_settings_print() -> None:
     block = tool.example(tool.output())
     assert "costly-play" in block and "± " in block
     assert tool.readme_with(text, block) == text, block
+
+
+# -- the options a page writes are the options the commands take -------------------------
+
+
+def _shown_options() -> dict[str, set[str]]:
+    """command -> every name of its options as --help shows them (an old
+    spelling, still read, left out)."""
+    group = typer.main.get_command(app)
+    out: dict[str, set[str]] = {}
+    for name in COMMANDS:
+        command = group.get_command(None, name)  # type: ignore[arg-type]
+        assert command is not None
+        out[name] = {o for p in command.params if not getattr(p, "hidden", False)
+                     for o in [*p.opts, *p.secondary_opts] if (name, o) not in OLD_SPELLINGS}
+        out[name] |= {"--help", "-h"}
+    return out
+
+
+def test_every_command_line_in_the_docs_takes_the_options_it_shows() -> None:
+    """Each `muggins CMD ...` in the README and docs/ (a console line or a
+    code span) uses the options CMD's --help lists, never a spelling kept
+    only for old scripts (--perfect, analyze's --samples, ...)."""
+    shown = _shown_options()
+    pages = [REPO / "README.md", *sorted(DOCS.glob("*.md"))]
+    wrong, seen = [], 0
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for m in re.finditer(r"muggins ([a-z]+)((?:[ \t]+[^\s`|;&]+)*)", text):
+            command, rest = m[1], m[2]
+            if command not in shown:
+                continue
+            for token in rest.split():
+                name = re.match(r"[\[(]*(--?[A-Za-z][\w-]*)", token)
+                if name is None:
+                    continue
+                seen += 1
+                if name[1] not in shown[command]:
+                    wrong.append(f"{page.name}: muggins {command} ... {name[1]}")
+    assert seen >= 60
+    assert wrong == []

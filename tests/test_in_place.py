@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from muggins_cli.cli import app
 from muggins_cli.cli.files import write_atomic
+from tests.hostile import as_a_user
 
 from .test_analysis import PAGAT
 from .test_fmt_cli import CANONICAL, MESSY
@@ -54,6 +55,30 @@ def test_fmt_leaves_a_read_only_canonical_file_alone(tmp_path: Path) -> None:
     assert result.stderr == ""
 
 
+@pytest.mark.parametrize(("text", "status", "said"), [
+    (CANONICAL, 0, ""),
+    (MESSY, 2, "a.mgn:0:0: error unwritable Permission denied\n"),
+])
+def test_fmt_in_a_folder_that_cannot_be_written(tmp_path: Path, text: str, status: int,
+                                               said: str) -> None:
+    """A file that does not change needs no temporary file beside it; one
+    that would is refused with the reason, and left as it was."""
+    folder = tmp_path / "team"
+    folder.mkdir()
+    path = write(folder / "a.mgn", text, 0o644)
+    before = path.read_bytes()
+    folder.chmod(0o555)
+    try:
+        done = subprocess.run([sys.executable, "-m", "muggins_cli", "fmt", "--in-place",
+                               "a.mgn"], cwd=folder, capture_output=True, text=True,
+                              timeout=120, preexec_fn=as_a_user)
+    finally:
+        folder.chmod(0o755)
+    assert (done.returncode, done.stderr) == (status, said)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in folder.iterdir()) == ["a.mgn"]
+
+
 def test_analyze_refuses_a_file_without_write_permission(tmp_path: Path) -> None:
     path = write(tmp_path / "a.mgn", PAGAT, 0o444)
     result = runner.invoke(app, ["analyze", "-q", "--annotate", "--in-place", str(path)])
@@ -79,7 +104,7 @@ def test_a_writable_file_keeps_its_mode_and_owner(tmp_path: Path) -> None:
 def test_write_atomic_refuses_read_only(tmp_path: Path) -> None:
     path = write(tmp_path / "out.mgn", "old\n", 0o444)
     with pytest.raises(PermissionError) as caught:
-        write_atomic(path, "new\n")
+        write_atomic(path, "new\n", replace=True)
     assert caught.value.strerror == "the file is read-only (no write permission for its owner)"
     assert path.read_text() == "old\n"
 

@@ -287,7 +287,7 @@ def test_arena_ladder_command() -> None:
     result = runner.invoke(app, ["arena", "--ladder", "random,greedy", "--matches", "2", "-q"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == ("pagat, 2 players, to 250: 1 pairings, 2 deal sequences each, every "
+    assert lines[0] == ("pagat, 2 players, to 250: 1 pairing, 2 deal sequences each, every "
                         "one played in both seats")
     row = lines[4].split()
     assert row[:2] == ["random", "greedy"] and row[2] == "4"

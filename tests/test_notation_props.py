@@ -145,7 +145,8 @@ def _bare_body_line(draw: st.DrawFn, players: list[str]) -> BodyLine:
 def records(draw: st.DrawFn) -> Match:
     players = draw(st.lists(_name, min_size=1, max_size=4, unique=True))
     players_tag = Tag("Players", ", ".join(players), 0, 0, draw(_comments))
-    tags = [players_tag, *draw(st.lists(_tag, max_size=4))]
+    # Each tag once: a tag given twice reads back as a bad-header finding.
+    tags = [players_tag, *draw(st.lists(_tag, max_size=4, unique_by=lambda t: t.name))]
     tags = draw(st.permutations(tags))
     body = draw(st.lists(_body_line(players), min_size=1, max_size=10))
     closing = draw(st.lists(_comment, max_size=2).map(tuple))

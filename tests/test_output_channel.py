@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +22,7 @@ import pytest
 import typer
 
 from muggins_cli.cli import app
-from tests.records import CLUB_FIRST
+from tests.records import CLUB_FIRST, THREES
 
 #: A command line of every command that prints something on stdout.
 COMMANDS: dict[str, list[str]] = {
@@ -62,24 +63,32 @@ class _Failing(io.RawIOBase):
         raise OSError(self.code, os.strerror(self.code))
 
 
+def _main(args: list[str], stdout: object, stderr: object,
+          monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> int:
+    """The exit status of ``muggins ARGS`` run here with these streams, in
+    ``tmp_path`` beside ``club.mgn``."""
+    (tmp_path / "club.mgn").write_text(CLUB_FIRST, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdout", stdout)
+    monkeypatch.setattr(sys, "stderr", stderr)
+    with pytest.raises(SystemExit) as ended:
+        typer.main.get_command(app).main(args=args, prog_name="muggins")
+    status = ended.value.code
+    assert isinstance(status, int)
+    return status
+
+
 def _run(args: list[str], code: int, monkeypatch: pytest.MonkeyPatch,
          tmp_path: Path) -> tuple[int, str]:
     """Exit status and stderr of ``muggins ARGS`` with a stdout that fails."""
-    (tmp_path / "club.mgn").write_text(CLUB_FIRST, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
     raw = _Failing(code)
     out = io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8")
     err = io.StringIO()
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stderr", err)
     try:
-        with pytest.raises(SystemExit) as ended:
-            typer.main.get_command(app).main(args=args, prog_name="muggins")
+        status = _main(args, out, err, monkeypatch, tmp_path)
     finally:
         raw.healed = True  # what is still buffered goes nowhere, quietly
         out.close()
-    status = ended.value.code
-    assert isinstance(status, int)
     return status, err.getvalue()
 
 
@@ -163,3 +172,98 @@ def test_closed_pipe_for_real(name: str, tmp_path: Path) -> None:
     assert "Broken pipe" not in done.stderr
     assert "Traceback" not in done.stderr
     assert "Exception ignored" not in done.stderr
+
+
+# -- a channel that is not there at all (``>&-``, ``2>&-``) ---------------------
+
+
+def _run_closed(args: list[str], closed: str, monkeypatch: pytest.MonkeyPatch,
+                tmp_path: Path) -> tuple[int, str]:
+    """Exit status and what the other stream got, the stream ``closed``
+    (``stdout`` or ``stderr``) being None, as Python leaves it when the
+    shell closed its descriptor."""
+    other = io.StringIO()
+    streams = (None, other) if closed == "stdout" else (other, None)
+    return _main(args, *streams, monkeypatch, tmp_path), other.getvalue()
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_a_closed_stdout_is_a_write_that_fails(name: str, monkeypatch: pytest.MonkeyPatch,
+                                               tmp_path: Path) -> None:
+    status, err = _run_closed(COMMANDS[name], "stdout", monkeypatch, tmp_path)
+    command = "muggins" if name in ("version",) else f"muggins {COMMANDS[name][0]}"
+    assert status == 2, err
+    assert err.splitlines()[-1] == f"{command}: cannot write the output: " \
+                                   "standard output is closed"
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_a_closed_stderr_changes_neither_the_status_nor_the_output(
+        name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The same command with a stderr to write to is the reference."""
+    args = COMMANDS[name]
+    out, err = io.StringIO(), io.StringIO()
+    expected = _main(args, out, err, monkeypatch, tmp_path), _untimed(out.getvalue())
+    assert "Traceback" not in err.getvalue()
+    status, got = _run_closed(args, "stderr", monkeypatch, tmp_path)
+    assert (status, _untimed(got)) == expected
+
+
+def _untimed(text: str) -> str:
+    """``text`` without the seconds a run took (``solve`` prints them)."""
+    return re.sub(r"\b\d+\.\d+ s\b", "N s", text)
+
+
+#: The commands the closed channels were found with, and a run of each that
+#: ends 0, 1 or 2 when both channels are open.
+CLOSED_CASES: dict[str, tuple[list[str], int]] = {
+    "check": (["check", "club.mgn"], 1),
+    "check-clean": (["check", "clean.mgn"], 0),
+    "check-json": (["check", "--format", "json", "club.mgn"], 1),
+    "check-missing": (["check", "club.mgn", "missing.mgn"], 2),
+    "study": (["study", "clean.mgn"], 0),
+    "fmt": (["fmt", "club.mgn"], 0),
+    "replay-at": (["replay", "club.mgn", "--at", "1.2"], 0),
+}
+
+
+def _closed_for_real(args: list[str], redirect: str, tmp_path: Path
+                     ) -> subprocess.CompletedProcess[str]:
+    """``muggins ARGS REDIRECT`` (``>&-`` or ``2>&-``) as a shell runs it."""
+    (tmp_path / "club.mgn").write_text(CLUB_FIRST, encoding="utf-8")
+    (tmp_path / "clean.mgn").write_text(THREES, encoding="utf-8")
+    captured = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    return subprocess.run(["sh", "-c", f'"$@" {redirect}', "sh", *_muggins(*args)],
+                          **captured, text=True, cwd=tmp_path, timeout=300)
+
+
+@pytest.mark.slow  # real processes
+@pytest.mark.parametrize("name", list(CLOSED_CASES))
+def test_a_closed_stdout_for_real(name: str, tmp_path: Path) -> None:
+    args, _ = CLOSED_CASES[name]
+    done = _closed_for_real(args, ">&-", tmp_path)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.splitlines()
+    assert lines[-1] == f"muggins {args[0]}: cannot write the output: standard output is closed"
+    assert "Traceback" not in done.stderr
+    assert "Exception ignored" not in done.stderr
+
+
+@pytest.mark.slow  # real processes
+@pytest.mark.parametrize("name", list(CLOSED_CASES))
+def test_a_closed_stderr_for_real(name: str, tmp_path: Path) -> None:
+    args, status = CLOSED_CASES[name]
+    reference = _closed_for_real(args, "2>/dev/null", tmp_path)
+    assert reference.returncode == status  # the case is what it says
+    done = _closed_for_real(args, "2>&-", tmp_path)
+    assert (done.returncode, done.stdout) == (status, reference.stdout)
+
+
+def test_stopped_without_stderr_is_the_status_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C (or SIGTERM) before the guarded run, with 2>&-: no line to
+    say, and no traceback for want of one."""
+    from muggins_cli.cli.app import interrupted
+
+    monkeypatch.setattr(sys, "stderr", None)
+    assert interrupted("muggins check") == 130

@@ -23,13 +23,18 @@ REPO = Path(__file__).resolve().parent.parent
 COLUMNS, ROWS = 240, 300
 
 
-def run_in_terminal(argv: list[str], *, timeout: float = 300) -> tuple[int, bytes]:
+def run_in_terminal(argv: list[str], *, timeout: float = 300,
+                    env_set: dict[str, str] | None = None) -> tuple[int, bytes]:
     """Exit status and every byte written to the terminal, stdout and stderr
-    both, as they are when a user runs the command by hand."""
+    both, as they are when a user runs the command by hand (in an
+    xterm-256color unless ``env_set`` says otherwise)."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE",
+                        "COLUMNS", "LINES")}
     env["TERM"] = "xterm-256color"
+    env.update(env_set or {})
     child = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=REPO, env=env,
                              close_fds=True)
     os.close(slave)
@@ -117,7 +122,7 @@ def test_solver_bar_leaves_the_findings_whole() -> None:
     """``analyze --solver`` counts turns, not files, with the same bar, and
     the findings on the terminal are those of the same run into a pipe
     (where no bar is drawn), each whole on a line of its own."""
-    argv = muggins("analyze", "--solver", "--samples", "2", "--nodes", "2000", "--jobs", "1",
+    argv = muggins("analyze", "--solver", "--max-samples", "2", "--deal-nodes", "2000", "--jobs", "1",
                    "records/mistake-illegal-draw.mgn")
     piped = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
     assert piped.returncode == 1, piped.stderr
@@ -136,4 +141,30 @@ def test_solver_bar_leaves_the_findings_whole() -> None:
     warnings = sum(" warning " in f for f in expected)
     assert lines[-1] == (f"checked 1 file, 1 match: 1 error, {warnings} warnings; "
                          "exit status 1: errors found")
-    assert "weighed 56 turns" not in lines
+    # The count of the turns is the report's own last solver line, said once:
+    # stderr's closing line (a pipe's) is not repeated under the bar.
+    said = [line for line in piped.stdout.splitlines() if line.startswith("weighed ")]
+    assert len(said) == 1
+    assert [line for line in lines if line.startswith("weighed ")] == said
+
+
+@pytest.mark.parametrize(("env_set", "args", "coloured", "bar"), [
+    ({}, (), True, True),
+    ({"TERM": "dumb"}, (), False, False),  # no colour, and no cursor moved: no bar
+    ({"NO_COLOR": "1"}, (), False, True),
+    ({"NO_COLOR": ""}, (), True, True),  # empty: as if unset
+    ({"NO_COLOR": "1"}, ("--color", "always"), True, True),  # the flag wins
+    ({}, ("--color", "never"), False, True),
+])
+def test_colour_and_bar_follow_the_terminal_s_conventions(
+        env_set: dict[str, str], args: tuple[str, ...], coloured: bool, bar: bool) -> None:
+    status, data = run_in_terminal(muggins("check", "--jobs", "1", *args, "records"),
+                                   env_set=env_set)
+    assert status == 1
+    assert (b"\x1b[31m" in data) is coloured  # red: the two errors
+    assert (b"\r\x1b[2K" in data) is bar
+    if not coloured and not bar:
+        assert b"\x1b" not in data and b"\r" not in data.replace(b"\r\n", b"")
+    lines = screen_lines(data)
+    assert lines[-1] == ("checked 12 files, 12 matches: 2 errors, 0 warnings; "
+                         "exit status 1: errors found")

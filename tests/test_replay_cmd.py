@@ -5,6 +5,7 @@ position). The expected screens are written out by hand."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from muggins_cli.report.board import draw_layout, tally_marks, tally_sheet
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.tiles import End, Tile
 
-from .conftest import CLEAN_0019
+from .conftest import CLEAN_0019, RECORDS
 from .test_analysis import PAGAT, SPINNER
 
 AT_1_4 = """\
@@ -147,7 +148,12 @@ def test_bad_input_gives_one_line_and_status_2(runner: CliRunner, here: Path,
 # -- the drawing and the tally ----------------------------------------------
 
 
-def test_spinner_arms_are_drawn_upright() -> None:
+def test_spinner_arms_are_drawn_upright_and_unlike_a_crosswise_double() -> None:
+    """The up and down arms' tiles stand along their arm in square brackets,
+    as the line's tiles lie along it ([5] over [3] is the 5-3 going up);
+    only a double across the line (the spinner 5-5) is drawn .5. |-| '5',
+    so the 5-3 is not read as a double laid crosswise. The double 3-3
+    across the up arm lies as [3|3]."""
     rules = load_preset("spinner")
     layout = lead(rules, Tile(5, 5))
     for tile, end in ((Tile(5, 1), End.L), (Tile(5, 4), End.R), (Tile(5, 3), End.U),
@@ -156,15 +162,15 @@ def test_spinner_arms_are_drawn_upright() -> None:
     assert draw_layout(rules, layout) == [
         "         U",
         "       [3|3]",
-        "        .3.",
-        "        |-|",
-        "        '5'",
+        "        [3]",
+        "        [-]",
+        "        [5]",
         "        .5.",
         "L [1|5] |-| [5|4] R",
         "        '5'",
-        "        .5.",
-        "        |-|",
-        "        '6'",
+        "        [5]",
+        "        [-]",
+        "        [6]",
         "         D",
     ]
 
@@ -193,6 +199,28 @@ def test_tally_sheet_puts_raw_scores_beside_the_marks() -> None:
         "         x",
         "  Budi            -5",
     ]
+
+
+@pytest.mark.parametrize("name", ["club-night-pagat-2p.mgn", "family-pagat-3p.mgn"])
+def test_tally_gives_the_score_sheet_round_by_round(runner: CliRunner, name: str) -> None:
+    """Under --tally a row per round: what each player's total became and
+    what the round gave them, as the record's own score lines (written by
+    the players after each round, and checked by `check`) say."""
+    path = RECORDS / name
+    written = [[int(n) for n in re.findall(r"-?\d+", line)]
+               for line in path.read_text(encoding="utf-8").splitlines()
+               if line.startswith("score ")]
+    result = runner.invoke(app, ["replay", str(path), "--tally"])
+    assert result.exit_code == 0, result.output
+    sheet = result.stdout.split("round by round", 1)[1].split("score sheet (", 1)[0]
+    rows = [line.split() for line in sheet.splitlines()[2:] if line.strip()]
+    assert [int(row[0]) for row in rows] == list(range(1, len(written) + 1))
+    before = [0] * len(written[0])
+    for row, totals in zip(rows, written):
+        cells = row[1:]
+        assert [int(c) for c in cells[1::2]] == totals
+        assert [int(c) for c in cells[0::2]] == [t - b for t, b in zip(totals, before)]
+        before = totals
 
 
 # -- after the match ends -------------------------------------------------

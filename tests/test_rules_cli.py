@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,8 @@ name        spinner       modulus    round_end       muggins    targets
 all-threes  first-double  3          lightest-bonus  yes        2: 200, 3: 200, 4: 200
 pagat       none          5          deduct-own      no         2: 250, 3: 200, 4: 200
 spinner     first-double  5          lightest-bonus  yes        2: 200, 3: 200, 4: 200
+
+default: pagat (a record without a Rules tag, a rules file without base, selfplay and arena without --rules)
 """
 
 
@@ -27,6 +30,17 @@ def test_lists_presets() -> None:
     assert result.exit_code == 0, result.output
     assert result.stdout == TABLE
     assert result.stderr == ""
+
+
+def test_the_default_named_is_the_one_used() -> None:
+    """The preset the table names as the default is the one a record
+    without a Rules tag is checked under, and the one selfplay plays."""
+    named = runner.invoke(app, ["rules"]).stdout.splitlines()[-1].split()[1]
+    record = '[Players "A, B"]\n[Result "*"]\nround 1\nlead A\n'
+    checked = runner.invoke(app, ["check", "-", "--json"], input=record)
+    assert json.loads(checked.stdout)["files"][0]["matches"][0]["rules"] == named
+    played = runner.invoke(app, ["selfplay", "-q"])
+    assert f'[Rules "{named}"]' in played.stdout
 
 
 @pytest.mark.parametrize("name", ["pagat", "spinner", "all-threes"])
@@ -39,7 +53,8 @@ def test_preset_prints_yaml_that_loads_back(name: str) -> None:
 
 def test_every_preset_is_listed() -> None:
     result = runner.invoke(app, ["rules"])
-    names = [line.split()[0] for line in result.stdout.splitlines()[2:]]
+    table = result.stdout.split("\n\n", 1)[0]
+    names = [line.split()[0] for line in table.splitlines()[2:]]
     assert names == preset_names()
 
 

@@ -68,7 +68,7 @@ def test_selfplay_records_check_clean(tmp_path: Path, preset: str, players: int)
     for match in matches:
         tags = {t.name: t.value for t in match.tags}
         assert tags["Strategies"] == kinds.replace(",", ", ")
-        assert tags["Players"] == ", ".join(["Ana", "Budi", "Citra", "Dana"][:players])
+        assert tags["Players"] == ", ".join(["Ana", "Budi", "Citra", "Dewi"][:players])
 
 
 @pytest.mark.parametrize(("preset", "players"), [

@@ -76,11 +76,12 @@ def _position(path: str, at: str) -> Position:
 
 def test_json_has_exactly_the_documented_fields(tmp_path: Path) -> None:
     path = _record(tmp_path)
-    result = runner.invoke(app, ["solve", path, "--at", "1.5", "--json"])
+    result = runner.invoke(app, ["solve", path, "--at", "1.5", "--mode", "perfect",
+                                 "--objective", "points", "--json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert set(doc) == {"position", "to_move", "mode", "exact", "moves", "best", "value",
-                        "nodes", "seconds"}
+    assert set(doc) == {"position", "to_move", "mode", "objective", "exact", "moves", "best",
+                        "value", "nodes", "seconds"}
     assert doc["position"] == "1.5" and doc["to_move"] == "Nyoman" and doc["mode"] == "perfect"
     assert doc["exact"] is True
     assert all(set(m) == {"move", "value", "error", "pv"} for m in doc["moves"])
@@ -97,7 +98,7 @@ def test_json_has_exactly_the_documented_fields(tmp_path: Path) -> None:
 
 def test_text_output_lists_every_play_and_the_variation(tmp_path: Path) -> None:
     path = _record(tmp_path)
-    result = runner.invoke(app, ["solve", path, "--at", "1.5"])
+    result = runner.invoke(app, ["solve", path, "--at", "1.5", "--mode", "perfect"])
     assert result.exit_code == 0, result.output
     out = result.stdout.splitlines()
     assert out[0].startswith("position 1.5: Nyoman to move; mode perfect")
@@ -107,9 +108,69 @@ def test_text_output_lists_every_play_and_the_variation(tmp_path: Path) -> None:
     assert result.stderr == ""
 
 
+RECORDS = Path(__file__).resolve().parents[1] / "records"
+
+
+def test_a_won_match_is_said_in_words_and_a_draw_with_the_play_after_it() -> None:
+    """Club record, 11.12: Ana (245, target 250) must draw; she draws 0-3
+    and plays it on the 3 (R) for 5 (the ends 5 and 0): 250, the match.
+    The move is her turn, d0-3 0-3R, worth +5 and "wins the match", not
+    d0-3 +100005."""
+    result = runner.invoke(app, ["solve", str(RECORDS / "club-night-pagat-2p.mgn"),
+                                 "--at", "11.12", "--mode", "perfect", "--objective", "match"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout.splitlines()
+    assert "100005" not in result.stdout and "100000" not in result.stdout
+    moves = [line.split() for line in out if line.startswith("  d")]
+    assert moves == [["d0-3", "0-3R", "+5", "wins", "the", "match", "best"]]
+    assert "best: d0-3 0-3R (+5, wins the match)" in out
+    assert out[out.index("principal variation:") + 1] == "  Ana: d0-3 0-3R +5"
+    doc = json.loads(runner.invoke(app, ["solve", str(RECORDS / "club-night-pagat-2p.mgn"),
+                                         "--at", "11.12", "--mode", "perfect", "--objective",
+                                         "match", "--json"]).stdout)
+    assert doc["objective"] == "match"
+    assert [(m["move"], m["match"]) for m in doc["moves"]] == [
+        ("d0-3", {"wins": 1, "losses": 0, "of": 1, "points": 5})]
+    points = runner.invoke(app, ["solve", str(RECORDS / "club-night-pagat-2p.mgn"),
+                                 "--at", "11.12", "--mode", "perfect", "--objective", "points"])
+    assert "  d0-3 0-3R        +5  best" in points.stdout.splitlines()
+
+
+def test_one_rounding_for_every_value_of_an_answer() -> None:
+    """Three players, paranoid: a value is the mover's points less the two
+    others' average, so halves come up (spinner record, 1.2: -21, +1.5 and
+    -12). Every value of the answer is then written with one decimal, as
+    the analysis writes points; none with two, none bare beside them."""
+    path = str(RECORDS / "spinner-3p.mgn")
+    result = runner.invoke(app, ["solve", path, "--at", "1.2", "--mode", "perfect"])
+    assert result.exit_code == 0, result.output
+    pos = _position(path, "1.2")
+    api = solve(pos.rules, pos.state(), scores=pos.scores, target=pos.target,
+                multi="paranoid")
+    values = [m.value for m in api.moves]
+    assert any(v is not None and not float(v).is_integer() for v in values)
+    assert any(v is not None and float(v).is_integer() for v in values)
+    listed = [line.split()[-2] if line.endswith("best") else line.split()[-1]
+              for line in result.stdout.splitlines()
+              if line.startswith("  ") and line.split()[0] in {str(m.move) for m in api.moves}]
+    assert listed == [f"{v:+.1f}" for v in values]
+
+
+def test_by_default_the_movers_view_and_the_match_as_analyze_and_arena() -> None:
+    """No --mode: the view analyze and study judge by (the mover's, which
+    needs no stock line), 64 deals for two players as the solver strategy
+    takes; no --objective: the match, as selfplay and arena play it."""
+    text = HEAD + DEALS + TURNS
+    result = runner.invoke(app, ["solve", "-", "--at", "1.5", "--json"], input=text)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert (doc["mode"], doc["objective"]) == ("sample", "match")
+    assert {m["deals"] for m in doc["moves"]} == {64}
+
+
 def test_perfect_without_a_stock_line_is_refused(tmp_path: Path) -> None:
     path = _record(tmp_path, stock=False)
-    result = runner.invoke(app, ["solve", path, "--at", "1.5"])
+    result = runner.invoke(app, ["solve", path, "--at", "1.5", "--mode", "perfect"])
     assert result.exit_code == 2
     assert result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and "stock order" in result.stderr

@@ -29,6 +29,8 @@ from .conftest import RECORDS
 #: ``WATCHED`` the process imported (on stderr, after the command's output).
 _PROBE = """
 import json, sys
+for name in {blocked!r}:
+    sys.modules[name] = None  # as if not installed: importing it fails
 sys.argv = ["muggins", *sys.argv[1:]]
 from muggins_cli.cli import main
 try:
@@ -36,8 +38,8 @@ try:
 except SystemExit as e:
     status = e.code
 watched = {watched!r}
-found = sorted(n for n in sys.modules if n in watched or n.split(".")[0] in watched
-               or any(n.startswith(w + ".") for w in watched))
+found = sorted(n for n, m in sys.modules.items() if m is not None and (
+    n in watched or n.split(".")[0] in watched or any(n.startswith(w + ".") for w in watched)))
 sys.stderr.write("\\n" + json.dumps({{"status": status, "imported": found}}) + "\\n")
 """
 
@@ -48,13 +50,22 @@ NOT_FOR_CHECK = ("muggins_cli.solver", "muggins_cli.analysis", "muggins_cli.play
                  "muggins_cli.cli.study_cmd")
 
 
-def _probe(*args: str, watched: tuple[str, ...] = NOT_FOR_CHECK) -> tuple[str, int, list[str]]:
-    code = _PROBE.format(watched=list(watched))
+def _probe(*args: str, watched: tuple[str, ...] = NOT_FOR_CHECK,
+           blocked: tuple[str, ...] = ()) -> tuple[str, int, list[str]]:
+    out, _, status, imported = _probe_all(*args, watched=watched, blocked=blocked)
+    return out, status, imported
+
+
+def _probe_all(*args: str, watched: tuple[str, ...] = NOT_FOR_CHECK,
+               blocked: tuple[str, ...] = ()) -> tuple[str, str, int, list[str]]:
+    """stdout, stderr (less the probe's line), exit status and what was
+    imported of ``watched``, with the modules ``blocked`` not importable."""
+    code = _PROBE.format(watched=list(watched), blocked=list(blocked))
     done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                          timeout=120, check=False)
-    last = done.stderr.rstrip("\n").rsplit("\n", 1)[-1]
+                          timeout=120, check=False, cwd=RECORDS.parent)
+    *said, last = done.stderr.rstrip("\n").split("\n")
     found = json.loads(last)
-    return done.stdout, found["status"], found["imported"]
+    return done.stdout, "\n".join(said).rstrip("\n"), found["status"], found["imported"]
 
 
 @pytest.mark.parametrize("record", ["threes-2p.mgn", "spinner-3p.mgn", "club-night-pagat-2p.mgn",
@@ -230,3 +241,91 @@ def test_a_copy_made_from_other_yaml_is_not_used(monkeypatch: pytest.MonkeyPatch
     finally:
         monkeypatch.undo()
         loader._cache_clear()
+
+
+# --- the solver's libraries only for solving --------------------------------
+
+#: What the solver's compiled search needs (the ``solver`` extra).
+SOLVER_LIBRARIES = ("numba", "numpy", "llvmlite", "muggins_cli.solver.kernel",
+                    "muggins_cli.solver.api")
+#: Every command module, and the libraries that only commands use.
+COMMAND_MACHINERY = ("muggins_cli.cli.analyze_cmd", "muggins_cli.cli.arena_cmd",
+                     "muggins_cli.cli.check_cmd", "muggins_cli.cli.explain_cmd",
+                     "muggins_cli.cli.fmt", "muggins_cli.cli.replay_cmd",
+                     "muggins_cli.cli.rules_cmd", "muggins_cli.cli.selfplay_cmd",
+                     "muggins_cli.cli.solve_cmd", "muggins_cli.cli.stats_cmd",
+                     "muggins_cli.cli.study_cmd", "muggins_cli.check", "muggins_cli.analysis",
+                     "muggins_cli.solver", "muggins_cli.play", "muggins_cli.replay",
+                     "muggins_cli.engine", "jinja2", "tabulate", "yaml", "jsonschema",
+                     "pydantic", *SOLVER_LIBRARIES)
+
+
+@pytest.mark.parametrize("args", [["--help"], ["-h"], []])
+def test_the_help_imports_no_command(args: list[str]) -> None:
+    from muggins_cli.cli.app import COMMANDS
+
+    assert {f"muggins_cli.cli.{m}" for m in COMMANDS.values()} <= set(COMMAND_MACHINERY)
+    out, err, status, imported = _probe_all(*args, watched=COMMAND_MACHINERY)
+    assert (status, imported) == (0 if args else 2, []), out
+    shown = out + err  # ``muggins`` alone: on stderr, as a mistake
+    assert [line.split()[0] for line in shown.split("Commands:\n")[1].splitlines()
+            if line.strip()] == list(COMMANDS)
+
+
+@pytest.mark.parametrize("args", [
+    ["stats", "records/threes-2p.mgn"],
+    ["analyze", "records/family-pagat-3p.mgn"],
+    ["study", "records/threes-2p.mgn"],
+    ["check", "records/"],
+    ["selfplay", "--strategy", "expectimax,defensive", "--matches", "1"],
+    ["replay", "records/threes-2p.mgn", "--at", "1.3"],
+])
+def test_commands_that_do_not_solve_import_no_numba_or_numpy(args: list[str]) -> None:
+    out, status, imported = _probe(*args, watched=SOLVER_LIBRARIES)
+    assert status in (0, 1), out  # analyze finds missed scores: 1 is its findings
+    assert imported == []
+
+
+@pytest.mark.slow  # real subprocesses, one per command line
+@pytest.mark.parametrize("args", [
+    ["solve", "records/club-night-pagat-2p.mgn", "--at", "1.2"],
+    ["analyze", "records/threes-2p.mgn", "--solver"],
+    ["study", "records/threes-2p.mgn", "--solver"],
+    ["selfplay", "--strategy", "solver"],
+    ["selfplay", "--strategy", "greedy,oracle"],
+    ["arena", "solver", "greedy"],
+    ["arena", "--ladder", "random,greedy,oracle"],
+])
+def test_a_solver_command_without_the_extra_says_what_to_install(args: list[str]) -> None:
+    out, err, status, imported = _probe_all(*args, watched=SOLVER_LIBRARIES,
+                                            blocked=("numba", "numpy"))
+    assert (out, status, imported) == ("", 2, [])
+    assert err == (f"muggins {args[0]}: the solver needs numba and numpy, which this "
+                   "installation lacks: pip install 'muggins-cli[solver]'")
+
+
+@pytest.mark.slow  # real subprocesses, one per command line
+@pytest.mark.parametrize(("args", "status"), [
+    (["check", "records/"], 1),
+    (["analyze", "records/threes-2p.mgn"], 0),
+    (["stats", "records/"], 0),
+    (["study", "records/threes-2p.mgn"], 0),
+    (["arena", "greedy", "expectimax", "--matches", "2"], 0),
+    (["solve", "--help"], 0),
+])
+def test_the_rest_works_without_the_extra(args: list[str], status: int) -> None:
+    out, err, found, imported = _probe_all(*args, watched=SOLVER_LIBRARIES,
+                                           blocked=("numba", "numpy"))
+    assert (found, imported) == (status, []), err
+    assert "Traceback" not in err and out
+
+
+def test_the_library_says_what_to_install_too() -> None:
+    # A caller of the Python API gets an ImportError that names the extra.
+    code = ("import sys; sys.modules['numba'] = None\n"
+            "try:\n    from muggins_cli.solver import solve\n"
+            "except ImportError as e:\n    print(type(e).__name__, e)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert done.stdout == ("NotInstalledError the solver needs numba, which this installation "
+                           "lacks: pip install 'muggins-cli[solver]'\n")

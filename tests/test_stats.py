@@ -38,6 +38,13 @@ Chen              1       0        0         0           0.00         0
 Dara              1       0        0         0           0.00         0
 Eko               1       1        1        12          12.00         0
 
+player    opponent      matches    player's wins    opponent's wins
+--------  ----------  ---------  ---------------  -----------------
+Ana       Budi                2                1                  0
+Chen      Dara                1                0                  0
+Chen      Eko                 1                0                  1
+Dara      Eko                 1                0                  1
+
 diagnostic        count
 --------------  -------
 score-mismatch        1
@@ -82,6 +89,10 @@ def test_stats_json_exactly(corpus: Path) -> None:
             {"name": "Budi", "matches": 2, "wins": 0, "turns": 2, "points": 0,
              "points_per_turn": 0.0, "missed": 15},
         ],
+        "head_to_head": [
+            {"players": ["Ana", "Budi"], "matches": 2, "wins": [1, 0]},
+            {"players": ["Chen", "Dara"], "matches": 1, "wins": [0, 0]},
+        ],
         "diagnostic_codes": [{"code": "score-mismatch", "count": 1},
                              {"code": "unfinished", "count": 1}],
     }
@@ -94,6 +105,8 @@ def test_merging_files_gives_the_whole(corpus: Path) -> None:
     assert (whole.files, whole.matches, whole.points, whole.missed) == (3, 5, 52, 30)
     assert whole.players["Ana"].matches == 4
     assert whole.codes["score-mismatch"] == 2
+    assert whole.pairs[("Ana", "Budi")] == [4, 2, 0]
+    assert whole.pairs[("Chen", "Eko")] == [1, 0, 1]
 
 
 def test_no_files_exits_2(tmp_path: Path) -> None:

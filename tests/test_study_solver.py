@@ -49,12 +49,12 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def perfect(record: str) -> str:
-    return _run("study", record, "--solver", "--perfect", "--jobs", "1", "-q")
+    return _run("study", record, "--solver", "--mode", "perfect", "--jobs", "1", "-q")
 
 
 @pytest.fixture(scope="module")
 def sample(record: str) -> str:
-    return _run("study", record, "--solver", "--samples", "8", "--jobs", "1", "-q")
+    return _run("study", record, "--solver", "--max-samples", "8", "--jobs", "1", "-q")
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +62,7 @@ def plays(record: str) -> Callable[[bool], list[dict[str, Any]]]:
     """``analyze``'s turns, all-seeing or sampled as the pages above."""
     @cache
     def get(perfect: bool) -> list[dict[str, Any]]:
-        view = ["--perfect"] if perfect else ["--samples", "8"]
+        view = ["--mode", "perfect"] if perfect else ["--max-samples", "8"]
         out = _run("analyze", record, "--solver", *view, "-f", "json", "--jobs", "1", "-q")
         got: list[dict[str, Any]] = json.loads(out)["files"][0]["matches"][0]["plays"]
         return got
@@ -243,6 +243,22 @@ def test_the_line_after_each_play_is_the_solvers(
     assert lines >= 10
 
 
+def _line_heads(page: str) -> list[str]:
+    return re.findall(r'<div class="line" data-c="[^"]+">\s*<span class="lhead">([^<]*)</span>',
+                      page)
+
+
+def test_a_line_from_one_sampled_deal_says_so(perfect: str, sample: str) -> None:
+    """In the mover's view the solver's line is played in one deal of the
+    unseen tiles (as ``muggins solve`` says of its variation), not what
+    happened; all-seeing, it is played in the recorded deal and says
+    nothing of the kind."""
+    sampled, seen = _line_heads(sample), _line_heads(perfect)
+    assert len(sampled) >= 10 and len(seen) >= 10
+    assert all("in one sampled deal" in h for h in sampled), sampled[:3]
+    assert not any("sampled" in h for h in seen), seen[:3]
+
+
 def test_the_value_curve_is_the_rounds_margin_after_each_play(
         record: str, perfect: str, solved: Callable[[str], dict[str, Any]],
         plays: Callable[[bool], list[dict[str, Any]]]) -> None:
@@ -342,7 +358,7 @@ def test_luck_is_shown_with_its_error(sample: str,
 
 
 def test_the_same_record_gives_the_same_bytes_with_the_solver(record: str, sample: str) -> None:
-    again = _run("study", record, "--solver", "--samples", "8", "--jobs", "2", "-q")
+    again = _run("study", record, "--solver", "--max-samples", "8", "--jobs", "2", "-q")
     assert again == sample
 
 
@@ -357,7 +373,7 @@ def test_a_strangers_name_is_escaped_in_the_weighing(tmp_path: Path) -> None:
     evil = "<i>Ny&o'"
     path = tmp_path / "evil.mgn"
     path.write_text((HEAD + DEALS + STOCK + TURNS).replace("Nyoman", evil), encoding="utf-8")
-    html = _run("study", str(path), "--solver", "--perfect", "--jobs", "1", "-q")
+    html = _run("study", str(path), "--solver", "--mode", "perfect", "--jobs", "1", "-q")
     assert "<i>" not in html
     page = Page(html)
     shown = "".join(page.text)

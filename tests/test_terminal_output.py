@@ -110,11 +110,15 @@ def test_stats_player_table_escapes_names(folder: Path) -> None:
     result = runner.invoke(app, ["stats", "names.mgn"])
     assert result.exit_code == 0, result.output
     assert not _CONTROL.search(result.stdout)
-    rows = {line.split()[0]: line.split()[1:] for line in result.stdout.splitlines()
+    players, pairs = result.stdout.split("\n\n")[1:3]
+    rows = {line.split()[0]: line.split()[1:] for line in players.splitlines()
             if line.startswith(("Ana", "Bu"))}
     # Ana won the one match with 20 points in 2 turns; Budi scored nothing.
     assert rows[SHOWN_ANA][:4] == ["1", "1", "2", "20"]
     assert rows[SHOWN_BUDI][:4] == ["1", "0", "1", "0"]
+    # Head to head: one match together, Ana's win.
+    assert [line.split() for line in pairs.splitlines()[2:]] == [
+        [SHOWN_ANA, SHOWN_BUDI, "1", "1", "0"]]
 
 
 # -- long tokens ---------------------------------------------------------------

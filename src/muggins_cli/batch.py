@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 import muggins_cli
 from muggins_cli.check import STDIN, FileReport, check_file, not_checked
 from muggins_cli.errors import MugginsError
-from muggins_cli.process import tune_collector
+from muggins_cli.process import as_worker, stopped_by
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -257,12 +257,16 @@ def _mp_context() -> BaseContext:
 
 
 def _worker_init() -> None:
-    tune_collector()  # as the command's own process
-    # Ctrl-C is the parent's to handle: it stops the workers itself, and
-    # workers would only print a traceback each.
-    import signal
+    as_worker()
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+def _broken(e: BaseException) -> BaseException:
+    """What a pool broken by a dead worker means: the stop of the whole
+    command when a signal that stops it came (it may have reached the
+    workers first: sent to the process group), else a worker's death."""
+    if stopped_by() is not None:
+        return KeyboardInterrupt()
+    return BatchError(f"a worker process died ({e}); try --jobs 1")
 
 
 def _stop(executor: ProcessPoolExecutor, deadline: float = DRAIN_SECONDS) -> None:
@@ -332,7 +336,7 @@ def _process_results(executor: ProcessPoolExecutor, work: Work[T], paths: Sequen
         yield from _in_order(submit, work, paths, jobs, ChunkSize.for_run(paths, jobs))
         ok = True
     except BrokenProcessPool as e:
-        raise BatchError(f"a worker process died ({e}); try --jobs 1") from None
+        raise _broken(e) from None
     finally:
         # On an early stop (an error, Ctrl-C, a closed pipe) drop the rest.
         if ok:
@@ -375,7 +379,7 @@ class TaskPool:
             for f in futures:
                 yield f.result()
         except BrokenProcessPool as e:
-            raise BatchError(f"a worker process died ({e}); try --jobs 1") from None
+            raise _broken(e) from None
         finally:
             for f in futures:
                 f.cancel()

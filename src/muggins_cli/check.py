@@ -8,8 +8,10 @@ of matches, replays each match with its own rules and gathers the findings.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from muggins_cli.errors import InputError
@@ -48,30 +50,78 @@ class FileReport:
         return self.count(Severity.WARNING)
 
 
-def expand_paths(paths: Iterable[str]) -> Iterator[str]:
-    """Files as given, folders as every ``*.mgn`` below them (sorted), ``-``
-    as stdin. A path that does not exist is passed on: reading it reports it
-    as unreadable, in order, like any other file that cannot be read."""
+#: Whether to keep a file found below a folder given: ``keep(folder, file)``.
+Keep = Callable[[str, str], bool]
+
+
+def expand_paths(paths: Iterable[str], keep: Keep | None = None) -> Iterator[str]:
+    """Files as given, folders as every ``*.mgn`` below them (sorted, see
+    :func:`records_below`) that ``keep`` keeps (all without it), ``-`` as
+    stdin. A path that does not exist is passed on: reading it reports it
+    as unreadable, in order, like any other file that cannot be read. A
+    file named is always read."""
     for p in paths:
         if p != STDIN and os.path.isdir(p):
-            # Everything named *.mgn but a folder: a link that leads nowhere
-            # or to itself, a pipe or a device is reported when it is read,
-            # never passed over as if it were not there.
-            found = sorted(
-                str(f) for f in Path(p).rglob("*.mgn") if not f.is_dir()
-            )
-            yield from found
+            if keep is None:
+                yield from sorted(records_below(p))
+            else:
+                # A folder the filter leaves out (.git, a hidden or ignored
+                # one) is not entered: all it holds would be left out too.
+                found = sorted(records_below(p, partial(keep, p)))
+                yield from (f for f in found if keep(p, f))
         else:
             yield p
+
+
+def records_below(folder: str, enter: Callable[[str], bool] | None = None) -> Iterator[str]:
+    """Every path below ``folder`` named ``*.mgn`` that is not a folder, and
+    every folder below it (``folder`` included) that cannot be listed, in
+    no order. Folders are entered, links to folders are not (a link back
+    up would never end).
+
+    Nothing is passed over in silence and nothing stops the walk: a
+    folder that cannot be listed (no read permission, a path past the
+    system's limit) is given as it is, and an entry whose kind cannot be
+    learnt (a folder that may be listed but not searched, ``chmod 444``)
+    is given when its name is a record's; reading either reports it as
+    ``unreadable`` with the system's reason, in its place among the rest.
+    Everything named ``*.mgn`` but a folder (a link that leads nowhere or
+    to itself, a pipe, a device) is given too, for the same reason. A
+    folder below for which ``enter`` says no is not walked."""
+    waiting = [str(Path(folder))]  # as Path.rglob named them: "./a" is "a"
+    while waiting:
+        here = waiting.pop()
+        try:
+            with os.scandir(here) as listing:
+                entries = [(e.name, e) for e in listing]
+        except OSError:
+            yield here
+            continue
+        for name, entry in entries:
+            path = str(Path(here, name))
+            try:
+                inside = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                inside = False
+            if inside and (enter is None or enter(path)):
+                waiting.append(path)
+            if not name.endswith(".mgn"):
+                continue
+            try:
+                folder_too = entry.is_dir()
+            except OSError:
+                folder_too = False  # reading it says what it is
+            if not folder_too:
+                yield path
 
 
 def check_file(path: str, *, keep_replays: bool = False, events: bool = False) -> FileReport:
     """Replay every match of one file; never raises for what the file holds."""
     report = FileReport(path)
     try:
-        for _, replay in iter_replays(path, events=events):
+        for match, replay in iter_replays(path, events=events):
             report.matches.append(replay.summary)
-            report.diagnostics.extend(replay.diagnostics)
+            report.diagnostics.extend(unaccepted(match, replay.diagnostics))
             if keep_replays:
                 report.replays.append(replay)
     except InputError as e:
@@ -125,3 +175,76 @@ def not_checked(path: str, why: str) -> FileReport:
 def check_paths(paths: Iterable[str], **kwargs: bool) -> Iterator[FileReport]:
     for path in expand_paths(paths):
         yield check_file(path, **kwargs)
+
+
+# ---------------------------------------------------------------------------
+# Which findings a report shows
+
+#: ``muggins: ignore[CODE, ...]`` in a comment (docs/notation.md 1, an
+#: addition to MGN): whoever keeps the record accepts those findings on the
+#: line the comment is on, or on the line below a comment on a line of its own.
+ACCEPT = re.compile(r"\bmuggins:\s*ignore\[\s*([a-z]+(?:-[a-z]+)*(?:\s*,\s*[a-z]+(?:-[a-z]+)*)*)"
+                    r"\s*\]")
+
+
+def accepted(match: Match) -> dict[int, frozenset[str]]:
+    """The codes the comments of ``match`` accept, by line: a tag's or body
+    line's own comment and those on lines of their own just above it."""
+    found: dict[int, set[str]] = {}
+    for item in (*match.tags, *match.body):
+        comments = item.comments
+        for comment in (*comments.before, *((comments.end,) if comments.end else ())):
+            for m in ACCEPT.finditer(comment.text):
+                found.setdefault(item.line, set()).update(c.strip() for c in m[1].split(","))
+    return {line: frozenset(codes) for line, codes in found.items()}
+
+
+def unaccepted(match: Match, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` less those the record's comments accept (the
+    comments are read only when there is a finding to accept)."""
+    if not diagnostics:
+        return diagnostics
+    ok = accepted(match)
+    if not ok:
+        return diagnostics
+    return [d for d in diagnostics if d.code not in ok.get(d.line, ())]
+
+
+#: Severities by name, as ``--select`` and ``--ignore`` take them.
+SEVERITIES = tuple(s.value for s in Severity)
+#: Codes that say a file was not checked at all: always shown, whatever is
+#: selected (the exit status is 2 for them; a file is left out with an
+#: exclusion, not by hiding why it was not read).
+ALWAYS_SHOWN = frozenset({"unreadable", NOT_CHECKED})
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which findings a report shows, by code or by severity, ruff's way:
+    ``layers`` are (selected, ignored) names, ``pyproject.toml``'s first,
+    then the command line's. For a finding, the last layer that names its
+    code or its severity decides: by its code if named there, else by its
+    severity (in a layer, an ignored name before a selected one). When no
+    layer names either, it is shown unless some layer selects. So
+    ``--select info`` on the command line shows an ``info`` code that the
+    table ignores, as ruff's ``--select`` shows a rule its table ignores."""
+
+    layers: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+
+    def shows(self, d: Diagnostic) -> bool:
+        if d.code in ALWAYS_SHOWN:
+            return True
+        for selected, ignored in reversed(self.layers):
+            for name in (d.code, d.severity.value):
+                if name in ignored:
+                    return False
+                if name in selected:
+                    return True
+        return not any(selected for selected, _ in self.layers)
+
+    def apply(self, report: FileReport) -> FileReport:
+        """``report`` with only the findings shown (so counted, and so in
+        the exit status)."""
+        if not self.layers:
+            return report
+        return replace(report, diagnostics=[d for d in report.diagnostics if self.shows(d)])

@@ -32,3 +32,9 @@ class IllegalMoveError(MugginsError):
 
 class InputError(MugginsError):
     """A file or option the user gave that cannot be used (exit status 2)."""
+
+
+class NotInstalledError(MugginsError, ImportError):
+    """A part of the tool whose optional dependencies (an extra) are not
+    installed: an ImportError to a library's caller, one line and exit
+    status 2 on the command line."""

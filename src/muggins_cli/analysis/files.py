@@ -22,6 +22,7 @@ from muggins_cli.check import (
     FileReport,
     not_checked,
     record_resolver,
+    unaccepted,
     unreadable_diagnostic,
 )
 from muggins_cli.errors import InputError
@@ -69,8 +70,8 @@ def analyse_text(path: str, text: str, weigh: WeighOptions | None = None,
                 match, replay, resolve, weigh, weigher,
                 decisions=decided.decisions() if decided is not None else None)
             report.matches.append(replay.summary)
-            report.diagnostics.extend(sorted([*replay.diagnostics, *analysis.findings],
-                                             key=lambda d: (d.line, d.column)))
+            report.diagnostics.extend(unaccepted(match, sorted(
+                [*replay.diagnostics, *analysis.findings], key=lambda d: (d.line, d.column))))
             out.matches.append(analysis)
             out.records.append(match)
     except InputError as e:  # no record in the text after all: as check reports it

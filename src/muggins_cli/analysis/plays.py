@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from muggins_cli.engine.layout import Layout, open_ends
 from muggins_cli.engine.state import Place, placement_score, placements
@@ -17,6 +18,8 @@ from muggins_cli.notation.model import Placement, Turn
 from muggins_cli.replay.values import TurnEvent
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,16 +37,22 @@ class Option:
 
 def play_text(rules: Rules, layout: Layout, move: Place,
               written: tuple[int, int] | None = None) -> str:
-    """``move`` in MGN, the half that joins the end written first; or, when
-    ``written`` (the halves of the tile the record placed, in its order) is
-    the same tile, in the record's order, so that a message naming the play
-    made and a better one writes one tile one way (a placement's halves
-    orient themselves, so either order is the same play)."""
+    """``move`` in MGN, the half that joins the end written first (a lead:
+    the heavier half first, or as it lies); or, when ``written`` (the
+    halves of the tile the record placed, in its order) is the same tile,
+    in the record's order, so that a message naming the play made and a
+    better one writes one tile one way (a placement's halves orient
+    themselves, and a lead whichever way round is the same play)."""
     tile = move.tile
+    mine = written is not None and Tile.of(*written) == tile
     if move.end is None:
+        if mine:  # a lead is written as it was played
+            assert written is not None
+            return f"{written[0]}-{written[1]}"
         first = tile.hi if move.left is None else move.left
         return f"{first}-{tile.other(first)}"
-    if written is not None and Tile.of(*written) == tile:
+    if mine:
+        assert written is not None
         return f"{written[0]}-{written[1]}{move.end.value}"
     pip = open_ends(rules, layout)[move.end]
     return f"{pip}-{tile.other(pip)}{move.end.value}"
@@ -61,13 +70,26 @@ def options(rules: Rules, layout: Layout, tiles: Iterable[Tile],
     return tuple(out)
 
 
-def best_option(opts: Iterable[Option]) -> Option | None:
-    """The highest-scoring option; the first of equals (engine order)."""
+def named_best(best: T, best_value: float, made: T | None, made_value: float | None) -> T:
+    """The play to name as the best: the play made when it is worth as much
+    as ``best`` (ties name the play made: a player who found one of the
+    best plays is not told of another), else ``best``. Every report that
+    names a best play, at once or by the solver, names it by this rule."""
+    if made is not None and made_value is not None and made_value >= best_value:
+        return made
+    return best
+
+
+def best_option(opts: Iterable[Option], made: Option | None = None) -> Option | None:
+    """The highest-scoring option, named by :func:`named_best` among equals
+    (else the first of them, in engine order)."""
     top: Option | None = None
     for o in opts:
         if top is None or o.points > top.points:
             top = o
-    return top
+    if top is None:
+        return None
+    return named_best(top, top.points, made, made.points if made is not None else None)
 
 
 def same_move(a: Place, b: Place) -> bool:
@@ -108,7 +130,7 @@ class PlayAnalysis(TurnRef):
 
     @property
     def best(self) -> Option | None:
-        return best_option(self.options) if self.options is not None else None
+        return best_option(self.options, self.chosen) if self.options is not None else None
 
     @property
     def forced(self) -> bool:

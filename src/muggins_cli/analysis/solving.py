@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from muggins_cli.engine.state import RoundState
 from muggins_cli.errors import InputError
@@ -21,8 +22,10 @@ from muggins_cli.replay.position import Position, parse_at
 from muggins_cli.replay.replay import run_replay
 from muggins_cli.replay.setup import RulesResolver
 from muggins_cli.replay.watch import Checker, PositionAt, Positions
-from muggins_cli.solver import SolveResult, solve
 from muggins_cli.tiles import Tile, full_set
+
+if TYPE_CHECKING:  # the solver (Numba) only when a position is solved
+    from muggins_cli.solver import SolveResult
 
 MODES = ("perfect", "expect", "sample")
 
@@ -100,6 +103,8 @@ def solve_position(
     """Solve ``pos`` in ``mode``; also the state the search started from
     (in ``sample``, the sampled deal its principal variations were played
     in, or None)."""
+    from muggins_cli.solver import solve
+
     rules = pos.rules
     where = f"position {pos.round}.{pos.turn}"
     if mode == "perfect":

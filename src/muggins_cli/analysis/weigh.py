@@ -69,9 +69,16 @@ import math
 import statistics
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from muggins_cli.analysis.plays import TurnRef, play_text, same_move, written, written_halves
+from muggins_cli.analysis.plays import (
+    TurnRef,
+    named_best,
+    play_text,
+    same_move,
+    written,
+    written_halves,
+)
 from muggins_cli.engine.state import Pass, Place, UnseenDraw, as_seen
 from muggins_cli.engine.view import moves_seen
 from muggins_cli.errors import MugginsError
@@ -79,15 +86,10 @@ from muggins_cli.notation.model import Diagnostic, Match, Severity
 from muggins_cli.replay.position import Decision, Position
 from muggins_cli.replay.replay import decisions
 from muggins_cli.replay.setup import RulesResolver
-from muggins_cli.solver import (
-    Enough,
-    MoveValue,
-    Multi,
-    SolveResult,
-    SolverMove,
-    solve,
-)
 from muggins_cli.solver.knowledge import every_deal
+
+if TYPE_CHECKING:  # the solver itself (Numba) is imported only to weigh a turn
+    from muggins_cli.solver import Enough, MoveValue, SolveResult, SolverMove
 
 #: The solver's budget per search by default: enough for every position of a
 #: two-player round (about three seconds at worst here), and a cap on the
@@ -211,7 +213,7 @@ class WeighOptions:
         """The nodes all of one turn's deals may search: ``work``, 0 for
         no bound, or by default :data:`DEFAULT_WORK` for the players, grown
         in proportion to ``samples`` above :data:`DEFAULT_SAMPLES` (so that
-        one option, ``--samples``, buys more certainty at more time)."""
+        one option, ``--max-samples``, buys more certainty at more time)."""
         if self.work is None:
             base = DEFAULT_WORK.get(players, DEFAULT_WORK[4])
             return base * max(self.samples, DEFAULT_SAMPLES) // DEFAULT_SAMPLES
@@ -503,6 +505,8 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
     together, bar the overrun of one deal's cap: every deal dealt counts
     (:func:`muggins_cli.solver.api._average`). The principal lines are
     asked for only with ``options.lines`` and ``played``."""
+    from muggins_cli.solver import Multi, solve
+
     rules = pos.rules
     players = len(pos.players)
     per_deal = options.node_limit(players)
@@ -519,7 +523,7 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
                 raise KeyboardInterrupt
             if res.stopped is not None:
                 return _Searched(None, "the search did not finish within the node budget "
-                                       "(--nodes)", res.nodes, 1)
+                                       "(--deal-nodes)", res.nodes, 1)
             return _Searched(res, None, res.nodes, 1)
         if pos.hands[pos.to_move] is None:
             return _Searched(None, "the record does not show the mover's hand (deal lines)")
@@ -633,13 +637,16 @@ def _value_error(mv: MoveValue) -> float | None:
     return statistics.stdev(mv.deals) / math.sqrt(k) + sum(mv.spread) / k
 
 
-def _candidates(result: SolveResult) -> tuple[Candidate, ...]:
-    """Every move the search valued, best first (the solver's order among
-    equals): its value, its cost against the best and their errors, and the
-    line the solver expects after it (when it was asked for)."""
+def _candidates(result: SolveResult, named: SolverMove | None = None) -> tuple[Candidate, ...]:
+    """Every move the search valued, best first (``named``, the best as the
+    turn names it, then the solver's order among equals): its value, its
+    cost against the best and their errors, and the line the solver expects
+    after it (when it was asked for)."""
     best = _move_of(result, result.best) if result.best is not None else None
     if best is None or best.value is None:
         return ()
+    first = _move_of(result, named) if named is not None else None
+    first = best if first is None else first
     out = []
     for mv in result.moves:
         if mv.value is None:
@@ -649,7 +656,7 @@ def _candidates(result: SolveResult) -> tuple[Candidate, ...]:
         out.append(Candidate(mv.move, mv.value, max(0.0, best.value - mv.value), error,
                              None if result.exact else _value_error(mv),
                              len(mv.deals), tuple(mv.pv[1:])))
-    order = sorted(range(len(out)), key=lambda i: (out[i].move != best.move, -out[i].value, i))
+    order = sorted(range(len(out)), key=lambda i: (out[i].move != first.move, -out[i].value, i))
     return tuple(out[i] for i in order)
 
 
@@ -792,12 +799,15 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
     luck, luck_error = _luck(before, res if options.mode == "sample" else after())
     value = _value_of(res, d.move)
     best_value = res.value
-    best: str | None = None
-    if isinstance(res.best, Place):
-        best = play_text(at.rules, at.layout, res.best, written_halves(turn))
-    elif res.best is not None:
-        best = str(res.best)
     mv = _move_of(res, d.move)
+    named = res.best
+    if named is not None and best_value is not None and mv is not None:
+        named = named_best(named, best_value, mv.move, value)
+    best: str | None = None
+    if isinstance(named, Place):
+        best = play_text(at.rules, at.layout, named, written_halves(turn))
+    elif named is not None:
+        best = str(named)
     if value is None or best_value is None or mv is None:
         return _weighed(d, choices, None, best, None, luck, res.exact, res.samples,
                         "the play made is not a legal move here", luck_error=luck_error,
@@ -814,7 +824,7 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
                     value_error=value_error(res, d.move),
                     best_value_error=value_error(res, res.best),
                     luck_error=luck_error, cost_low=low, cost_high=high,
-                    candidates=_candidates(res), **work.counts())
+                    candidates=_candidates(res, named), **work.counts())
 
 
 #: Weighs a match's decisions, in order: one after another here

@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from muggins_cli.cli import app as _shell
-from muggins_cli.process import tune_collector
+from muggins_cli.process import stop_like_ctrl_c, tune_collector
 
 # Importing the module ``app`` bound that name here to the module; the name
 # ``app`` of this package is the Typer app, given by ``__getattr__`` below.
@@ -33,6 +33,7 @@ def __getattr__(name: str) -> Any:
 def main() -> None:
     try:
         tune_collector()
+        stop_like_ctrl_c()
         _shell.app()
     except KeyboardInterrupt:
         # Ctrl-C before the command line is read, or after its output.

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Annotated
 
 import typer
 
+import muggins_cli
 from muggins_cli.analysis.annotate import AnnotateError, Thresholds, annotate_text
 from muggins_cli.analysis.files import FileAnalysis, analysis_work
 from muggins_cli.analysis.weigh import (
@@ -16,18 +18,23 @@ from muggins_cli.analysis.weigh import (
 )
 from muggins_cli.batch import BatchError, cluster_retries, run
 from muggins_cli.check import STDIN
-from muggins_cli.cli.app import app
-from muggins_cli.cli.files import write_atomic
+from muggins_cli.cli.app import app, interrupted
+from muggins_cli.cli.config import settings
+from muggins_cli.cli.files import STDOUT, write_atomic
 from muggins_cli.cli.options import (
+    FINDINGS_FORMATS,
+    ExcludeOption,
     FailOn,
     ForceOption,
     Format,
+    IgnoreOption,
     JobsOption,
     JsonOption,
     PathsArgument,
     QuietOption,
-    RetriesOption,
     SchedulerOption,
+    SelectOption,
+    TurnRetriesOption,
     check_output,
     closing_line,
     exit_status,
@@ -46,14 +53,18 @@ from muggins_cli.cli.progress import with_progress
 from muggins_cli.cli.solver_options import (
     BlunderOption,
     MistakeOption,
+    ModeOption,
     PerfectOption,
     SolverNodesOption,
     SolverOption,
     SolverSamplesOption,
     SolverSeedOption,
+    ViewOpt,
+    perfect_view,
     solver_weigher,
     weigh_options,
 )
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.report import github, junit, table, text
 from muggins_cli.report.analysis_report import (
     all_players_table,
@@ -74,15 +85,16 @@ def analyze(
     paths: PathsArgument,
     *,
     fmt: Annotated[
-        Format,
-        format_option(Format.text, Format.json, Format.table, Format.github, Format.junit,
+        str,
+        format_option(*FINDINGS_FORMATS,
                       help="text: findings, then each match's player statistics; json: "
                            "the check's report with players_summary and plays added to each "
                            "match (and the solver's verdicts with --solver; schema in "
-                           "schemas/analysis.schema.json); table: the match table, then one "
-                           "row per player; github, junit: as for check, the analysis "
-                           "findings included."),
-    ] = Format.text,
+                           "schemas/analysis.schema.json, installed with the package as "
+                           "muggins_cli/schemas/analysis.schema.json); table: the match "
+                           "table, then one row per player; jsonl, sarif, github, junit: as "
+                           "for check, the analysis findings included."),
+    ] = Format.text.value,
     as_json: JsonOption = False,
     fail_on: Annotated[
         FailOn,
@@ -91,6 +103,10 @@ def analyze(
                           "or warnings; missed-score and costly-play are warnings), or never."),
     ] = FailOn.error,
     quiet: QuietOption = False,
+    color: ColorOption = ColorWhen.auto,
+    select: SelectOption = None,
+    ignore: IgnoreOption = None,
+    exclude: ExcludeOption = None,
     turns: Annotated[
         bool, typer.Option("--turns", help="Text and table formats: list every turn with its "
                                            "legal alternatives and what each scores.")
@@ -102,12 +118,12 @@ def analyze(
                                               "error) unless -o or --in-place.")
     ] = False,
     output: Annotated[
-        Path | None,
+        str | None,
         typer.Option("--output", "-o", metavar="FILE",
                      help="With --annotate: write the annotated record to FILE (one input "
-                          "file only). An existing FILE needs --force; it keeps its mode and "
-                          "owner, and a read-only one is refused.",
-                     show_default=False, dir_okay=False),
+                          "file only; - is standard output). An existing FILE needs --force; "
+                          "it keeps its mode and owner, and a read-only one is refused.",
+                     show_default=False),
     ] = None,
     in_place: Annotated[
         bool, typer.Option("--in-place", help="With --annotate: rewrite each record that "
@@ -120,13 +136,14 @@ def analyze(
     mistake: MistakeOption = 5,
     blunder: BlunderOption = 15,
     solver: SolverOption = False,
+    mode: ModeOption = ViewOpt.sample,
     perfect: PerfectOption = False,
     samples: SolverSamplesOption = DEFAULT_SAMPLES,
     nodes: SolverNodesOption = None,
     seed: SolverSeedOption = 0,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
-    retries: RetriesOption = None,
+    retries: TurnRetriesOption = None,
 ) -> None:
     """Check records and weigh every turn against its legal alternatives.
 
@@ -146,10 +163,11 @@ def analyze(
     play, "lost/turn" the points lost per unforced turn (the error rate),
     and "luck" what the player's draws gave or took against the average
     draw; each figure from sampled deals comes with its standard error
-    (a figure without one is exact). By default the solver sees what the
-    mover saw (the unseen tiles dealt up to --samples times, consistently
-    with the draws and passes seen, or every deal when there are few);
-    --perfect judges with every hand and the stock in view. A play that
+    (a figure without one is exact). By default (--mode sample, as `muggins
+    solve` names it) the solver sees what the mover saw (the unseen tiles
+    dealt up to --max-samples times, consistently with the draws and passes
+    seen, or every deal when there are few); --mode perfect judges with
+    every hand and the stock in view. A play that
     lost --mistake points or more, beyond the uncertainty of its cost, gets
     a costly-play warning, the turn's one verdict (what it missed at once
     is its note, not a missed-score warning), and with --annotate the
@@ -163,7 +181,7 @@ def analyze(
         muggins analyze club.mgn --annotate -o club-annotated.mgn
         muggins analyze club.mgn --annotate --in-place --mistake 10 --blunder 20
         muggins analyze club.mgn --solver --turns
-        muggins analyze club.mgn --solver --perfect --annotate -o study.mgn
+        muggins analyze club.mgn --solver --mode perfect --annotate -o study.mgn
 
     The annotated record keeps everything written in it (comments too); only
     glyphs and {notes} are added, and `muggins check` reads it as before.
@@ -179,13 +197,18 @@ def analyze(
     except AnnotateError as e:
         raise _fail(str(e)) from None
     check_output(_NAME, output, force)
-    files = record_files(_NAME, paths)
+    chosen = settings(paths, select=select or (), ignore=ignore or (), exclude=exclude or ())
+    if output == STDOUT:
+        output = None  # as without -o: the record on stdout, the report on stderr
+        writing = in_place
+    files = record_files(_NAME, paths, chosen.keep)
     if output is not None and len(files) != 1:
         raise _fail(f"-o/--output takes one record; {len(files)} files were given")
     if in_place and STDIN in files:
         raise _fail("--in-place cannot rewrite standard input; use -o FILE")
     try:
-        weigh = weigh_options(solver=solver, perfect=perfect, samples=samples, nodes=nodes,
+        weigh = weigh_options(solver=solver, perfect=perfect_view(mode, perfect),
+                              samples=samples, nodes=nodes,
                               seed=seed, mistake=mistake, blunder=blunder)
     except ValueError as e:
         raise _fail(str(e)) from None
@@ -199,8 +222,8 @@ def analyze(
     def annotated(f: FileAnalysis) -> FileAnalysis:
         nonlocal status
         if annotate and f.text is not None:
-            status = max(status, _write_annotation(f, thresholds, output, in_place))
-        return f
+            status = max(status, _write_annotation(f, thresholds, output, in_place, force))
+        return replace(f, report=chosen.selection.apply(f.report))
 
     try:
         tries_again = cluster_retries(scheduler, retries)
@@ -227,8 +250,7 @@ def analyze(
     except BatchError as e:
         raise _fail(str(e)) from None
     except KeyboardInterrupt:
-        note(f"{_NAME}: interrupted")
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupted(_NAME)) from None
     status = max(status, exit_status(totals, fail_on))
     if not quiet:
         closing_line(("\n" if after_table and fmt is Format.text else "")
@@ -243,6 +265,14 @@ def _write_report(files: Iterable[FileAnalysis], fmt: Format, out: IO[str], tota
     text ends with a table (a blank line then goes before the summary)."""
     if fmt is Format.json:
         write_analysis_json(files, out, totals)
+    elif fmt is Format.jsonl:
+        from muggins_cli.report.jsonl import write_jsonl
+
+        write_jsonl((f.report for f in files), out, totals)
+    elif fmt is Format.sarif:
+        from muggins_cli.report.sarif import write_sarif
+
+        write_sarif((f.report for f in files), out, totals, muggins_cli.__version__)
     elif fmt is Format.github:
         github.write_github((f.report for f in files), out, totals)
     elif fmt is Format.junit:
@@ -275,8 +305,8 @@ def _write_report(files: Iterable[FileAnalysis], fmt: Format, out: IO[str], tota
     return False
 
 
-def _write_annotation(f: FileAnalysis, thresholds: Thresholds, output: Path | None,
-                      in_place: bool) -> int:
+def _write_annotation(f: FileAnalysis, thresholds: Thresholds, output: str | None,
+                      in_place: bool, force: bool) -> int:
     """Write one file's annotated record where it goes; 2 when it cannot be."""
     assert f.text is not None
     path = f.report.path
@@ -288,11 +318,11 @@ def _write_annotation(f: FileAnalysis, thresholds: Thresholds, output: Path | No
     plural = "" if marked == 1 else "s"
     try:
         if output is not None:
-            write_atomic(output, result)
+            write_atomic(output, result, replace=force)
             note(f"wrote {output} ({marked} turn{plural} annotated)")
         elif in_place:
             if marked:
-                write_atomic(Path(path), result, f.read_as)
+                write_atomic(Path(path), result, f.read_as, replace=True)
                 note(f"annotated {path} ({marked} turn{plural})")
         else:
             sys.stdout.write(result if result.endswith("\n") or not result else result + "\n")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import re
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -21,9 +22,16 @@ from enum import Enum
 from typing import Annotated, Any, get_args, get_origin
 
 import typer
+from typer import BadParameter
+
+# Typer's private modules, for what its public API does not offer: its own
+# Click's classes for the types of the overrides below and the errors it
+# does not re-export, and its coercion, so that a command's values are
+# coerced without pydantic (see _PlainCoercion). pyproject.toml pins typer
+# below the next minor release for them; tests/test_startup.py holds the
+# plain coercion to Typer's own.
 from typer._click import Command, Context
-from typer._click.exceptions import (  # Typer's own Click, which it does not re-export
-    BadParameter,
+from typer._click.exceptions import (
     ClickException,
     MissingParameter,
     NoArgsIsHelpError,
@@ -37,8 +45,10 @@ from typer.models import CommandFunctionType
 
 import muggins_cli
 from muggins_cli.cli.output import OutputError, guarded, say_unwritable
+from muggins_cli.cli.terminal import reset as reset_terminal
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.quoting import shorten
+from muggins_cli.process import stopped_by
 from muggins_cli.report.escape import for_terminal
 
 NAME = "muggins"
@@ -59,6 +69,24 @@ COMMANDS: dict[str, str] = {
     "solve": "solve_cmd",
     "stats": "stats_cmd",
     "study": "study_cmd",
+}
+
+
+#: The line ``muggins --help`` gives each command, set as its ``short_help``
+#: (:class:`MugginsTyper`): the list of commands is then written without
+#: importing any of them.
+SUMMARIES: dict[str, str] = {
+    "analyze": "Check records and weigh every turn against its alternatives.",
+    "selfplay": "Play complete matches between strategies, written as MGN.",
+    "arena": "Play strategies against each other on the same deals.",
+    "check": "Replay records through the rules engine; report every problem.",
+    "explain": "Explain a diagnostic code, with a record that produces it.",
+    "fmt": "Print records in canonical MGN, or check or rewrite them.",
+    "replay": "Replay a recorded match turn by turn on the terminal.",
+    "rules": "List the rules presets, or print one in full.",
+    "solve": "Value every legal play of a position with the solver.",
+    "stats": "Summarise a corpus: matches, rounds, turns, players, codes.",
+    "study": "Write one match as a page to study in a browser.",
 }
 
 
@@ -88,6 +116,8 @@ def _plain_value(desc: TypeDescriptor, value: Any, ctx: Context) -> Any:
         return _UNSURE
     if annotation is str:
         return value if type(value) is str else _UNSURE
+    if annotation is bool:  # a flag: click gives True or False
+        return value if type(value) is bool else _UNSURE
     if isinstance(annotation, type) and issubclass(annotation, Enum):
         try:
             # What Typer's adapter for a choice calls, and returns as it is.
@@ -163,13 +193,48 @@ class _PlainArgument(TyperArgument):
         return None
 
 
+#: The spellings of an older release that still work, hidden from --help:
+#: (command, old spelling) -> the spelling now. An old name of a value is a
+#: second name of the option that took its place (Click reads either); an
+#: old flag (``--perfect``) is a hidden option of its own, which the
+#: command reads as the new spelling.
+OLD_SPELLINGS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("analyze", "--perfect"): ("--mode", "perfect"),
+    ("study", "--perfect"): ("--mode", "perfect"),
+    ("analyze", "--samples"): ("--max-samples",),
+    ("study", "--samples"): ("--max-samples",),
+    ("analyze", "--nodes"): ("--deal-nodes",),
+    ("study", "--nodes"): ("--deal-nodes",),
+    ("selfplay", "--nodes"): ("--move-nodes",),
+    ("arena", "--nodes"): ("--move-nodes",),
+    ("arena", "--matches"): ("--sequences",),
+    ("arena", "-k"): ("--sequences",),
+}
+#: The old names of each option that took them, by the option's first name.
+_OLD_NAMES: dict[str, frozenset[str]] = {}
+for _where, _now in OLD_SPELLINGS.items():
+    _OLD_NAMES[_now[0]] = _OLD_NAMES.get(_now[0], frozenset()) | {_where[1]}
+
+
 class _PlainOption(TyperOption):
     """An option shown with its metavar (``N``, ``FORMAT``; the upper-case
     name when none is given), never a Python type or a ``[x>=1]`` range: the
-    help text says the range in words."""
+    help text says the range in words; and without its old spellings
+    (:data:`OLD_SPELLINGS`), which it still reads."""
 
     def get_runtime_param(self) -> RuntimeParam:
         return _coercion(self)
+
+    def get_help_record(self, ctx: Context) -> tuple[str, str] | None:
+        old = _OLD_NAMES.get(self.opts[0], frozenset())
+        if not old.intersection(self.opts):
+            return super().get_help_record(ctx)
+        kept = self.opts
+        self.opts = [o for o in kept if o not in old]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = kept
 
     def display_type_rich(self, ctx: Any) -> str | None:
         if self.is_flag or self.count:
@@ -195,7 +260,8 @@ class MugginsCommand(TyperCommand):
     :class:`MugginsError` it does not handle itself said on one line with
     exit status 2 (bad input, a bad rules file, a cluster that cannot be
     reached), never a traceback; Ctrl-C it does not handle itself is
-    ``interrupted`` and exit status 130."""
+    ``interrupted`` and exit status 130 (SIGTERM and SIGHUP the same way:
+    :func:`interrupted`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -231,13 +297,41 @@ class MugginsGroup(TyperGroup):
         _make_plain([option])
         return option
 
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        # Typer adds --install-completion and --show-completion after the
+        # group is made: coerced without pydantic too.
+        _make_plain(self.params)
+        return super().parse_args(ctx, args)
+
     def list_commands(self, ctx: Context) -> list[str]:
         return list(dict.fromkeys([*COMMANDS, *self.commands]))
+
+    def format_commands(self, ctx: Context, formatter: Any) -> None:
+        # Typer's makes every command to ask for its short help, which
+        # imports every command's module (the solver, Jinja2, ...): here a
+        # command not made yet is listed with its line of SUMMARIES, which
+        # is also its short_help once made.
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.commands.get(name)
+            if command is None and name in SUMMARIES:
+                rows.append((name, SUMMARIES[name]))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(formatter.width)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         if cmd_name not in self.commands and cmd_name in COMMANDS:
             if not any(c.name == cmd_name for c in app.registered_commands):
-                load_commands([cmd_name])
+                try:
+                    load_commands([cmd_name])
+                except MugginsError as e:  # what its module needs is not installed
+                    sys.stderr.write(for_terminal(f"{NAME} {cmd_name}: {e}") + "\n")
+                    raise typer.Exit(2) from None
             for info in app.registered_commands:
                 if info.name == cmd_name:
                     self.commands[cmd_name] = get_command_from_info(
@@ -254,6 +348,7 @@ class MugginsGroup(TyperGroup):
         return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: Context) -> Any:
+        reset_terminal()  # --color holds for one command, whatever ran before
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
@@ -298,17 +393,23 @@ class MugginsGroup(TyperGroup):
         return status if isinstance(status, int) else 0
 
 
-#: The exit status after Ctrl-C: the shell's for a SIGINT death.
-INTERRUPTED_STATUS = 130
+#: What the line says of each signal that stops a command as Ctrl-C does.
+_STOPPED: dict[int, str] = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated",
+                            signal.SIGHUP: "hung up"}
 
 
-def interrupted(command: str) -> int:
-    """Ctrl-C that no command handled itself: one line, and the exit
-    status a shell gives a command stopped by SIGINT."""
-    with contextlib.suppress(OSError):
-        sys.stderr.write(f"{command}: interrupted\n")
-        sys.stderr.flush()
-    return INTERRUPTED_STATUS
+def interrupted(command: str, *, quiet: bool = False) -> int:
+    """A command stopped by Ctrl-C, or by SIGTERM or SIGHUP, which stop it
+    the same way (``process.stop_like_ctrl_c``): one line (none when
+    ``quiet``), and the exit status a shell gives a command that signal
+    ended, 128 + the signal."""
+    signum = stopped_by() or signal.SIGINT
+    if not quiet:
+        # AttributeError: no stderr at all (2>&-), outside the guarded run.
+        with contextlib.suppress(OSError, AttributeError):
+            sys.stderr.write(f"{command}: {_STOPPED.get(signum, 'stopped')}\n")
+            sys.stderr.flush()
+    return 128 + signum
 
 
 def command_path(args: Sequence[str] | None) -> str:
@@ -332,7 +433,10 @@ def _message(e: ClickException) -> str:
         if isinstance(param, TyperArgument):
             name = param.metavar or (param.name or "ARG").upper()
         else:
-            name = max(param.opts, key=len) if param.opts else str(param.name)
+            # Its first long name: --format, not its alias --output-format.
+            longs = [o for o in param.opts if o.startswith("--")]
+            name = longs[0] if longs else max(param.opts, key=len) if param.opts \
+                else str(param.name)
         if isinstance(e, MissingParameter):
             return f"missing {name}"
         return f"{name}: {_value_message(e)}"
@@ -397,6 +501,8 @@ class MugginsTyper(typer.Typer):
     def command(self, name: str | None = None, **kwargs: Any
                 ) -> Callable[[CommandFunctionType], CommandFunctionType]:
         kwargs.setdefault("cls", MugginsCommand)
+        if name in SUMMARIES:
+            kwargs.setdefault("short_help", SUMMARIES[name])
         return super().command(name, **kwargs)
 
 
@@ -411,7 +517,7 @@ app = MugginsTyper(
         "`muggins check records/`."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},

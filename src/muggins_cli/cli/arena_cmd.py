@@ -3,31 +3,32 @@ or with ``--ladder`` several, each against the next, and their ratings."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from tabulate import tabulate
 
-from muggins_cli.cli.app import app
-from muggins_cli.cli.files import AtomicFile
+from muggins_cli.cli.app import app, interrupted
+from muggins_cli.cli.files import Output
 from muggins_cli.cli.options import (
-    JOBS_MAX,
     NUMBER_MAX,
     ForceOption,
     ForgetOption,
     Format,
     HiddenOpt,
     HiddenOption,
+    JobsOption,
     JsonOption,
+    MoveNodesOption,
     MoveTimeOption,
-    NodesOption,
     ObjectiveOpt,
     ObjectiveOption,
     QuietOption,
+    RulesOption,
     SamplesOption,
     SearchLeadOption,
     SeedOption,
@@ -36,12 +37,12 @@ from muggins_cli.cli.options import (
     fail,
     format_option,
     node_cap,
-    note,
     output_format,
     worker_count,
 )
-from muggins_cli.cli.progress import Tally, with_progress
+from muggins_cli.cli.progress import Tally, counted, with_progress
 from muggins_cli.cli.selfplay_cmd import rules_tag
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation.writer import write_match
 from muggins_cli.play.arena import (
@@ -61,7 +62,7 @@ from muggins_cli.play.strategies import (
     STRATEGY_NAMES,
     make_strategy,
 )
-from muggins_cli.rules.loader import load_rules
+from muggins_cli.rules.loader import DEFAULT_PRESET, load_rules
 
 _NAME = "muggins arena"
 HEADERS = ("strategy", "matches", "wins", "win rate", "95% interval", "points/round")
@@ -81,13 +82,14 @@ def render(result: ArenaResult, tablefmt: str = "simple") -> str:
     a, b = (s.name for s in result.sides)
     spec = result.spec
     goal = spec.target if spec.target is not None else spec.rules.target_for(spec.players)
+    sequences = counted(result.pairs, "deal sequence")
     head = (f"{spec.rules_tag or spec.rules.name}, {spec.players} players, to {goal}: "
-            f"{result.pairs} deal sequences, each played twice with the seats swapped "
-            f"({result.matches} matches)")
+            f"{sequences}, each played twice with the seats swapped "
+            f"({counted(result.matches, 'match')})")
     if spec.lone:
         head = (f"{spec.rules_tag or spec.rules.name}, {spec.players} players, to {goal}: "
-                f"{result.pairs} deal sequences, each played {spec.players} times with {a} in "
-                f"each seat in turn ({result.matches} matches; {a}'s fair share "
+                f"{sequences}, each played {spec.players} times with {a} in "
+                f"each seat in turn ({counted(result.matches, 'match')}; {a}'s fair share "
                 f"{spec.fair_share:.0%})")
         tail = (f"deal sequences won in every seat: {a} {result.swept[0]}, {b} "
                 f"{result.swept[1]}; split {result.split}")
@@ -117,7 +119,8 @@ def render_ladder(ladder: Ladder, tablefmt: str = "simple") -> str:
     spec = ladder.results[0].spec
     goal = spec.target if spec.target is not None else spec.rules.target_for(spec.players)
     head = (f"{spec.rules_tag or spec.rules.name}, {spec.players} players, to {goal}: "
-            f"{len(ladder.results)} pairings, {ladder.results[0].pairs} deal sequences each, "
+            f"{counted(len(ladder.results), 'pairing')}, "
+            f"{counted(ladder.results[0].pairs, 'deal sequence')} each, "
             "every one played in both seats")
     foot = (f"rating: Elo scale (400 = ten to one), Bradley-Terry fit to every pairing, "
             f"{ladder.names[0]} = 0")
@@ -143,15 +146,11 @@ def arena(
         bool, typer.Option("--lone", help="A in one seat against B in every other, each seat "
                                           "in turn (a deal sequence is played once per seat).")
     ] = False,
-    rules_spec: Annotated[
-        str, typer.Option("--rules", "-r", metavar="NAME|FILE",
-                          help="A rules preset (pagat, spinner, all-threes) or a rules YAML "
-                               "file.")
-    ] = "pagat",
-    matches: Annotated[
-        int, typer.Option("--matches", "-k", min=1, max=NUMBER_MAX, metavar="K",
+    rules_spec: RulesOption = DEFAULT_PRESET,
+    sequences: Annotated[
+        int, typer.Option("--sequences", "--matches", "-k", min=1, max=NUMBER_MAX, metavar="K",
                           help="Deal sequences (at least 1); each is played twice, seats "
-                               "swapped (2K matches).")
+                               "swapped (2K matches; with --lone once per seat).")
     ] = 50,
     seed: SeedOption = 0,
     players: Annotated[
@@ -161,33 +160,30 @@ def arena(
     ] = 2,
     target: TargetOption = None,
     samples: SamplesOption = None,
-    nodes: NodesOption = DEFAULT_NODES,
+    nodes: MoveNodesOption = DEFAULT_NODES,
     move_time: MoveTimeOption = None,
     objective: ObjectiveOption = ObjectiveOpt.match,
     search_lead: SearchLeadOption = False,
     hidden: HiddenOption = HiddenOpt.sample,
     forget: ForgetOption = DEFAULT_FORGET,
-    jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, max=JOBS_MAX, metavar="N",
-                          help="Processes to play in (at least 1; never more than the deal "
-                               "sequences, a note on stderr when more than the cores); the "
-                               "results do not depend on it.")
-    ] = 1,
+    jobs: JobsOption = None,
     fmt: Annotated[
-        Format,
+        str,
         format_option(Format.table, Format.json,
                       help="table: the table and a line on the pairs; json: "
                            "one JSON document."),
-    ] = Format.table,
+    ] = Format.table.value,
     as_json_out: JsonOption = False,
     output: Annotated[
         str | None, typer.Option("--output", "-o", metavar="FILE",
                                  help="Also write every match as an MGN record to FILE, "
-                                      "atomically (an existing FILE needs --force).",
+                                      "atomically (an existing FILE needs --force); - writes "
+                                      "them to stdout and the table to stderr.",
                                  show_default=False)
     ] = None,
     force: ForceOption = False,
     quiet: QuietOption = False,
+    color: ColorOption = ColorWhen.auto,
 ) -> None:
     """Play strategy A against B in duplicate format: every deal sequence is
     played twice with the seats swapped (the same shuffles in the same round
@@ -226,11 +222,11 @@ def arena(
 
     \b
     Examples:
-        muggins arena greedy random --matches 100 --seed 1
-        muggins arena solver greedy --rules pagat --matches 100 --jobs 2 --json
-        muggins arena --ladder random,greedy,defensive --matches 50
-        muggins arena solver greedy --players 3 --lone --matches 20
-        muggins arena solver careless --rules spinner --forget 0.3 --matches 20
+        muggins arena greedy random --sequences 100 --seed 1
+        muggins arena solver greedy --rules pagat --sequences 100 --jobs 2 --json
+        muggins arena --ladder random,greedy,defensive --sequences 50
+        muggins arena solver greedy --players 3 --lone --sequences 20
+        muggins arena solver careless --rules spinner --forget 0.3 --sequences 20
     """
     try:
         names: list[str] = []
@@ -254,50 +250,46 @@ def arena(
     except MugginsError as e:
         raise fail(_NAME, str(e)) from None
     fmt = output_format(fmt, as_json_out)
-    check_output(_NAME, Path(output) if output is not None else None, force)
+    check_output(_NAME, output, force)
     spec = ArenaSpec(a, b, rules, players=players, seed=seed, target=target, rules_tag=tag,
                      samples=samples, node_limit=node_cap(nodes), time_limit=move_time,
                      objective=objective.value, search_lead=search_lead, lone=lone,
                      forget=forget, hidden=hidden.value)
     if ladder is not None:
-        jobs = worker_count(_NAME, jobs, matches, unit="deal sequence")
-        _ladder(names, spec, matches, every, jobs, fmt is Format.json, quiet)
+        jobs = worker_count(_NAME, jobs, sequences, unit="deal sequence")
+        _ladder(names, spec, sequences, every, jobs, fmt is Format.json, quiet)
         return
-    sink = None
-    if output is not None:
-        try:
-            sink = AtomicFile(output)
-        except OSError as e:
-            raise fail(_NAME, f"cannot write {output}: {e.strerror or e}") from None
-    jobs = worker_count(_NAME, jobs, matches, unit="deal sequence")
+    sink = Output(output, force=force) if output is not None else None
+    jobs = worker_count(_NAME, jobs, sequences, unit="deal sequence")
     games: list[Game] = []
     start = time.perf_counter()
-    try:
-        pairs = play_pairs(spec, matches, jobs=jobs, keep_records=sink is not None)
-        for done in with_progress(pairs, matches, quiet=quiet, noun="deal sequence",
-                                  verb="played"):
-            games.extend(done)
-    except KeyboardInterrupt:
-        note(f"{_NAME}: interrupted")
-        raise typer.Exit(130) from None
-    finally:
+    stopped = False
+    with sink if sink is not None else contextlib.nullcontext():
+        try:
+            pairs = play_pairs(spec, sequences, jobs=jobs, keep_records=sink is not None)
+            for done in with_progress(pairs, sequences, quiet=quiet, noun="deal sequence",
+                                      verb="played"):
+                games.extend(done)
+        except KeyboardInterrupt:
+            stopped = True
         if sink is not None:
             # Whole matches only, in order, also after Ctrl-C.
             records = [g.record for g in sorted(games, key=lambda g: (g.pair, g.leg))]
-            with sink:
-                sink.write("\n".join(write_match(r) for r in records if r is not None))
-                try:
-                    sink.commit()
-                except OSError as e:
-                    raise fail(_NAME, f"cannot write {output}: {e.strerror or e}") from None
+            sink.write("\n".join(write_match(r) for r in records if r is not None))
+            sink.commit()
+    if stopped:
+        raise typer.Exit(interrupted(_NAME))
     result = tally(spec, games)
+    # The records on standard output (-o -) leave the table to standard error.
+    out = sys.stderr if sink is not None and sink.to_stdout else sys.stdout
     if fmt is Format.json:
         doc = as_json(result)
-        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        out.write(json.dumps(doc, indent=2) + "\n")
     else:
-        sys.stdout.write(render(result) + "\n")
+        out.write(render(result) + "\n")
     if not quiet:
-        sys.stderr.write(f"{result.matches} matches in {time.perf_counter() - start:.1f} s\n")
+        sys.stderr.write(f"{counted(result.matches, 'match')} in "
+                         f"{time.perf_counter() - start:.1f} s\n")
 
 
 def _ladder(names: list[str], spec: ArenaSpec, matches: int, every: bool, jobs: int,
@@ -309,15 +301,15 @@ def _ladder(names: list[str], spec: ArenaSpec, matches: int, every: bool, jobs: 
             result = run_ladder(names, spec, matches, every=every, jobs=jobs,
                                 on_pair=lambda _: count.advance())
     except KeyboardInterrupt:
-        note(f"{_NAME}: interrupted")
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupted(_NAME)) from None
     if as_json_out:
         sys.stdout.write(json.dumps(ladder_json(result), indent=2) + "\n")
     else:
         sys.stdout.write(render_ladder(result) + "\n")
     if not quiet:
         matches_played = sum(r.matches for r in result.results)
-        sys.stderr.write(f"{matches_played} matches in {time.perf_counter() - start:.1f} s\n")
+        sys.stderr.write(f"{counted(matches_played, 'match')} in "
+                         f"{time.perf_counter() - start:.1f} s\n")
 
 
 __all__ = ["arena", "render", "render_ladder"]

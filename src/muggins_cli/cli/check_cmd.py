@@ -8,18 +8,24 @@ from typing import Annotated
 
 import typer
 
+import muggins_cli
 from muggins_cli.batch import BatchError, check_many
 from muggins_cli.check import FileReport
 from muggins_cli.cli.app import app
+from muggins_cli.cli.config import settings
 from muggins_cli.cli.options import (
+    FINDINGS_FORMATS,
+    ExcludeOption,
     FailOn,
     Format,
+    IgnoreOption,
     JobsOption,
     JsonOption,
     PathsArgument,
     QuietOption,
     RetriesOption,
     SchedulerOption,
+    SelectOption,
     closing_line,
     exit_status,
     fail,
@@ -33,6 +39,7 @@ from muggins_cli.cli.options import (
     worker_count,
 )
 from muggins_cli.cli.progress import with_progress
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.report import text
 from muggins_cli.report.json_report import Totals, write_json
 
@@ -44,14 +51,17 @@ def check(
     paths: PathsArgument,
     *,
     fmt: Annotated[
-        Format,
-        format_option(Format.text, Format.json, Format.table, Format.github, Format.junit,
+        str,
+        format_option(*FINDINGS_FORMATS,
                       help="text: one finding per line (path:line:col: severity "
                            "code message), then a summary line that says what a non-zero exit "
-                           "status means; json: the report of docs/notation.md 9; table: one row "
-                           "per match; github: GitHub Actions annotations; junit: JUnit XML, "
-                           "one test case per match."),
-    ] = Format.text,
+                           "status means; json: the report of docs/notation.md 9 (its schema "
+                           "is schemas/report.schema.json, installed with the package as "
+                           "muggins_cli/schemas/report.schema.json); jsonl: one JSON object "
+                           "per finding, a line each; sarif: SARIF 2.1.0, for GitHub code "
+                           "scanning; table: one row per match; github: GitHub Actions "
+                           "annotations; junit: JUnit XML, one test case per match."),
+    ] = Format.text.value,
     as_json: JsonOption = False,
     fail_on: Annotated[
         FailOn,
@@ -60,6 +70,10 @@ def check(
                           "or warnings), or never."),
     ] = FailOn.error,
     quiet: QuietOption = False,
+    color: ColorOption = ColorWhen.auto,
+    select: SelectOption = None,
+    ignore: IgnoreOption = None,
+    exclude: ExcludeOption = None,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
     retries: RetriesOption = None,
@@ -76,16 +90,21 @@ def check(
     the check itself worked), 2 a file could not be read, no record was
     found, or the command line is wrong.
 
+    Findings can be chosen by code or severity (--select, --ignore, or
+    [tool.muggins] in pyproject.toml), accepted in the record (a comment
+    # muggins: ignore[CODE] on the line), and files left out (--exclude).
+
     Example: muggins check records/ --format table
     """
     fmt = output_format(fmt, as_json)
-    files = record_files(_NAME, paths)
+    chosen = settings(paths, select=select or (), ignore=ignore or (), exclude=exclude or ())
+    files = record_files(_NAME, paths, chosen.keep)
     n = worker_count(_NAME, jobs, len(files)) if scheduler is None else jobs
     totals = Totals()
     try:
-        reports = with_progress(check_many(files, jobs=n, scheduler=scheduler,
-                                           retries=retries), len(files), quiet=quiet,
-                                summary=summary_stream(fmt))
+        checked = check_many(files, jobs=n, scheduler=scheduler, retries=retries)
+        reports = with_progress(map(chosen.selection.apply, checked), len(files),
+                                quiet=quiet, summary=summary_stream(fmt))
         write_report(reports, fmt, totals)
     except BatchError as e:
         raise fail(_NAME, str(e)) from None
@@ -104,6 +123,14 @@ def write_report(reports: Iterable[FileReport], fmt: Format, totals: Totals) -> 
     out = sys.stdout
     if fmt is Format.json:
         write_json(reports, out, totals)
+    elif fmt is Format.jsonl:
+        from muggins_cli.report.jsonl import write_jsonl
+
+        write_jsonl(reports, out, totals)
+    elif fmt is Format.sarif:
+        from muggins_cli.report.sarif import write_sarif
+
+        write_sarif(reports, out, totals, muggins_cli.__version__)
     elif fmt is Format.github:
         from muggins_cli.report import github
 

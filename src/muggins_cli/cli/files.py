@@ -21,7 +21,18 @@ every command that rewrites or replaces a file follows (``fmt --in-place``,
   place if the file changed since it was read: another program (an editor
   saving it) wrote it meanwhile, and the rename would throw its text away.
   The file's identity (device, inode, size, modification time) is compared
-  just before the rename; what remains is the instant between the two.
+  just before the rename; what remains is the instant between the two;
+- a new file (``-o FILE`` without ``--force``) is put in place only where
+  there is still no file: the command refused an existing FILE at its
+  start, and a file another program made while it ran is left as it is
+  (:class:`AppearedError`). The temporary file is linked to the name, which
+  fails if the name is taken, whatever the moment; on a file system without
+  links, the name is looked up just before the rename instead.
+
+:class:`Output` is what a command's ``-o FILE`` or ``--svg FILE`` writes
+to: standard output for ``-``, any other name (``./-`` too) a file written
+as above; a write or a rename that fails is one :class:`UnwritableError`,
+and no file is left behind.
 """
 
 from __future__ import annotations
@@ -31,17 +42,24 @@ import errno
 import os
 import signal
 import stat
+import sys
 import tempfile
 import threading
 from pathlib import Path
 from types import FrameType, TracebackType
 from typing import Any
 
+from muggins_cli.errors import MugginsError
+
 READ_ONLY = "the file is read-only (no write permission for its owner)"
 CHANGED = ("the file changed while it was read (another program wrote it); it is left as "
            "that program left it")
 NOT_YOURS = "the file belongs to another user, whom a rewrite could not give it back to"
 NO_ACCESS = "you have no write permission for the file"
+APPEARED = ("it was made while the command ran (by another program) and is left as it is; "
+            "add --force to replace it")
+#: The name of an output that means standard output.
+STDOUT = "-"
 
 _STOPPING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
                   if hasattr(signal, name))
@@ -82,17 +100,50 @@ class ChangedError(OSError):
         super().__init__(errno.ESTALE, CHANGED, os.fspath(path))
 
 
+class AppearedError(FileExistsError):
+    """A new file's name was taken while it was written (:data:`APPEARED`)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        super().__init__(errno.EEXIST, APPEARED, os.fspath(path))
+
+
+#: What link() says on a file system that has no hard links.
+_NO_LINKS = frozenset({errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS,
+                       errno.EMLINK, errno.EXDEV})
+
+
+def put_new(temp: str, path: str | os.PathLike[str]) -> None:
+    """Give the file ``temp`` the name ``path`` if no file has it;
+    :class:`AppearedError` otherwise."""
+    try:
+        os.link(temp, path)
+    except FileExistsError:
+        raise AppearedError(path) from None
+    except OSError as e:
+        if e.errno not in _NO_LINKS:
+            raise
+        if os.path.lexists(path):
+            raise AppearedError(path) from None
+        os.rename(temp, path)  # the one moment left between the look and the rename
+        return
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(temp)
+
+
 class AtomicFile:
-    """Text written to a temporary file beside ``path`` that replaces
-    ``path`` on :meth:`commit`; leaving the ``with`` block without a commit
-    (or with an exception, or on SIGTERM) removes it and leaves ``path`` as
-    it was. Raises :class:`PermissionError` (its ``strerror`` says why) for
-    a file that :func:`replace_problem` refuses; with ``read_as`` (the
-    file's ``os.stat`` when its text was read), :meth:`commit` raises
-    :class:`ChangedError` instead of replacing a file that changed since."""
+    """Text written to a temporary file beside ``path`` that takes its
+    place on :meth:`commit`: over the old ``path`` with ``replace``, else
+    only where no file is (:class:`AppearedError`). Leaving the ``with``
+    block without a commit (or with an exception, or on SIGTERM) removes it
+    and leaves ``path`` as it was. Raises :class:`PermissionError` (its
+    ``strerror`` says why) for a file that :func:`replace_problem` refuses;
+    with ``read_as`` (the file's ``os.stat`` when its text was read),
+    :meth:`commit` raises :class:`ChangedError` instead of replacing a file
+    that changed since."""
 
     def __init__(self, path: str | os.PathLike[str],
-                 read_as: os.stat_result | None = None) -> None:
+                 read_as: os.stat_result | None = None, *, replace: bool) -> None:
+        self._replace = replace
         self._read_as = identity(read_as) if read_as is not None else None
         self.path = Path(os.path.realpath(path))  # a symbolic link keeps pointing at it
         problem = replace_problem(self.path)
@@ -165,7 +216,10 @@ class AtomicFile:
             self._stream.close()
             if self._read_as is not None and self._identity() != self._read_as:
                 raise ChangedError(self.path)
-            os.replace(self._temp, self.path)
+            if self._replace:
+                os.replace(self._temp, self.path)
+            else:
+                put_new(self._temp, self.path)
         except BaseException:
             self._cleanup()
             raise
@@ -193,8 +247,78 @@ class AtomicFile:
 
 
 def write_atomic(path: str | os.PathLike[str], content: str,
-                 read_as: os.stat_result | None = None) -> None:
+                 read_as: os.stat_result | None = None, *, replace: bool) -> None:
     """Write ``content`` to ``path`` all at once (see :class:`AtomicFile`)."""
-    with AtomicFile(path, read_as) as out:
+    with AtomicFile(path, read_as, replace=replace) as out:
         out.write(content)
         out.commit()
+
+
+class UnwritableError(MugginsError):
+    """An output file could not be written; nothing was left in its place.
+    A :class:`MugginsError` (one line, exit status 2), and no
+    :class:`OSError`, so that a command's handling of the files it reads
+    cannot take it for one of them."""
+
+    def __init__(self, name: str, error: OSError) -> None:
+        self.name = name
+        self.reason = error.strerror or str(error)
+        super().__init__(f"cannot write {name}: {self.reason}")
+
+
+class Output:
+    """Where a command's ``-o FILE`` or ``--svg FILE`` goes: standard
+    output for ``-`` (through the command's guarded stdout), else the file
+    ``name``, written atomically and never over a file unless ``force``
+    (see the module's rules). Opened at once, so that a folder that cannot
+    be written fails before the work; :meth:`commit` puts the file in
+    place, leaving the ``with`` block without one leaves nothing behind.
+    Every failure of the file is :class:`UnwritableError`."""
+
+    def __init__(self, name: str, *, force: bool) -> None:
+        self.name = name
+        self._file: AtomicFile | None = None
+        if name != STDOUT:
+            try:
+                self._file = AtomicFile(name, replace=force)
+            except OSError as e:
+                raise UnwritableError(name, e) from None
+
+    @property
+    def to_stdout(self) -> bool:
+        return self._file is None
+
+    def write(self, text: str) -> None:
+        if self._file is None:
+            sys.stdout.write(text)
+            return
+        try:
+            self._file.write(text)
+        except OSError as e:
+            self._file.discard()
+            raise UnwritableError(self.name, e) from None
+
+    def flush(self) -> None:
+        """Standard output's text on its way (a file's waits for the commit)."""
+        if self._file is None:
+            sys.stdout.flush()
+
+    def commit(self) -> None:
+        if self._file is None:
+            sys.stdout.flush()
+            return
+        try:
+            self._file.commit()
+        except OSError as e:
+            raise UnwritableError(self.name, e) from None
+
+    def discard(self) -> None:
+        if self._file is not None:
+            self._file.discard()
+
+    def __enter__(self) -> Output:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.discard()

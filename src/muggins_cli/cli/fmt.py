@@ -27,8 +27,9 @@ import typer
 
 from muggins_cli.check import STDIN, unreadable_diagnostic
 from muggins_cli.cli.app import app
+from muggins_cli.cli.config import settings
 from muggins_cli.cli.files import AtomicFile, replace_problem
-from muggins_cli.cli.options import PathsArgument, fail, note, record_files
+from muggins_cli.cli.options import ExcludeOption, PathsArgument, fail, note, record_files
 from muggins_cli.notation.model import Match, Severity
 from muggins_cli.notation.reading import (
     NoRecordError,
@@ -63,6 +64,7 @@ def fmt_command(
             help="Write nothing; list the files that would change and exit 1 if any.",
         ),
     ] = False,
+    exclude: ExcludeOption = None,
 ) -> None:
     """Print records in canonical MGN: tags in a fixed order, single spaces,
     annotations and comments kept.
@@ -85,7 +87,7 @@ def fmt_command(
         raise fail(_NAME, "--in-place and --check cannot be used together")
     status = _OK
     printed = False
-    for path in record_files(_NAME, paths):
+    for path in record_files(_NAME, paths, settings(paths, exclude=exclude or ()).keep):
         try:
             if in_place and path != STDIN:
                 status = max(status, _rewrite(path))
@@ -172,22 +174,32 @@ def _rewrite(path: str) -> int:
     lines = open_record(path)  # a missing file is unreadable before it is unwritable
     problem = replace_problem(path)
     if problem is not None:
-        # Refused only if it would change: a read-only record already in
-        # canonical form is no one's problem.
-        errors, changed = _canonical(lines, _ignore, path)
-        if errors:
-            return _CHANGED
-        if changed:
-            note(f"{path}:0:0: error unwritable {problem}")
-            return _UNREADABLE
-        return _OK
-    with AtomicFile(path, read_as) as out:
+        return _left_as_it_is(path, lines, problem)
+    try:
+        rewrite = AtomicFile(path, read_as, replace=True)
+    except OSError as e:
+        # No temporary file beside it (a folder the user may not write).
+        return _left_as_it_is(path, lines, e.strerror or str(e))
+    with rewrite as out:
         errors, changed = _canonical(lines, out.write, path)
         if errors:
             return _CHANGED
         if changed:
             out.commit()
             note(f"reformatted {path}")
+    return _OK
+
+
+def _left_as_it_is(path: str, lines: Iterable[str], problem: str) -> int:
+    """``--in-place`` for a file that cannot be rewritten (``problem`` says
+    why): refused only if it would change; a record already in canonical
+    form needs no rewrite, nor a temporary file."""
+    errors, changed = _canonical(lines, _ignore, path)
+    if errors:
+        return _CHANGED
+    if changed:
+        note(f"{path}:0:0: error unwritable {problem}")
+        return _UNREADABLE
     return _OK
 
 

@@ -11,7 +11,6 @@ writes ``jobs: JobsOption = None``.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterable, Sequence
 from enum import Enum
@@ -19,10 +18,11 @@ from pathlib import Path
 from typing import IO, Annotated, Any, Literal, TextIO
 
 import typer
-from typer._click.exceptions import BadParameter
+from typer import BadParameter
 
 from muggins_cli.batch import default_jobs
-from muggins_cli.check import STDIN, FileReport, expand_paths
+from muggins_cli.check import FileReport, Keep, expand_paths
+from muggins_cli.cli.files import STDOUT
 from muggins_cli.lexicon import NUMBER_MAX as RECORD_NUMBER_MAX
 from muggins_cli.report import text
 from muggins_cli.report.escape import for_terminal
@@ -61,24 +61,39 @@ class Format(str, Enum):
 
     text = "text"
     json = "json"
+    jsonl = "jsonl"
+    sarif = "sarif"
     table = "table"
     github = "github"
     junit = "junit"
 
 
+#: The formats of a command's findings (``check``, ``analyze``).
+FINDINGS_FORMATS = (Format.text, Format.json, Format.jsonl, Format.sarif, Format.table,
+                    Format.github, Format.junit)
+
+
 def format_option(*allowed: Format, help: str) -> Any:
-    """``-f/--format FORMAT`` for a command that prints its report in the
-    ``allowed`` formats (the others are refused with the list of these).
-    Use as ``fmt: Annotated[Format, format_option(...)] = Format.text``."""
+    """``-f/--format FORMAT`` (``--output-format``, ruff's spelling, too)
+    for a command that prints its report in the ``allowed`` formats; any
+    other name is refused with the list of these. The value reaches the
+    command as a :class:`Format`: use as ``fmt: Annotated[str,
+    format_option(...)] = "text"`` and read it with :func:`output_format`.
+    (Annotated as the ``Format`` enum, Typer would refuse a name with the
+    list of every format, whichever the command takes.)"""
     names = ", ".join(f.value for f in allowed)
 
-    def only_allowed(value: Format) -> Format:
-        if value not in allowed:
-            raise BadParameter(f"{value.value!r} is not one of {names}")
-        return value
+    def only_allowed(value: str) -> Format:
+        found = next((f for f in allowed if f.value == value), None)
+        if found is None:
+            raise BadParameter(f"{value!r} is not one of {names}")
+        return found
 
-    return typer.Option("--format", "-f", metavar="FORMAT", callback=only_allowed,
-                        help=f"{help} --json is short for --format json.")
+    return typer.Option("--format", "-f", "--output-format", metavar="FORMAT",
+                        callback=only_allowed,
+                        autocompletion=lambda: [f.value for f in allowed],
+                        help=f"{help} --json is short for --format json; --output-format "
+                             "is the same as --format.")
 
 
 JsonOption = Annotated[
@@ -87,19 +102,21 @@ JsonOption = Annotated[
 ]
 QuietOption = Annotated[
     bool, typer.Option("--quiet", "-q",
-                       help="Only the report and errors: no progress on stderr, no closing "
-                            "summary line.")
+                       help="Only the report (or what is written) and errors: no progress, "
+                            "no notes and no closing summary line on stderr.")
 ]
 
 
-def output_format(fmt: Format, as_json: bool) -> Format:
+def output_format(fmt: str, as_json: bool) -> Format:
     """The format asked for by ``--format`` and ``--json`` together."""
-    return Format.json if as_json else fmt
+    return Format.json if as_json else Format(fmt)
 
 
 def use_colour(stream: object) -> bool:
-    return (hasattr(stream, "isatty") and stream.isatty()
-            and "NO_COLOR" not in os.environ)
+    """Whether the report on ``stream`` is coloured (:mod:`.terminal`)."""
+    from muggins_cli.cli.terminal import colour
+
+    return colour(stream)
 
 
 # ---------------------------------------------------------------------------
@@ -109,11 +126,40 @@ def use_colour(stream: object) -> bool:
 PathsArgument = Annotated[
     list[str],
     typer.Argument(metavar="PATH",
-                   help="Record files, folders (every *.mgn below, sorted) or - for stdin. "
+                   help="Record files, folders (every *.mgn below, sorted; hidden and "
+                        "git-ignored ones left out) or - for stdin. "
                         "A file that cannot be read is reported on one line, PATH:0:0: error "
                         "unreadable REASON (on stderr when the format has no place for it), "
                         "and makes the exit status 2; so does finding no record at all.",
                    show_default=False),
+]
+SelectOption = Annotated[
+    list[str] | None,
+    typer.Option("--select", metavar="CODES",
+                 help="Report only these codes or severities (error, warning, info), "
+                      "comma-separated or repeated; with --ignore, the code named decides "
+                      "before its severity (--select warning --ignore missed-score). Read "
+                      "after [tool.muggins] select in pyproject.toml. A file that could not "
+                      "be read is always reported.",
+                 show_default=False),
+]
+IgnoreOption = Annotated[
+    list[str] | None,
+    typer.Option("--ignore", metavar="CODES",
+                 help="Leave out these codes or severities (they no longer count for the "
+                      "exit status). A record may accept a finding on its line with a "
+                      "comment: # muggins: ignore[CODE] (docs/notation.md 1).",
+                 show_default=False),
+]
+ExcludeOption = Annotated[
+    list[str] | None,
+    typer.Option("--exclude", metavar="PATTERN",
+                 help="Leave out files found below a folder given that match PATTERN "
+                      "(.gitignore's syntax, from that folder: drafts/, old-*.mgn), "
+                      "besides [tool.muggins] exclude. Hidden files and folders, and what "
+                      ".gitignore ignores, are left out anyway; a file named is always "
+                      "read.",
+                 show_default=False),
 ]
 #: ``--match N``: which match of a record file a one-position command reads
 #: (``replay``, ``solve``).
@@ -126,8 +172,9 @@ JobsOption = Annotated[
     typer.Option("--jobs", "-j", min=1, max=JOBS_MAX, metavar="N",
                  show_default="the number of cores",
                  help="Worker processes to spread the work over (at least 1; never more than "
-                      "there are files, or tasks; a note on stderr when more than the cores). "
-                      "1 works in this process. The output is the same, in the same order."),
+                      "there are tasks: files, turns or deal sequences; a note on stderr when "
+                      "more than the cores). 1 works in this process. The output is the "
+                      "same, in the same order."),
 ]
 SchedulerOption = Annotated[
     str | None,
@@ -136,13 +183,20 @@ SchedulerOption = Annotated[
                       "instead of local processes; needs muggins-cli[dask], and workers "
                       "that see the files at the same absolute paths."),
 ]
+_RETRIES = ("With --scheduler: submit a file whose task failed (its worker died while "
+            "running it, or it raised) again up to N times; then report it as not checked "
+            "(code not-checked) and go on with the rest.")
 RetriesOption = Annotated[
     int | None,
     typer.Option("--retries", min=0, max=RETRIES_MAX, metavar="N", show_default="1",
-                 help="With --scheduler: submit a file whose task failed (its worker died "
-                      "while running it, or it raised) again up to N times; then report it "
-                      "as not checked (code not-checked) and go on with the rest. "
-                      "analyze --solver: a turn, then reported as not weighed."),
+                 help=_RETRIES),
+]
+#: ``analyze``'s, whose tasks are the turns with --solver.
+TurnRetriesOption = Annotated[
+    int | None,
+    typer.Option("--retries", min=0, max=RETRIES_MAX, metavar="N", show_default="1",
+                 help=_RETRIES + " With --solver the tasks are the turns: a turn whose task "
+                                 "keeps failing is reported as not weighed."),
 ]
 
 
@@ -158,10 +212,11 @@ def fail(command: str, message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def record_files(command: str, paths: Sequence[str]) -> list[str]:
-    """The files named by ``paths`` (folders expanded), or exit status 2 when
-    there is none: an empty folder is a mistake, not a clean run."""
-    files = list(expand_paths(paths))
+def record_files(command: str, paths: Sequence[str], keep: Keep | None = None) -> list[str]:
+    """The files named by ``paths`` (folders expanded, keeping what ``keep``
+    keeps), or exit status 2 when there is none: an empty folder is a
+    mistake, not a clean run."""
+    files = list(expand_paths(paths, keep))
     if not files:
         raise fail(command, "no .mgn files found in " + " ".join(paths))
     return files
@@ -258,28 +313,35 @@ def report_unreadable(reports: Iterable[FileReport], stream: TextIO | None = Non
 
 
 OutputFileOption = Annotated[
-    Path | None,
-    typer.Option("--output", "-o", metavar="FILE", show_default=False, dir_okay=False,
-                 help="Write to FILE (an existing FILE needs --force)."),
+    str | None,
+    typer.Option("--output", "-o", metavar="FILE", show_default=False,
+                 help="Write to FILE, - for standard output (an existing FILE needs "
+                      "--force)."),
 ]
 ForceOption = Annotated[
     bool, typer.Option("--force", help="With -o: replace FILE if it exists (atomically).")
 ]
 
 
-def check_output(command: str, output: Path | None, force: bool) -> None:
-    """Refuse to replace a file the user did not ask to replace."""
+def check_output(command: str, output: str | None, force: bool,
+                 option: str = "-o/--output") -> None:
+    """Refuse, before any work, to replace a file the user did not ask to
+    replace. ``-`` is standard output; every other name is a file's,
+    ``./-`` included (an option typed as a path would have made it ``-``).
+    The writer (:class:`~muggins_cli.cli.files.Output`) refuses a file made
+    after this look as well."""
     if output is None:
         if force:
-            raise fail(command, "--force only goes with -o/--output")
+            raise fail(command, f"--force only goes with {option}")
         return
-    if str(output) == STDIN:
+    if output == STDOUT:
         return
-    if output.is_dir():
+    path = Path(output)
+    if path.is_dir():
         raise fail(command, f"{output} is a folder, not a file")
-    if output.exists() and not force:
+    if path.exists() and not force:
         raise fail(command, f"{output} exists; add --force to replace it")
-    if output.exists() and not output.is_file():
+    if path.exists() and not path.is_file():
         raise fail(command, f"{output} is not a file")
 
 
@@ -302,8 +364,11 @@ SamplesOption = Annotated[
                              help="Deals of the unseen tiles the solver strategy solves and "
                                   "averages per move (at least 1; default 64 with two "
                                   "players, 32 with three or four).", show_default=False)]
-NodesOption = Annotated[
-    int, typer.Option("--nodes", min=0, max=NODES_MAX, metavar="N",
+#: The strategies' node cap a move, beside their --move-time (``--nodes``
+#: before: ``solve``'s --nodes caps one whole answer, ``analyze``'s
+#: --deal-nodes one deal's search).
+MoveNodesOption = Annotated[
+    int, typer.Option("--move-nodes", "--nodes", min=0, max=NODES_MAX, metavar="N",
                       help="Cap on search nodes per move of the exact searches (solver, "
                            "oracle; default 4,000,000; 0: none); the deals solved within it "
                            "are averaged. A search the compiled code cannot run (the match "
@@ -317,8 +382,9 @@ MoveTimeOption = Annotated[
                                show_default=False)]
 ObjectiveOption = Annotated[
     ObjectiveOpt, typer.Option("--objective", metavar="OBJECTIVE",
-                               help="match: reaching the target first counts above any points; "
-                                    "points: points to the round's end.")]
+                               help="match: reaching the target first counts above any points "
+                                    "(the match won or lost, then the points); points: "
+                                    "points to the round's end.")]
 HiddenOption = Annotated[
     HiddenOpt, typer.Option("--hidden", metavar="SEARCH",
                             help="How the solver strategy searches while tiles are hidden: "
@@ -341,6 +407,13 @@ SeedOption = Annotated[
     int, typer.Option("--seed", "-s", min=0, max=NUMBER_MAX, metavar="N",
                       help="Seed of the deals and of the strategies' choices (0 to "
                            "999,999,999): the same command writes the same bytes.")
+]
+RulesOption = Annotated[
+    str, typer.Option("--rules", "-r", metavar="NAME|FILE",
+                      help="A rules preset (pagat, spinner, all-threes; `muggins rules` lists "
+                           "them) or a rules YAML file. The records written name the file from "
+                           "their folder (the current one for standard output), so it must "
+                           "lie there or below.")
 ]
 TargetOption = Annotated[
     int | None, typer.Option("--target", min=1, max=NUMBER_MAX, metavar="N",

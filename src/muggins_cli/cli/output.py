@@ -16,7 +16,15 @@ wrote it:
   the command quietly, with exit status 141 (128 + SIGPIPE, what a shell
   shows for a tool that the pipe's end stopped);
 - standard error that cannot be written is given up on quietly: there is
-  nowhere left to say so, and the report on stdout is still worth having.
+  nowhere left to say so, and the report on stdout is still worth having;
+- a stream the process was started without (``muggins check FILE >&-``,
+  ``2>&-``: Python then has ``None`` for it) is a stream whose every write
+  fails, "standard output is closed": stdout is one line on stderr and exit
+  status 2, stderr is given up on as above. The descriptors 0, 1 and 2 that
+  are closed are opened on ``/dev/null`` for the run, so that no file the
+  command opens (a record, the temporary file of an atomic write) takes
+  their number, where a stray write to that number (a worker, a library's
+  message) would land in the user's file.
 
 Once a stream has failed, the file descriptor under it is pointed at
 ``/dev/null``, so that what is still buffered, flushed when the interpreter
@@ -27,10 +35,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 #: The exit status after a closed pipe: the shell's for a SIGPIPE death.
 CLOSED_PIPE_STATUS = 141
@@ -53,6 +62,27 @@ class OutputError(Exception):
     def closed(self) -> bool:
         """The reader went away (a broken pipe): nothing to say to anyone."""
         return self.errno in _CLOSED
+
+
+class ClosedStream(io.TextIOBase):
+    """The standard stream ``name`` (output, error) of a process started
+    without it: every write of something fails as writing to a closed
+    descriptor does, with a reason that says which."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self._name = name
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if text:
+            raise OSError(errno.EBADF, f"standard {self._name} is closed")
+        return 0
+
+    def isatty(self) -> bool:
+        return False
 
 
 class GuardedStream:
@@ -122,6 +152,19 @@ def _to_null(stream: TextIO) -> None:
             os.close(null)
 
 
+def _hold_closed_descriptors() -> None:
+    """Open each of the descriptors 0, 1 and 2 that is closed on /dev/null."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            with contextlib.suppress(OSError):
+                null = os.open(os.devnull, os.O_RDWR)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+
+
 @contextlib.contextmanager
 def guarded() -> Iterator[None]:
     """``sys.stdout`` and ``sys.stderr`` guarded for the block (once: a
@@ -130,8 +173,12 @@ def guarded() -> Iterator[None]:
     if isinstance(out, GuardedStream):
         yield
         return
-    sys.stdout = GuardedStream(out, fatal=True)
-    sys.stderr = GuardedStream(err, fatal=False)
+    _hold_closed_descriptors()
+    # A TextIOBase is a text stream; typeshed's TextIO is the protocol's name for it.
+    sys.stdout = GuardedStream(out if out is not None else cast(TextIO, ClosedStream("output")),
+                               fatal=True)
+    sys.stderr = GuardedStream(err if err is not None else cast(TextIO, ClosedStream("error")),
+                               fatal=False)
     try:
         yield
     finally:

@@ -1,7 +1,9 @@
 """Progress on stderr, the same for every long command.
 
-A bar when stderr is a terminal, one count line at the end otherwise (CI
-logs), nothing with ``--quiet``; stdout stays the report alone.
+A bar when stderr is a terminal that may be drawn on (rich's answer,
+:mod:`.terminal`: not with ``TERM=dumb``), one count line at the end
+otherwise (CI logs), nothing with ``--quiet``; stdout stays the report
+alone.
 
 The bar shares the terminal with the report, which is written straight to
 the streams (rich's redirection of ``sys.stdout`` is bypassed by the copy a
@@ -22,8 +24,10 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Literal, TypeAlias, TypeVar
+
+from muggins_cli.cli.terminal import console, interactive
 
 T = TypeVar("T")
 
@@ -43,6 +47,11 @@ def _plural(noun: str, n: int) -> str:
     return noun + ("es" if noun.endswith("ch") else "s")
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun`` agreeing: 1 deal sequence, 2 deal sequences, 1 match."""
+    return f"{n} {_plural(noun, n)}"
+
+
 def _doing(verb: str) -> str:
     """checked → checking, played → playing, analysed → analysing, read → reading."""
     return verb[:-2] + "ing" if verb.endswith("ed") else verb + "ing"
@@ -53,7 +62,6 @@ class _Bar:
     it is wanted, and erased (so the line it took is free) when it is not."""
 
     def __init__(self, description: str, noun: str, total: int) -> None:
-        from rich.console import Console
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
@@ -64,7 +72,7 @@ class _Bar:
         )
 
         self._file = sys.stderr
-        self._console = Console(file=self._file)
+        self._console = console(self._file)
         # Never started: it keeps the task and renders it; nothing else.
         self._progress = Progress(TextColumn("{task.description}"), BarColumn(),
                                   MofNCompleteColumn(), TextColumn(noun),
@@ -128,11 +136,14 @@ class _Bar:
 class Tally:
     """A count on stderr of things done, whose total may grow as more work
     is found (the turns of each match, as its record is read). A bar on a
-    terminal, one line at the end otherwise, nothing when ``quiet``."""
+    terminal, one line at the end otherwise (``closing``'s, when the count
+    alone would not say what became of them), nothing when ``quiet``."""
 
     def __init__(self, total: int = 0, *, quiet: bool, verb: str = "checked",
-                 noun: str = "file", summary: Summary = None) -> None:
+                 noun: str = "file", summary: Summary = None,
+                 closing: Callable[[], str] | None = None) -> None:
         self.total = total
+        self.closing = closing
         self.done = 0
         self.quiet = quiet
         self.summary = summary
@@ -142,8 +153,8 @@ class Tally:
         self._report_on_screen = False
 
     def __enter__(self) -> Tally:
-        if not self.quiet and sys.stderr.isatty():
-            self._report_on_screen = sys.stdout.isatty()
+        if not self.quiet and interactive(sys.stderr):
+            self._report_on_screen = interactive(sys.stdout)
             self._bar = _Bar(_doing(self.verb), _plural(self.noun, 2), self.total)
         return self
 
@@ -178,7 +189,9 @@ class Tally:
         if self.summary == "stdout" and self._bar is None:
             return  # stderr is a log, where stdout's summary is read already
         if not (self._bar is not None and self._report_on_screen):
-            sys.stderr.write(f"{self.verb} {self.done} {_plural(self.noun, self.done)}\n")
+            line = (self.closing() if self.closing is not None
+                    else f"{self.verb} {self.done} {_plural(self.noun, self.done)}")
+            sys.stderr.write(line + "\n")
             sys.stderr.flush()
 
 

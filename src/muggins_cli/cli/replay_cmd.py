@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from muggins_cli.check import record_resolver
 from muggins_cli.cli.app import app
-from muggins_cli.cli.files import write_atomic
-from muggins_cli.cli.options import MatchOption, note
+from muggins_cli.cli.files import Output
+from muggins_cli.cli.options import MatchOption, check_output, note
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, MugginsCall, Severity, Turn
 from muggins_cli.notation.reading import read_match
@@ -25,6 +24,8 @@ from muggins_cli.report.board import (
     after_settlement,
     position_lines,
     position_title,
+    round_sheet,
+    round_totals,
     tally_sheet,
 )
 from muggins_cli.report.escape import for_terminal
@@ -51,20 +52,23 @@ def replay(
     match_number: MatchOption = 1,
     tally: Annotated[
         bool,
-        typer.Option("--tally", help="End with a score sheet in the traditional tally "
+        typer.Option("--tally", help="End with the score sheet: a row per round (what it "
+                                     "gave each player, and their total after it; not "
+                                     "with --at), then the totals in the traditional tally "
                                      "marks (a stroke per 5 points, the X figure for 50) "
                                      "beside the raw scores."),
     ] = False,
     svg: Annotated[
-        Path | None,
+        str | None,
         typer.Option("--svg", metavar="OUT.svg",
                      help="With --at: draw that position as an SVG file instead (the board "
                           "of `muggins study`: tiles with pips, the tile just played "
-                          "outlined). An existing file needs --force.",
-                     show_default=False, dir_okay=False),
+                          "outlined); - for standard output. An existing file needs --force.",
+                     show_default=False),
     ] = None,
     force: Annotated[
-        bool, typer.Option("--force", help="With --svg: overwrite OUT.svg if it exists.")
+        bool, typer.Option("--force", help="With --svg: replace OUT.svg if it exists "
+                                           "(atomically).")
     ] = False,
 ) -> None:
     """Replay a recorded match turn by turn on the terminal.
@@ -85,12 +89,11 @@ def replay(
     A record with errors is replayed as far as `muggins check` can follow
     it; the first error is named on standard error.
     """
+    check_output(_NAME, svg, force, "--svg")
     try:
         if svg is not None:
             _write_svg(path, at, match_number, svg, force)
             return
-        if force:
-            raise InputError("--force only goes with --svg")
         if at is not None:
             parse_at(at)
         lines = _replay_lines(path, at, match_number, tally)
@@ -125,14 +128,10 @@ def _replayed(path: str, number: int, at: str | None
     return match, result, seen.out, wanted
 
 
-def _write_svg(path: str, at: str | None, number: int, out: Path, force: bool) -> None:
+def _write_svg(path: str, at: str | None, number: int, out: str, force: bool) -> None:
     if at is None:
         raise InputError("--svg draws one position: add --at R.T")
     want = _normal(at)
-    if out.exists() and not force:
-        raise InputError(f"{out} exists; add --force to overwrite it")
-    if out.exists() and not out.is_file():
-        raise InputError(f"{out} is not a file")
     _, _, seen, wanted = _replayed(path, number, at)
     for i, (pos, _item) in enumerate(seen):
         if f"{pos.round}.{pos.turn}" != want:
@@ -142,10 +141,9 @@ def _write_svg(path: str, at: str | None, number: int, out: Path, force: bool) -
         played = before[1] if before is not None else None
         board = board_svg(pos, last, caption=position_title(pos).strip("= "),
                           scored=format_line(played) if isinstance(played, Turn) else None)
-        try:
-            write_atomic(out, standalone(board))
-        except OSError as e:
-            raise InputError(f"cannot write {out}: {e.strerror or e}") from None
+        with Output(out, force=force) as svg:
+            svg.write(standalone(board))
+            svg.commit()
         return
     assert wanted is not None
     wanted.position()  # raises InputError naming why
@@ -179,6 +177,9 @@ def _replay_lines(path: str, at: str | None, number: int, tally: bool) -> list[s
         wanted.position()  # raises InputError naming why
         raise InputError(f"the match has no position {at}")
     if tally:
+        out.append("")
+        out.extend(round_sheet(result.summary.players,
+                               round_totals(seen, final)))
         out.append("")
         out.extend(tally_sheet(result.summary.players, final))
     return out

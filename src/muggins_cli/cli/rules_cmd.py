@@ -15,15 +15,25 @@ from tabulate import tabulate
 from muggins_cli.cli.app import app
 from muggins_cli.cli.options import note
 from muggins_cli.errors import RulesError
-from muggins_cli.rules import Rules, load_preset, load_rules, preset_names, rules_to_yaml
+from muggins_cli.rules import (
+    DEFAULT_PRESET,
+    Rules,
+    load_preset,
+    load_rules,
+    preset_names,
+    rules_to_yaml,
+)
 
 HEADERS = ("name", "spinner", "modulus", "round_end", "muggins", "targets")
 
 
 def presets_table() -> str:
-    """One line per preset: the fields that tell the presets apart at a glance."""
+    """One line per preset: the fields that tell the presets apart at a glance;
+    then which of them applies where none is named."""
     rows = [_row(load_preset(name)) for name in preset_names()]
-    return tabulate(rows, headers=HEADERS, tablefmt="simple", disable_numparse=True)
+    return (tabulate(rows, headers=HEADERS, tablefmt="simple", disable_numparse=True)
+            + f"\n\ndefault: {DEFAULT_PRESET} (a record without a Rules tag, a rules file "
+              "without base, selfplay and arena without --rules)")
 
 
 def _row(rules: Rules) -> list[str]:
@@ -65,7 +75,7 @@ def rules_command(
 
     \b
     Examples:
-        muggins rules                 # the presets, one line each
+        muggins rules                 # the presets, one line each, and the default
         muggins rules spinner         # every field of a preset, as YAML
         muggins rules spinner > my.yaml   # a starting point to edit
         muggins rules my.yaml         # check a file: shows what it resolves to

@@ -4,26 +4,26 @@ from __future__ import annotations
 
 import os
 import random
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from muggins_cli.cli.app import app
-from muggins_cli.cli.files import AtomicFile
+from muggins_cli.cli.app import app, interrupted
+from muggins_cli.cli.files import STDOUT, Output
 from muggins_cli.cli.options import (
     NUMBER_MAX,
     ForceOption,
     ForgetOption,
     HiddenOpt,
     HiddenOption,
+    MoveNodesOption,
     MoveTimeOption,
-    NodesOption,
     ObjectiveOpt,
     ObjectiveOption,
     QuietOption,
+    RulesOption,
     SamplesOption,
     SearchLeadOption,
     SeedOption,
@@ -31,9 +31,9 @@ from muggins_cli.cli.options import (
     check_output,
     fail,
     node_cap,
-    note,
 )
 from muggins_cli.cli.progress import with_progress
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.errors import InputError, MugginsError
 from muggins_cli.notation import model as m
 from muggins_cli.notation.writer import write_match
@@ -45,22 +45,18 @@ from muggins_cli.play.strategies import (
     AnyStrategy,
     make_strategy,
 )
-from muggins_cli.rules.loader import load_rules, preset_names
+from muggins_cli.rules.loader import DEFAULT_PRESET, load_rules, preset_names
 from muggins_cli.rules.model import Rules
 
 _NAME = "muggins selfplay"
 #: Player names by seat when --names is not given.
-DEFAULT_NAMES = ("Ana", "Budi", "Citra", "Dana")
+DEFAULT_NAMES = ("Ana", "Budi", "Citra", "Dewi")
 
 
 @app.command("selfplay")
 def selfplay(
     *,
-    rules_spec: Annotated[
-        str, typer.Option("--rules", "-r", metavar="NAME|FILE",
-                          help="A rules preset (pagat, spinner, all-threes) or a rules YAML file "
-                               "in the output's folder or below it.")
-    ] = "pagat",
+    rules_spec: RulesOption = DEFAULT_PRESET,
     players: Annotated[int, typer.Option("--players", "-n", min=2, max=8, metavar="N",
                                          help="Seats at the table (2 to 8, as the rules "
                                               "allow).")] = 2,
@@ -81,20 +77,21 @@ def selfplay(
     target: TargetOption = None,
     output: Annotated[
         str | None, typer.Option("--output", "-o", metavar="FILE",
-                                 help="Write the records to FILE instead of stdout, "
-                                      "atomically (an existing FILE needs --force). Ctrl-C "
-                                      "keeps the matches finished.",
+                                 help="Write the records to FILE instead of stdout (- is "
+                                      "stdout), atomically (an existing FILE needs --force). "
+                                      "Ctrl-C keeps the matches finished.",
                                  show_default=False)
     ] = None,
     force: ForceOption = False,
     samples: SamplesOption = None,
-    nodes: NodesOption = DEFAULT_NODES,
+    nodes: MoveNodesOption = DEFAULT_NODES,
     move_time: MoveTimeOption = None,
     objective: ObjectiveOption = ObjectiveOpt.match,
     search_lead: SearchLeadOption = False,
     hidden: HiddenOption = HiddenOpt.sample,
     forget: ForgetOption = DEFAULT_FORGET,
     quiet: QuietOption = False,
+    color: ColorOption = ColorWhen.auto,
 ) -> None:
     """Play complete matches between strategies and write them as MGN records,
     with every deal and the stock order, so `muggins check` can verify every
@@ -138,7 +135,7 @@ def selfplay(
             make_strategy(kind, forget=forget)
     except MugginsError as e:
         raise fail(_NAME, str(e)) from None
-    check_output(_NAME, Path(output) if output is not None else None, force)
+    check_output(_NAME, output, force)
 
     def one(k: int) -> m.Match:
         strategies: list[AnyStrategy] = [
@@ -151,37 +148,16 @@ def selfplay(
         extra = m.Tag("Strategies", ", ".join(kinds), 0, 0)
         return replace(out.record, tags=(*out.record.tags, extra))
 
-    sink: AtomicFile | None = None
-    if output is not None:
+    with Output(output if output is not None else STDOUT, force=force) as sink:
         try:
-            sink = AtomicFile(output)
-        except OSError as e:
-            raise fail(_NAME, f"cannot write {output}: {e.strerror or e}") from None
-    write = sys.stdout.write if sink is None else sink.write
-    try:
-        for k in with_progress(range(matches), matches, quiet=quiet, noun="match",
-                               verb="played"):
-            write(("\n" if k else "") + write_match(one(k)))
-            if sink is None:
-                sys.stdout.flush()
-    except KeyboardInterrupt:
-        _commit(sink, output)  # the matches finished, each whole
-        note(f"{_NAME}: interrupted")
-        raise typer.Exit(130) from None
-    except BaseException:
-        if sink is not None:
-            sink.discard()
-        raise
-    _commit(sink, output)
-
-
-def _commit(sink: AtomicFile | None, output: str | None) -> None:
-    if sink is None:
-        return
-    try:
+            for k in with_progress(range(matches), matches, quiet=quiet, noun="match",
+                                   verb="played"):
+                sink.write(("\n" if k else "") + write_match(one(k)))
+                sink.flush()
+        except KeyboardInterrupt:
+            sink.commit()  # the matches finished, each whole
+            raise typer.Exit(interrupted(_NAME)) from None
         sink.commit()
-    except OSError as e:
-        raise fail(_NAME, f"cannot write {output}: {e.strerror or e}") from None
 
 
 def strategy_list(spec: str, players: int) -> list[str]:

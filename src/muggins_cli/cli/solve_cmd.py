@@ -11,7 +11,7 @@ import typer
 
 from muggins_cli.analysis.solving import playable_position, solve_position
 from muggins_cli.check import record_resolver
-from muggins_cli.cli.app import app
+from muggins_cli.cli.app import app, interrupted
 from muggins_cli.cli.options import (
     NODES_MAX,
     NUMBER_MAX,
@@ -20,17 +20,20 @@ from muggins_cli.cli.options import (
     Format,
     JsonOption,
     MatchOption,
+    ObjectiveOpt,
+    ObjectiveOption,
     QuietOption,
     fail,
     format_option,
     node_cap,
-    note,
     output_format,
 )
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.reading import read_match
+from muggins_cli.play.strategies import samples_for
 from muggins_cli.replay.position import parse_at
 from muggins_cli.report.solve_report import solve_json, solve_text
+from muggins_cli.solver import require as require_solver
 
 _NAME = "muggins solve"
 #: Without --time or --nodes a search stops after this many seconds (a
@@ -40,14 +43,12 @@ DEFAULT_TIME = 20.0
 
 
 class ModeOpt(str, Enum):
+    """The views of ``analyze`` and ``study`` (perfect, sample), and
+    solve's own between them: every hand known, the stock's order not."""
+
     perfect = "perfect"
     expect = "expect"
     sample = "sample"
-
-
-class ObjectiveOpt(str, Enum):
-    points = "points"
-    match = "match"
 
 
 class MultiOpt(str, Enum):
@@ -71,16 +72,13 @@ def solve_cmd(
     mode: Annotated[
         ModeOpt,
         typer.Option("--mode", metavar="MODE",
-                     help="perfect: every hand and the stock order known (exact); "
-                          "expect: hands known, each draw uniform over the stock; "
-                          "sample: only what the mover could know, deals averaged."),
-    ] = ModeOpt.perfect,
-    objective: Annotated[
-        ObjectiveOpt,
-        typer.Option("--objective", metavar="OBJECTIVE",
-                     help="points: points to the round's end; match: reaching "
-                          "the target first wins, whatever the points."),
-    ] = ObjectiveOpt.points,
+                     help="sample (the mover's view, as analyze and study judge by "
+                          "default): only what the mover could know, --samples deals of "
+                          "the unseen tiles averaged; perfect: every hand and the stock "
+                          "order known (exact, as a double-dummy solver); expect: hands "
+                          "known, each draw uniform over the stock."),
+    ] = ModeOpt.sample,
+    objective: ObjectiveOption = ObjectiveOpt.match,
     time_limit: Annotated[
         float | None,
         typer.Option("--time", metavar="S", min=0.0, max=SECONDS_MAX,
@@ -106,68 +104,85 @@ def solve_cmd(
                           "can run for hours, and --time then stops it)."),
     ] = MultiOpt.paranoid,
     seed: Annotated[
-        int, typer.Option("--seed", min=0, max=NUMBER_MAX, metavar="N",
+        int, typer.Option("--seed", "-s", min=0, max=NUMBER_MAX, metavar="N",
                           help="Seed of the sampled deals and stock orders (0 to "
-                               "999,999,999).")
+                               "999,999,999): the same command gives the same values.")
     ] = 0,
     samples: Annotated[
-        int, typer.Option("--samples", min=1, max=SAMPLES_MAX, metavar="K",
-                          help="Deals (sample) or stock orders (expect, past its budget) to "
-                               "average (at least 1).")
-    ] = 32,
+        int | None, typer.Option("--samples", min=1, max=SAMPLES_MAX, metavar="K",
+                                 help="Deals of the unseen tiles (sample) or stock orders "
+                                      "(expect, past its budget) to average (at least 1; "
+                                      "default 64 with two players, 32 with three or four, "
+                                      "as the solver strategy's per move).",
+                                 show_default=False)
+    ] = None,
     match_number: MatchOption = 1,
     fmt: Annotated[
-        Format,
+        str,
         format_option(Format.text, Format.json,
-                      help="text: the moves and their values, the best and "
-                           "its principal variation; json: one JSON document: position, "
-                           "to_move, mode, exact, moves [{move, value, pv}], best, value, "
-                           "nodes, seconds."),
-    ] = Format.text,
+                      help="text: the moves and their values (a draw of a known tile "
+                           "with the play after it; with --objective match, whether it "
+                           "wins or loses the match, in words), the best and its principal "
+                           "variation; json: one JSON document: position, to_move, mode, "
+                           "objective, exact, moves [{move, value, error, pv; with "
+                           "--objective match, match: {wins, losses, of, points}}], best, "
+                           "value, nodes, seconds."),
+    ] = Format.text.value,
     as_json: JsonOption = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Value every legal play of a position, as a double-dummy solver does.
+    """Value every legal play of a position with the solver.
+
+    By default from what the mover could know, the view `muggins analyze`
+    and `muggins study` judge by (--mode sample): the unseen tiles are
+    dealt --samples times, consistently with the draws and passes seen,
+    each deal is solved exactly, and each value is the average over the
+    deals solved, shown with its standard error and the number of deals;
+    the principal variation is played in one of those deals (its hidden
+    tiles dealt at random). --mode perfect sees every hand and the stock
+    order, as a double-dummy solver does (exact); --mode expect every hand,
+    each draw uniform over the stock.
 
     Two players: a value is the mover's points minus the opponent's from this
     position to the end of the round, the round-end settlement included and
-    every score taken as claimed; a score that reaches the target ends the
-    match there. Three or four players, by default (--multi paranoid): the
-    mover's points minus the opponents' average, the others playing as one
-    side against the mover. With --multi max-n: each player maximising their
-    own points to the round's end; among equal own results a player prefers
-    the play whose best opponent does worst, then the opponents' results read
-    clockwise, smallest first, then the first play in legal order.
-
-    In sample mode each value is the average over the deals solved, shown
-    with its standard error and the number of deals; the principal variation
-    is played in one of those deals (its hidden tiles dealt at random).
+    every score taken as claimed. Three or four players, by default (--multi
+    paranoid): the mover's points minus the opponents' average, the others
+    playing as one side against the mover. With --multi max-n: each player
+    maximising their own points to the round's end; among equal own results
+    a player prefers the play whose best opponent does worst, then the
+    opponents' results read clockwise, smallest first, then the first play
+    in legal order. By default (--objective match) reaching the target first
+    comes before any points: a play that wins or loses the match says so,
+    beside its points; with --objective points a score that reaches the
+    target ends the match there, worth its points alone.
 
     The principal variation is written as MGN turn lines. Ctrl-C prints the
     best answer found so far, and the exit status is then 130. A mode that
-    the record cannot support (perfect without the stock order, expect
-    without the deals) is refused with exit status 2.
+    the record cannot support (sample or expect without the mover's hand or
+    the deals, perfect without the stock order) is refused with exit status 2.
 
     \b
     Examples:
         muggins solve club.mgn --at 1.5
+        muggins solve club.mgn --at 1.5 --mode perfect --objective points
         muggins solve club.mgn --at 2.1 --mode expect --time 5
-        muggins solve club.mgn --at 3.7 --mode sample --samples 64 --json
+        muggins solve club.mgn --at 3.7 --samples 128 --json
     """
     fmt = output_format(fmt, as_json)
     try:
+        require_solver()
         parse_at(at)
         pos, history = playable_position(read_match(path, match_number), record_resolver(path),
                                          at)
         time_limit, node_limit = _limits(time_limit, nodes)
         result, state = solve_position(pos, mode.value, objective=objective.value,
                                        time_limit=time_limit, node_limit=node_limit, seed=seed,
-                                       samples=samples, history=history, multi=multi.value)
+                                       samples=samples or samples_for(len(pos.players)),
+                                       history=history, multi=multi.value)
     except MugginsError as e:
         raise fail(_NAME, str(e)) from None
     except KeyboardInterrupt:
-        note(f"{_NAME}: interrupted")
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupted(_NAME)) from None
     where = f"{pos.round}.{pos.turn}"
     if fmt is Format.json:
         sys.stdout.write(json.dumps(solve_json(pos, where, result, state), indent=2) + "\n")
@@ -177,9 +192,7 @@ def solve_cmd(
     if result.interrupted:
         # The search answered Ctrl-C with what it had: printed above, but
         # the run was still stopped, as a shell script must be able to tell.
-        if not quiet:
-            note(f"{_NAME}: interrupted")
-        raise typer.Exit(130)
+        raise typer.Exit(interrupted(_NAME, quiet=quiet))
 
 
 def _limits(time_limit: float | None, nodes: int | None) -> tuple[float | None, int | None]:

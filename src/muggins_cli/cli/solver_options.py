@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from enum import Enum
 from typing import Annotated
 
 import typer
@@ -23,6 +24,8 @@ from muggins_cli.batch import RETRIES, ClusterPool, TaskPool
 from muggins_cli.cli.options import NODES_MAX, NUMBER_MAX, SAMPLES_MAX, worker_count
 from muggins_cli.cli.progress import Tally
 from muggins_cli.replay.position import Decision
+from muggins_cli.report.analysis_report import TurnsWeighed
+from muggins_cli.solver import missing
 
 MistakeOption = Annotated[
     int, typer.Option("--mistake", min=1, max=NUMBER_MAX, metavar="POINTS",
@@ -47,14 +50,11 @@ SolverOption = Annotated[
                        rich_help_panel="Solver")
 ]
 PerfectOption = Annotated[
-    bool, typer.Option("--perfect", help="With --solver: judge plays seeing every hand and "
-                                         "the stock as recorded (needs deal and stock "
-                                         "lines). Default: the mover's view only, the "
-                                         "unseen tiles dealt --samples times.",
-                       rich_help_panel="Solver")
+    bool, typer.Option("--perfect", hidden=True,
+                       help="The old spelling of --mode perfect.")
 ]
 SolverSamplesOption = Annotated[
-    int, typer.Option("--samples", min=1, max=SAMPLES_MAX, metavar="K",
+    int, typer.Option("--max-samples", "--samples", min=1, max=SAMPLES_MAX, metavar="K",
                       help="With --solver: the most deals of the unseen tiles one turn "
                            "may take (the search work a turn may take grows with K above "
                            "the default). A turn whose unseen tiles can be dealt in at most "
@@ -67,7 +67,7 @@ SolverSamplesOption = Annotated[
                       rich_help_panel="Solver")
 ]
 SolverNodesOption = Annotated[
-    int | None, typer.Option("--nodes", min=0, max=NODES_MAX, metavar="N",
+    int | None, typer.Option("--deal-nodes", "--nodes", min=0, max=NODES_MAX, metavar="N",
                              help="With --solver: at most N search nodes per search (0: no "
                                   "cap; default 1,000,000). In the mover's view a deal may "
                                   "go on past N with what is left of its turn's work, and "
@@ -77,7 +77,7 @@ SolverNodesOption = Annotated[
                              show_default=False, rich_help_panel="Solver")
 ]
 SolverSeedOption = Annotated[
-    int, typer.Option("--seed", min=0, max=NUMBER_MAX, metavar="N",
+    int, typer.Option("--seed", "-s", min=0, max=NUMBER_MAX, metavar="N",
                       help="With --solver: seed of the sampled deals (0 to 999,999,999; "
                            "the same seed gives the same values).",
                       rich_help_panel="Solver")
@@ -87,15 +87,19 @@ SolverSeedOption = Annotated[
 def weigh_options(*, solver: bool, perfect: bool, samples: int, nodes: int | None,
                   seed: int, mistake: int, blunder: int) -> WeighOptions | None:
     """What ``--solver`` and its options ask for, None without ``--solver``;
-    ValueError naming the first option given without it."""
+    ValueError naming the first option given without it, or what to
+    install when the solver cannot run here."""
     if not solver:
-        given = [name for name, on in (("--perfect", perfect),
-                                       ("--samples", samples != DEFAULT_SAMPLES),
-                                       ("--nodes", nodes is not None),
+        given = [name for name, on in (("--mode", perfect),
+                                       ("--max-samples", samples != DEFAULT_SAMPLES),
+                                       ("--deal-nodes", nodes is not None),
                                        ("--seed", seed != 0)) if on]
         if given:
             raise ValueError(f"{given[0]} goes with --solver")
         return None
+    why = missing()
+    if why is not None:
+        raise ValueError(why)
     return WeighOptions(perfect=perfect, samples=samples, nodes=nodes, seed=seed,
                         costly=mistake, blunder=blunder)
 
@@ -118,8 +122,17 @@ def solver_weigher(command: str, jobs: int | None, *, quiet: bool,
             # How many turns there are to weigh is known only as the
             # records are read: at most a process per core.
             n = worker_count(command, jobs, None, unit="turn")
+            if n > 1:
+                # The search compiled (or loaded) once, here, before the
+                # workers fork: not once in each, and anything it has to say
+                # (where its code is kept) said once.
+                from muggins_cli.solver.kernel import ready
+
+                ready()
             pool = stack.enter_context(TaskPool(n)) if n > 1 else None
-        tally = stack.enter_context(Tally(quiet=quiet, verb="weighed", noun="turn"))
+        said = TurnsWeighed()  # what became of them, in the report's words
+        tally = stack.enter_context(Tally(quiet=quiet, verb="weighed", noun="turn",
+                                          closing=said.words))
 
         def weigher(ds: Sequence[Decision], options: WeighOptions) -> Iterator[Weighed]:
             tally.add(len(ds))
@@ -127,6 +140,31 @@ def solver_weigher(command: str, jobs: int | None, *, quiet: bool,
                      if pool is not None else weigh_each(ds, options))
             for w in found:
                 tally.advance()
+                said.add(w)
                 yield w
 
         yield weigher, tally
+
+
+class ViewOpt(str, Enum):
+    """The views a turn is judged in, named as ``solve --mode`` names them."""
+
+    perfect = "perfect"
+    sample = "sample"
+
+
+ModeOption = Annotated[
+    ViewOpt, typer.Option("--mode", metavar="MODE",
+                          help="With --solver: sample (the mover's view): judge each play "
+                               "by what the mover could know, the unseen tiles dealt up to "
+                               "--max-samples times; perfect: seeing every hand and the "
+                               "stock as recorded (needs deal and stock lines). The modes of "
+                               "`muggins solve`.",
+                          rich_help_panel="Solver")
+]
+
+
+def perfect_view(mode: ViewOpt, perfect: bool) -> bool:
+    """``--mode`` and its old spelling ``--perfect`` read together: True
+    for the all-seeing view."""
+    return perfect or mode is ViewOpt.perfect

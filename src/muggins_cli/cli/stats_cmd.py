@@ -11,8 +11,10 @@ import typer
 from muggins_cli.batch import BatchError, run
 from muggins_cli.check import check_file
 from muggins_cli.cli.app import app
+from muggins_cli.cli.config import settings
 from muggins_cli.cli.options import (
     NUMBER_MAX,
+    ExcludeOption,
     Format,
     JobsOption,
     JsonOption,
@@ -28,6 +30,7 @@ from muggins_cli.cli.options import (
     worker_count,
 )
 from muggins_cli.cli.progress import with_progress
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.report.stats import STATS, CorpusStats, as_json, render
 
 _NAME = "muggins stats"
@@ -38,25 +41,28 @@ def stats(
     paths: PathsArgument,
     *,
     fmt: Annotated[
-        Format,
+        str,
         format_option(Format.table, Format.json,
-                      help="table: three tables; json: one JSON document."),
-    ] = Format.table,
+                      help="table: four tables; json: one JSON document."),
+    ] = Format.table.value,
     as_json_out: JsonOption = False,
     top: Annotated[
         int,
         typer.Option(min=0, max=NUMBER_MAX, metavar="N",
-                     help="Players (most matches first) and diagnostic codes (most "
-                          "frequent first) to list; 0 for all."),
+                     help="Players and pairs of players (most matches first) and "
+                          "diagnostic codes (most frequent first) to list; 0 for all."),
     ] = 10,
     quiet: QuietOption = False,
+    color: ColorOption = ColorWhen.auto,
+    exclude: ExcludeOption = None,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
     retries: RetriesOption = None,
 ) -> None:
     """Summarise a corpus: files, matches, rounds, turns, players, points per
-    turn (points scored by placements over turns played), per player, and the
-    most frequent diagnostic codes.
+    turn (points scored by placements over turns played), per player, head
+    to head (each pair of players: the matches they sat at together, and
+    how many each of them won), and the most frequent diagnostic codes.
 
     Exit status: 0, or 2 when a file cannot be read, no file was found, or the
     command line is wrong. Findings in the records do not change it (use
@@ -65,7 +71,7 @@ def stats(
     Example: muggins stats archive/ --format json --jobs 2
     """
     fmt = output_format(fmt, as_json_out)
-    files = record_files(_NAME, paths)
+    files = record_files(_NAME, paths, settings(paths, exclude=exclude or ()).keep)
     n = worker_count(_NAME, jobs, len(files)) if scheduler is None else jobs
     total = CorpusStats()
     unreadable: list[str] = []

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -12,20 +10,31 @@ import typer
 from muggins_cli.analysis.match import MatchAnalysis, analyse_match
 from muggins_cli.analysis.weigh import DEFAULT_SAMPLES, Weigher, WeighOptions, weigh_each
 from muggins_cli.check import record_resolver
-from muggins_cli.cli.app import app
-from muggins_cli.cli.files import AtomicFile
-from muggins_cli.cli.options import JobsOption, MatchOption, note
+from muggins_cli.cli.app import app, interrupted
+from muggins_cli.cli.files import STDOUT, Output
+from muggins_cli.cli.options import (
+    ForceOption,
+    JobsOption,
+    MatchOption,
+    QuietOption,
+    check_output,
+    note,
+)
 from muggins_cli.cli.solver_options import (
     BlunderOption,
     MistakeOption,
+    ModeOption,
     PerfectOption,
     SolverNodesOption,
     SolverOption,
     SolverSamplesOption,
     SolverSeedOption,
+    ViewOpt,
+    perfect_view,
     solver_weigher,
     weigh_options,
 )
+from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Match, Severity
 from muggins_cli.notation.reading import read_match
@@ -52,22 +61,19 @@ def study(
     ],
     *,
     output: Annotated[
-        Path | None,
-        typer.Option("--output", "-o", metavar="PAGE.html",
-                     help="Write the page to PAGE.html (default: standard output). An "
-                          "existing file needs --force.", show_default=False,
-                     dir_okay=False),
+        str | None,
+        typer.Option("--output", "-o", metavar="FILE",
+                     help="Write the page to FILE, an .html file (default, or -: standard "
+                          "output). An existing FILE needs --force.", show_default=False),
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="With -o: overwrite PAGE.html if it exists.")
-    ] = False,
+    force: ForceOption = False,
     match_number: MatchOption = 1,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="No notes and no progress on stderr.")
-    ] = False,
+    quiet: QuietOption = False,
+    color: ColorOption = ColorWhen.auto,
     mistake: MistakeOption = 5,
     blunder: BlunderOption = 15,
     solver: SolverOption = False,
+    mode: ModeOption = ViewOpt.sample,
     perfect: PerfectOption = False,
     samples: SolverSamplesOption = DEFAULT_SAMPLES,
     nodes: SolverNodesOption = None,
@@ -90,9 +96,10 @@ def study(
     With --solver (the options are those of `muggins analyze`) each turn
     lists every legal play the solver weighed, ranked, with its value and
     its loss against the best (with its standard error, or exact with
-    --perfect), the play made and the best marked; picking one draws it on
-    the table as a ghost tile and, with --perfect (two players), shows the
-    line the solver expects after it. The turn's luck (what its draws gave
+    --mode perfect), the play made and the best marked; picking one draws it
+    on the table as a ghost tile and shows the line the solver expects after
+    it (in the mover's view, played in one sampled deal of the unseen tiles,
+    as the page says). The turn's luck (what its draws gave
     against the average draw) is shown with its error. Under the score
     chart a curve gives the expected margin at the round's end after each
     play; only mistakes and blunders are coloured, a loss within its error
@@ -101,19 +108,14 @@ def study(
     \b
     Examples:
         muggins study records/club-night-pagat-2p.mgn -o club.html
-        muggins study records/club-night-pagat-2p.mgn --solver --perfect -o club.html
+        muggins study records/club-night-pagat-2p.mgn --solver --mode perfect -o club.html
         muggins study records/pos-ronda-spinner-4p.mgn --solver -o ronda.html
         muggins study league.mgn --match 2 -o league-2.html --force
     """
-    if force and output is None:
-        raise _fail("--force only goes with -o/--output")
-    if output is not None:
-        if output.exists() and not force:
-            raise _fail(f"{output} exists; add --force to overwrite it")
-        if output.exists() and not output.is_file():
-            raise _fail(f"{output} is not a file")
+    check_output(_NAME, output, force)
     try:
-        weigh = weigh_options(solver=solver, perfect=perfect, samples=samples, nodes=nodes,
+        weigh = weigh_options(solver=solver, perfect=perfect_view(mode, perfect),
+                              samples=samples, nodes=nodes,
                               seed=seed, mistake=mistake, blunder=blunder)
     except ValueError as e:
         raise _fail(str(e)) from None
@@ -126,22 +128,14 @@ def study(
     except InputError as e:
         raise _fail(str(e)) from None
     except KeyboardInterrupt:
-        note(f"{_NAME}: interrupted")
-        raise typer.Exit(130) from None
+        raise typer.Exit(interrupted(_NAME)) from None
     # Written as the template makes it: a page of tens of MB is never held
     # whole (and again encoded) on top of what it is made from.
-    if output is None:
+    with Output(output if output is not None else STDOUT, force=force) as out:
         for part in page_parts(page):
-            sys.stdout.write(part)
-        return
-    try:
-        with AtomicFile(output) as out:
-            for part in page_parts(page):
-                out.write(part)
-            out.commit()
-    except OSError as e:
-        raise _fail(f"cannot write {output}: {e.strerror or e}") from None
-    if not quiet:
+            out.write(part)
+        out.commit()
+    if not quiet and not out.to_stdout:
         note(f"wrote {output}")
 
 

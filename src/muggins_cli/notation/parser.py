@@ -543,16 +543,16 @@ class _Parser:
             self._notes.append(note)
 
     def _settle_players(self) -> None:
-        """Check the Players tag once the header is complete; with no valid
-        one, names are guessed from each line instead of checked."""
-        players: Tag | None = None
+        """Check the header once it is complete: a tag given again is one
+        finding each time (the first is the one read, :meth:`Match.tag`),
+        and the Players tag; with no valid one, names are guessed from each
+        line instead of checked."""
+        seen: set[str] = set()
         for tag in self._tags:
-            if tag.name != "Players":
-                continue
-            if players is None:
-                players = tag
-            else:
-                self._diag(tag.line, tag.column, "bad-header", "a second Players tag")
+            if tag.name in seen:
+                self._diag(tag.line, tag.column, "bad-header", f"a second {tag.name} tag")
+            seen.add(tag.name)
+        players = next((tag for tag in self._tags if tag.name == "Players"), None)
         if players is None:
             self._diag(self._line, self._column, "bad-header", "the match has no Players tag")
             return

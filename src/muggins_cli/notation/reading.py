@@ -21,9 +21,9 @@ from muggins_cli.notation.parser import iter_matches
 
 class UnreadableError(InputError):
     """A record that cannot be read as MGN text: missing, a folder, binary
-    (a NUL byte) or not UTF-8. docs/notation.md reports it as code ``unreadable``
-    on line 0, so :meth:`diagnostic` gives that form to callers that report
-    per file instead of stopping."""
+    (a NUL byte), not UTF-8, or with CR line ends alone. docs/notation.md
+    reports it as code ``unreadable`` on line 0, so :meth:`diagnostic` gives
+    that form to callers that report per file instead of stopping."""
 
     def __init__(self, path: str, reason: str) -> None:
         self.path = path
@@ -72,7 +72,7 @@ def _open_bytes(name: str) -> BinaryIO:
         fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
                      | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise UnreadableError(name, exc.strerror or str(exc)) from None
+        raise UnreadableError(name, _why_not(name, exc)) from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
@@ -90,6 +90,18 @@ def _open_bytes(name: str) -> BinaryIO:
     except OSError as exc:
         os.close(fd)
         raise UnreadableError(name, exc.strerror or str(exc)) from None
+
+
+def _why_not(name: str, exc: OSError) -> str:
+    """Why ``name`` could not be opened: the system's reason, and for a
+    folder (which a folder walk gives when it cannot list it), that it is
+    one."""
+    reason = exc.strerror or str(exc)
+    try:
+        folder = stat.S_ISDIR(os.stat(name).st_mode)
+    except OSError:
+        folder = False
+    return f"a folder that cannot be listed ({reason})" if folder else reason
 
 
 def read_record_text(path: str | os.PathLike[str]) -> str:
@@ -162,11 +174,18 @@ def _stdin_bytes() -> BinaryIO:
     return stream
 
 
+#: Why a text with CR line ends and no LF is not read: it is one line to
+#: every reader of lines, whose first error would say nothing of the cause.
+CR_ALONE = "its line ends are CR alone (MGN takes LF or CRLF line ends)"
+
+
 def _decoded_lines(name: str, stream: BinaryIO, *, close: bool) -> Iterator[str]:
     try:
         for number, raw in enumerate(stream, 1):
             if b"\0" in raw:
                 raise UnreadableError(name, f"binary data (a NUL byte on line {number})")
+            if number == 1 and not raw.endswith(b"\n") and b"\r" in raw.rstrip(b"\r"):
+                raise UnreadableError(name, CR_ALONE)  # no LF in the whole text
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:

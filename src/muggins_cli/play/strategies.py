@@ -418,6 +418,9 @@ STRATEGIES: dict[str, type[RandomStrategy] | type[GreedyStrategy]] = {
 STRATEGY_NAMES: tuple[str, ...] = ("random", "greedy", "careless", "defensive", "expectimax",
                                    "solver", "oracle")
 
+#: The strategies that search with the solver (the ``solver`` extra).
+SOLVING = frozenset({"solver", "oracle"})
+
 
 def make_strategy(name: str, *, samples: int | None = None, node_limit: int | None = DEFAULT_NODES,
                   time_limit: float | None = None, objective: str = "match",
@@ -425,7 +428,8 @@ def make_strategy(name: str, *, samples: int | None = None, node_limit: int | No
                   hidden: str = "sample") -> AnyStrategy:
     """A fresh strategy by name; the options are the solver's, and
     ``forget`` is careless's (each ignored by the others). Raises
-    :class:`InputError` for an unknown name or a bad option."""
+    :class:`InputError` for an unknown name or a bad option, and
+    :class:`NotInstalledError` for a solving one without the solver."""
     from muggins_cli.play.defensive import DefensiveStrategy
     from muggins_cli.play.expectimax import ExpectimaxStrategy
 
@@ -444,4 +448,8 @@ def make_strategy(name: str, *, samples: int | None = None, node_limit: int | No
     maker = makers.get(name)
     if maker is None:
         raise InputError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGY_NAMES)}")
+    if name in SOLVING:
+        from muggins_cli.solver import require
+
+        require()
     return maker()

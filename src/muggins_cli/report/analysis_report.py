@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import IO, Any
 
 from muggins_cli.analysis.annotate import verdict_glyph
@@ -28,7 +29,7 @@ from muggins_cli.analysis.weigh import (
     verdict_reason,
 )
 from muggins_cli.report.escape import for_terminal, terminal_table
-from muggins_cli.report.json_report import Totals, file_json
+from muggins_cli.report.json_report import REPORT_START, Totals, dumps, file_json
 
 PLAYER_HEADERS = ("player", "turns", "analysed", "forced", "scored", "missed",
                   "missed-score", "illegal", "unclaimed")
@@ -53,13 +54,14 @@ def solver_row(s: SolverStats | None) -> tuple[object, ...]:
         return ("-",) * len(SOLVER_HEADERS)
     rate = s.error_rate
     lost_exact = s.exact == s.unforced
-    rate_text = "-"
+    rate_text = lost = "-"  # no turn weighed: nothing is known of what was lost
     if rate is not None:
         rate_text = f"{rate:.2f}" + ("" if lost_exact else f" ± {s.lost_error / s.unforced:.2f}")
+        lost = measured(s.lost, s.lost_error, lost_exact)
     luck = "-"
     if s.draws:
         luck = f"{s.luck:+.1f}" + (f" ± {s.luck_error:.1f}" if s.luck_error else "")
-    return (s.unforced, measured(s.lost, s.lost_error, lost_exact), rate_text, luck)
+    return (s.unforced, lost, rate_text, luck)
 
 
 def player_rows(m: MatchAnalysis) -> list[tuple[object, ...]]:
@@ -108,6 +110,51 @@ def all_players_table(files: Iterable[FileAnalysis], tablefmt: str = "simple") -
                           colalign=("left", "right", *_align(weighing)))
 
 
+@dataclass
+class TurnsWeighed:
+    """What became of the turns the solver was handed: weighed (a choice,
+    valued), forced (one legal move: nothing to weigh, only the draws'
+    luck) or not weighed (and the first reason why). One count and one
+    sentence (:meth:`words`) for stderr, the text and table reports, the
+    JSON (:meth:`as_json`) and the study page."""
+
+    total: int = 0
+    weighed: int = 0
+    forced: int = 0
+    not_weighed: int = 0
+    why: str | None = None
+
+    def add(self, w: Weighed) -> None:
+        self.total += 1
+        if w.weighed and w.unforced:
+            self.weighed += 1
+        elif w.choices == 1:
+            self.forced += 1
+        else:
+            self.not_weighed += 1
+            if self.why is None:
+                self.why = w.why
+
+    def words(self) -> str:
+        out = f"weighed {self.weighed} of {self.total} turn{'s' if self.total != 1 else ''}"
+        if self.forced:
+            out += f"; {self.forced} forced (one legal move)"
+        if self.not_weighed:
+            out += f"; {self.not_weighed} not weighed" + (f" ({self.why})" if self.why else "")
+        return out
+
+    def as_json(self) -> dict[str, int]:
+        return {"total": self.total, "weighed": self.weighed, "forced": self.forced,
+                "not_weighed": self.not_weighed}
+
+
+def turns_weighed(weighed: Iterable[Weighed]) -> TurnsWeighed:
+    counts = TurnsWeighed()
+    for w in weighed:
+        counts.add(w)
+    return counts
+
+
 def weigh_line(m: MatchAnalysis) -> str | None:
     """How the solver weighed the match, and what it could not weigh."""
     if m.weigh is None:
@@ -118,8 +165,11 @@ def weigh_line(m: MatchAnalysis) -> str | None:
     if w.perfect:
         view = "perfect: every hand and the stock as recorded; exact"
     else:
-        view = (f"sample: the mover's view, {w.min_deals} to {w.samples} deals a turn, every "
-                f"deal where there are at most {w.exact}; {exact} of {unforced} turns exact")
+        fewest = min(w.min_deals, w.samples)
+        deals = f"{fewest} to {w.samples}" if fewest < w.samples else f"{w.samples}"
+        view = (f"sample: the mover's view, {deals} deals a turn, every deal where there "
+                f"are at most {w.exact}"
+                + (f"; {exact} of {unforced} turns exact" if unforced else ""))
     line = (f"solver ({view}): lost = points given away by the end of the round against "
             "the best play; luck = what the player's draws gave against the average draw"
             + ("" if w.perfect else "; ± one standard error (a figure without one is "
@@ -132,12 +182,7 @@ def weigh_line(m: MatchAnalysis) -> str | None:
     if unsure:
         line += (f"\n{VERDICT_WORDS[UNCERTAIN]}: {unsure} turn{'s' if unsure != 1 else ''} "
                  f"({verdict_reason(UNCERTAIN, w)}; neither warned about nor marked)")
-    missing = sum(s.unweighed for s in m.solver)
-    if missing:
-        why = next((x.why for x in m.weighed if x.why and x.choices != 1), None)
-        line += f"\nnot weighed: {missing} turn{'s' if missing != 1 else ''}"
-        line += f" ({why})" if why else ""
-    return line
+    return line + "\n" + turns_weighed(m.weighed).words()
 
 
 # -- turns ---------------------------------------------------------------
@@ -242,18 +287,18 @@ def player_json(s: PlayerStats) -> dict[str, Any]:
 def solver_player_json(s: SolverStats) -> dict[str, Any]:
     return {
         "unforced": s.unforced,
-        "points_lost": round(s.lost, 3),
+        "points_lost": round(s.lost, 3) if s.unforced else None,
         "error_rate": None if s.error_rate is None else round(s.error_rate, 3),
         "costly_plays": s.costly,
         "uncertain": s.uncertain,
         "close": s.close,
-        "luck": round(s.luck, 3),
+        "luck": round(s.luck, 3) if s.draws else None,
         "draw_turns": s.draws,
         "unweighed": s.unweighed,
-        "points_lost_error": round(s.lost_error, 3),
+        "points_lost_error": round(s.lost_error, 3) if s.unforced else None,
         "error_rate_error": (None if s.error_rate_error is None
                              else round(s.error_rate_error, 3)),
-        "luck_error": round(s.luck_error, 3),
+        "luck_error": round(s.luck_error, 3) if s.draws else None,
         "exact_turns": s.exact,
     }
 
@@ -326,17 +371,18 @@ def analysis_file_json(f: FileAnalysis) -> dict[str, Any]:
                             "work": m.weigh.work_limit(players),
                             "blunder_samples": m.weigh.blunder_deals,
                             "luck_samples": m.weigh.luck_deals, "close": m.weigh.close,
-                            "close_z": m.weigh.close_z}
+                            "close_z": m.weigh.close_z,
+                            "turns": turns_weighed(m.weighed).as_json()}
     return out
 
 
 def write_analysis_json(files: Iterable[FileAnalysis], out: IO[str], totals: Totals) -> None:
     """The JSON report, streamed one file at a time like the check's."""
-    out.write('{\n  "files": [')
+    out.write(REPORT_START)
     first = True
     for f in files:
         totals.add(f.report)
         out.write(("\n    " if first else ",\n    ")
-                  + json.dumps(analysis_file_json(f), ensure_ascii=False))
+                  + dumps(analysis_file_json(f)))
         first = False
     out.write("\n  ],\n  \"summary\": " + json.dumps(totals.as_json()) + "\n}\n")

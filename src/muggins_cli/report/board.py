@@ -1,14 +1,16 @@
 """The table drawn in the terminal: the layout, a position, a tally sheet.
 
 Plain ASCII, no colour, so that the output reads the same in a terminal, a
-pipe, a log or a test. A tile along the line is ``[3|5]``; a tile standing
-across it (a double, laid crosswise, and every tile of the spinner's up and
-down arms) is drawn upright, its halves one above the other::
+pipe, a log or a test. A tile along the line is ``[3|5]``; a double laid
+across the line stands upright, its halves one above the other, ``.5.``
+``|-|`` ``'5'``; a tile of the spinner's up and down arms stands along its
+arm, in square brackets as the line's tiles are, so that it is not read as
+a crosswise double (and a double across an up or down arm lies, ``[3|3]``)::
 
            U
-          .3.
-          |-|
-          '5'
+          [3]
+          [-]
+          [5]
           .5.
     L [1|5] |-| [5|4] R
           '5'
@@ -82,9 +84,16 @@ def lying(a: Pip, b: Pip) -> str:
 
 
 def upright(top: Pip, bottom: Pip) -> tuple[str, str, str]:
-    """A tile standing across the line, ``top`` half above: three rows."""
+    """A double standing across the line, ``top`` half above: three rows."""
     w = max(len(str(top)), len(str(bottom)))
     return f".{top:^{w}}.", "|" + "-" * w + "|", f"'{bottom:^{w}}'"
+
+
+def standing(top: Pip, bottom: Pip) -> tuple[str, str, str]:
+    """A tile standing along an up or down arm, ``top`` half above: three
+    rows in square brackets, as a tile along the line is drawn."""
+    w = max(len(str(top)), len(str(bottom)))
+    return f"[{top:^{w}}]", "[" + "-" * w + "]", f"[{bottom:^{w}}]"
 
 
 def _line_block(a: Pip, b: Pip) -> _Block:
@@ -132,14 +141,14 @@ def draw_layout(rules: Rules, layout: Layout) -> list[str]:
 def _draw_upright_arm(canvas: _Canvas, tiles: Sequence[tuple[Pip, Pip]], centre: int,
                       row: int, step: int, label: str) -> None:
     """An arm going up (``step`` -1) or down (+1) from the spinner's column:
-    its tiles upright, a double lying across it."""
+    its tiles standing along it, a double lying across it."""
     for inner, outer in tiles:
         if inner == outer:
             s = lying(inner, outer)
             canvas.put(row, centre - len(s) // 2, s)
             row += step
             continue
-        top, mid, bottom = upright(outer, inner) if step < 0 else upright(inner, outer)
+        top, mid, bottom = standing(outer, inner) if step < 0 else standing(inner, outer)
         first = row if step > 0 else row - 2
         for k, s in enumerate((top, mid, bottom)):
             canvas.put(first + k, centre - len(s) // 2, s)
@@ -255,6 +264,41 @@ def tally_marks(points: int) -> tuple[str, str, str]:
         gap = "  " if fifties else ""
         rows = [rows[0], rows[1] + gap + tail, rows[2]]
     return rows[0], rows[1], rows[2]
+
+
+def round_totals(seen: Sequence[tuple[Position, BodyLine | None]],
+                 final: Sequence[int]) -> list[tuple[int, Sequence[int]]]:
+    """Each round and the totals at its end, its settlement included (the
+    last round's: the match's final totals), from a replay's positions."""
+    out: dict[int, Sequence[int]] = {}
+    for i, (pos, _) in enumerate(seen):
+        after = after_settlement(seen, i, final) if pos.round_over else None
+        out[pos.round] = after if after is not None else pos.scores
+    if out:
+        out[max(out)] = final
+    return sorted(out.items())
+
+
+def round_sheet(players: Sequence[str], rounds: Sequence[tuple[int, Sequence[int]]]
+                ) -> list[str]:
+    """The score sheet a club keeps: a row per round, each player's points
+    from that round (signed) and their total after it."""
+    before = [0] * len(players)
+    cells: list[list[tuple[str, str]]] = []
+    for _, totals in rounds:
+        cells.append([(f"{t - b:+d}", str(t)) for t, b in zip(totals, before)])
+        before = list(totals)
+    gain_w = max((len(g) for row in cells for g, _ in row), default=1)
+    total_w = max((len(t) for row in cells for _, t in row), default=1)
+    cell_w = [max(len(p), gain_w + 2 + total_w) for p in players]
+    round_w = max(len("round"), *(len(str(r)) for r, _ in rounds)) if rounds else len("round")
+    out = ["round by round (the points each round gave, then the total after it)",
+           "  " + "round".ljust(round_w) + "".join(f"  {p:>{w}}" for p, w in
+                                                   zip(players, cell_w))]
+    for (r, _), row in zip(rounds, cells):
+        out.append("  " + str(r).rjust(round_w) + "".join(
+            f"  {f'{g:>{gain_w}}  {t:>{total_w}}':>{w}}" for (g, t), w in zip(row, cell_w)))
+    return out
 
 
 def tally_sheet(players: Sequence[str], scores: Sequence[int]) -> list[str]:

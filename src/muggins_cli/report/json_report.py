@@ -2,17 +2,43 @@
 
 Files are written as they are checked, so a report over a corpus of any size
 needs memory for one file at a time.
+
+A file name need not be text: its bytes that are not UTF-8 are, as Python
+reads them (``os.fsdecode``), lone surrogates ``U+DC80`` to ``U+DCFF``,
+which no UTF-8 output can hold. :func:`dumps` writes every lone surrogate as
+its escape, ``\\udcff``: the report stays UTF-8 and JSON, and
+``os.fsencode(path)`` of the string a JSON reader gives back is the name's
+bytes (a reader that allows no lone surrogate shows U+FFFD in its place).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import IO, Any
 
 from muggins_cli.check import FileReport
 from muggins_cli.notation.model import Diagnostic
 from muggins_cli.replay.values import MatchSummary
+
+#: The version of the report's format (docs/notation.md 9), its ``version``
+#: field: it changes when a fixed field changes its meaning or goes, never
+#: for a field added.
+REPORT_VERSION = 1
+#: How every JSON report starts, ``check``'s and ``analyze``'s alike.
+REPORT_START = f'{{\n  "version": {REPORT_VERSION},\n  "files": ['
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def dumps(value: Any, **options: Any) -> str:
+    """``value`` as JSON text, characters as they are but lone surrogates,
+    which are escaped (see the module's docstring). The one way this
+    project writes a report's JSON."""
+    text = json.dumps(value, ensure_ascii=False, **options)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def match_json(m: MatchSummary) -> dict[str, Any]:
@@ -71,10 +97,10 @@ class Totals:
 
 
 def write_json(reports: Iterable[FileReport], out: IO[str], totals: Totals) -> None:
-    out.write('{\n  "files": [')
+    out.write(REPORT_START)
     first = True
     for f in reports:
         totals.add(f)
-        out.write(("\n    " if first else ",\n    ") + json.dumps(file_json(f), ensure_ascii=False))
+        out.write(("\n    " if first else ",\n    ") + dumps(file_json(f)))
         first = False
     out.write("\n  ],\n  \"summary\": " + json.dumps(totals.as_json()) + "\n}\n")

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import math
+import re
+import statistics
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from muggins_cli.analysis.weigh import value_error
 from muggins_cli.engine.state import Draw, Place, RoundState, UnseenDraw, apply, placement_score
 from muggins_cli.replay.position import Position
 from muggins_cli.report.escape import for_terminal
 from muggins_cli.rules.model import MatchEnd
-from muggins_cli.solver import MoveValue, SolveResult, SolverMove
-from muggins_cli.solver.common import Stopped
+from muggins_cli.solver.common import MATCH_WIN, Stopped
+
+if TYPE_CHECKING:  # the solver (Numba) is there when there is an answer to write
+    from muggins_cli.solver import MoveValue, SolveResult, SolverMove
 
 _STOPPED = {Stopped.INTERRUPT: " (interrupted: best answer so far)",
             Stopped.TIME: " (time budget reached)", Stopped.NODES: " (node budget reached)"}
@@ -49,25 +54,102 @@ def pv_lines(pos: Position, state: RoundState | None, pv: Sequence[SolverMove]) 
     return lines
 
 
-def _value(v: float | None) -> str:
-    if v is None:
-        return "?"
-    if float(v).is_integer():
-        return f"{int(v):+d}"
-    return f"{v:+.2f}"
+class _Outcomes:
+    """What the match objective's values say: the ``MATCH_WIN`` bonus taken
+    off each value (or each deal's), so that the points are written as
+    points and the match as words, "wins the match (+5)"."""
+
+    def __init__(self, res: SolveResult, players: int) -> None:
+        self.on = res.objective.value == "match"
+        maxn = "max-n" in res.method or any(m.results is not None for m in res.moves)
+        # The mover's value when another player reaches the target: minus
+        # the bonus for two players and under max-n, and for the paranoid
+        # side (the others' average) minus the bonus over n - 1.
+        self.loss = MATCH_WIN if players == 2 or maxn else MATCH_WIN / (players - 1)
+
+    def split(self, v: float) -> tuple[int, float]:
+        """1 when ``v`` is a won match, -1 a lost one, else 0; and its points."""
+        if not self.on:
+            return 0, v
+        if v >= MATCH_WIN / 2:
+            return 1, v - MATCH_WIN
+        if v <= -self.loss / 2:
+            return -1, v + self.loss
+        return 0, v
+
+    def of(self, mv: MoveValue) -> tuple[int, int, int]:
+        """Of ``mv``'s deals (or its one value), how many win the match,
+        how many lose it, and how many were looked at."""
+        values = mv.deals or ((mv.value,) if mv.value is not None else ())
+        found = [self.split(v)[0] for v in values]
+        return found.count(1), found.count(-1), len(found)
+
+    def points(self, mv: MoveValue) -> float | None:
+        """``mv``'s value in points, the match's bonus taken off (from each
+        deal, for an average)."""
+        if mv.value is None or not self.on:
+            return mv.value
+        if not mv.deals:
+            return self.split(mv.value)[1]
+        return statistics.fmean(self.split(v)[1] for v in mv.deals)
 
 
-def _sampled(res: SolveResult, mv: MoveValue) -> str:
+class _Column:
+    """The values of one answer written with one rounding: whole numbers
+    when every one is whole, else each with one decimal, as the analysis
+    writes points (solve wrote -21.50 beside -22)."""
+
+    def __init__(self, values: Sequence[float | None]) -> None:
+        self.whole = all(v is None or float(v).is_integer() for v in values)
+
+    def __call__(self, v: float | None) -> str:
+        if v is None:
+            return "?"
+        return f"{v:+.0f}" if self.whole else f"{v:+.1f}"
+
+
+def _sampled(res: SolveResult, mv: MoveValue, match: _Outcomes) -> str:
     """A sampled value's standard error and how many deals it averages
-    (for an exact average over every deal, no error)."""
+    (for an exact average over every deal, no error); under the match
+    objective the error of its points, the match's bonus taken off."""
     if not mv.deals:
         return ""
     n = len(mv.deals)
     if res.exact:
         return f" ({n} deal{'s' if n != 1 else ''}: every one)"
     se = value_error(res, mv.move)
-    err = f" ± {se:.2f}" if se is not None else ""
+    if match.on and n > 1:
+        se = statistics.stdev(match.split(v)[1] for v in mv.deals) / math.sqrt(n)
+    err = f" ± {se:.1f}" if se is not None else ""
     return f"{err} ({n} deal{'s' if n != 1 else ''})"
+
+
+def _worth(res: SolveResult, mv: MoveValue, column: _Column,
+           match: _Outcomes) -> tuple[str, str]:
+    """A move's value as the text writes it: its points (with their error
+    and deals when sampled), and under the match objective whether it wins
+    or loses the match, in words ("" when neither)."""
+    shown = column(match.points(mv)) + _sampled(res, mv, match)
+    won, lost, n = match.of(mv)
+    if not (won or lost):
+        return shown, ""
+    if n == 1 or won == n or lost == n:
+        word = "wins the match" if won else "loses the match"
+        return shown, word + ("" if n == 1 else " in every deal")
+    if won and lost:
+        return shown, f"wins the match in {won} of {n} deals, loses it in {lost}"
+    return shown, f"{'wins' if won else 'loses'} the match in {won or lost} of {n} deals"
+
+
+def turn_text(pos: Position, state: RoundState | None, mv: MoveValue) -> str:
+    """A move as the mover's whole turn: a draw whose tile is known (all
+    hands seen) goes on with what the mover does after it (``d0-3 0-3R``),
+    as the principal variation writes that turn; anything else as it is."""
+    if not isinstance(mv.move, Draw):
+        return str(mv.move)
+    lines = pv_lines(pos, state, mv.pv)
+    first = lines[0].split(": ", 1)[1] if lines else str(mv.move)
+    return re.sub(r" \+[0-9]+$", "", first)  # the score is the value's business
 
 
 def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | None
@@ -83,26 +165,34 @@ def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | 
     else:
         meaning = (f"{mover}'s points minus the opponents' average to the end of the round "
                    "(paranoid: the others play as one side)")
-    if res.objective.value == "match" and rules.match_end is MatchEnd.ROUND_END:
-        meaning += (", +/-100000 for winning the match at this round's end (the highest "
-                    "total, alone, at or above the target)")
-    elif res.objective.value == "match":
-        meaning += ", +/-100000 for reaching the target first"
+    match = _Outcomes(res, len(pos.players))
+    decided = any(sum(match.of(m)[:2]) for m in res.moves)
+    if decided and rules.match_end is MatchEnd.ROUND_END:
+        meaning += ("; first, whether the play wins the match at this round's end (the "
+                    "highest total, alone, at or above the target)")
+    elif decided:
+        meaning += "; first, whether the play wins the match (reaches the target first)"
     how = {"perfect": "exact search", "expect": res.method, "sample": res.method}[res.mode.value]
     out = [f"position {where}: {mover} to move; mode {res.mode.value} ({how}"
            + (f", {res.samples} sample{'s' if res.samples != 1 else ''}" if res.samples else "")
            + ")",
            f"value: {meaning}"]
-    width = max((len(str(m.move)) for m in res.moves), default=4)
-    for mv in res.moves:
+    column = _Column([match.points(m) for m in res.moves])
+    names = [turn_text(pos, state, m) for m in res.moves]
+    width = max((len(n) for n in names), default=4)
+    worths = [_worth(res, m, column, match) for m in res.moves]
+    room = max((len(shown) for shown, _ in worths), default=8)
+    for name, mv, (shown, words) in zip(names, res.moves, worths):
         mark = "  best" if res.best is not None and mv.move == res.best else ""
-        out.append(f"  {mv.move!s:<{width}}  {_value(mv.value):>8}{_sampled(res, mv)}{mark}")
+        out.append(f"  {name:<{width}}  {shown:>{max(room, 8)}}"
+                   + (f"  {words}" if words else "") + mark)
     if any(value_error(res, m.move) is not None for m in res.moves):
         out.append("  (± one standard error over the deals)")
     if res.best is not None:
-        best = next(m for m in res.moves if m.move == res.best)
-        out.append(f"best: {res.best} ({_value(best.value)}{_sampled(res, best)})")
-        lines = pv_lines(pos, state, best.pv)
+        k = next(i for i, m in enumerate(res.moves) if m.move == res.best)
+        shown, words = worths[k]
+        out.append(f"best: {names[k]} ({shown}" + (f", {words}" if words else "") + ")")
+        lines = pv_lines(pos, state, res.moves[k].pv)
         if len(lines) > 1 or res.mode.value != "sample":
             where = (" (in one sampled deal: the others' tiles dealt at random)"
                      if res.mode.value == "sample" else "")
@@ -117,17 +207,30 @@ def solve_text(pos: Position, where: str, res: SolveResult, state: RoundState | 
 
 def solve_json(pos: Position, where: str, res: SolveResult, state: RoundState | None
                ) -> dict[str, Any]:
-    """One JSON document: position, to_move, mode, exact, moves [{move,
-    value, error, pv}] (``error`` the standard error of a sampled value,
-    null when exact), best, value, nodes, seconds."""
+    """One JSON document: position, to_move, mode, objective, exact, moves
+    [{move, value, error, pv}] (``error`` the standard error of a sampled
+    value, null when exact; under the match objective ``match``: the deals
+    that win and lose the match, of how many, and the value in points
+    without the match's bonus, what the text writes), best, value, nodes,
+    seconds."""
+    match = _Outcomes(res, len(pos.players))
+
+    def outcome(m: MoveValue) -> dict[str, Any]:
+        if not match.on:
+            return {}
+        wins, losses, n = match.of(m)
+        return {"match": {"wins": wins, "losses": losses, "of": n, "points": match.points(m)}}
+
     return {
         "position": where,
         "to_move": pos.players[pos.to_move],
         "mode": res.mode.value,
+        "objective": res.objective.value,
         "exact": res.exact,
         "moves": [
             {"move": str(m.move), "value": m.value, "error": value_error(res, m.move),
-             "pv": pv_lines(pos, state, m.pv), **({"deals": len(m.deals)} if m.deals else {})}
+             "pv": pv_lines(pos, state, m.pv), **({"deals": len(m.deals)} if m.deals else {}),
+             **outcome(m)}
             for m in res.moves
         ],
         "best": str(res.best) if res.best is not None else None,

@@ -63,6 +63,9 @@ class CorpusStats:
     errors: int = 0
     warnings: int = 0
     players: dict[str, PlayerStats] = field(default_factory=dict)
+    pairs: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    """Head to head: two players (by name, in order) -> the matches they sat
+    at together, the first one's wins among them, the second one's."""
     codes: Counter[str] = field(default_factory=Counter)
 
     def merge(self, other: CorpusStats) -> None:
@@ -79,6 +82,11 @@ class CorpusStats:
         self.warnings += other.warnings
         for name, p in other.players.items():
             self.players.setdefault(name, PlayerStats()).merge(p)
+        for pair, (n, a, b) in other.pairs.items():
+            mine = self.pairs.setdefault(pair, [0, 0, 0])
+            mine[0] += n
+            mine[1] += a
+            mine[2] += b
         self.codes.update(other.codes)
 
     def add_match(self, match: Match, replay: MatchReplay) -> None:
@@ -93,6 +101,13 @@ class CorpusStats:
             p.matches += 1
         if s.winner is not None and s.winner in self.players:
             self.players[s.winner].wins += 1
+        names = sorted(set(s.players))
+        for i, first in enumerate(names):
+            for second in names[i + 1:]:
+                pair = self.pairs.setdefault((first, second), [0, 0, 0])
+                pair[0] += 1
+                pair[1] += s.winner == first
+                pair[2] += s.winner == second
         for e in replay.events:
             if 0 <= e.seat < len(seats):
                 seats[e.seat].turns += 1
@@ -115,6 +130,11 @@ class CorpusStats:
     def top_players(self, top: int) -> list[tuple[str, PlayerStats]]:
         """Most matches first, then by name; ``top`` 0 for all."""
         ranked = sorted(self.players.items(), key=lambda kv: (-kv[1].matches, kv[0]))
+        return ranked[:top] if top else ranked
+
+    def top_pairs(self, top: int) -> list[tuple[tuple[str, str], list[int]]]:
+        """Most matches together first, then by names; ``top`` 0 for all."""
+        ranked = sorted(self.pairs.items(), key=lambda kv: (-kv[1][0], kv[0]))
         return ranked[:top] if top else ranked
 
     def top_codes(self, top: int) -> list[tuple[str, int]]:
@@ -169,12 +189,17 @@ def as_json(stats: CorpusStats, top: int = 10) -> dict[str, Any]:
              "missed": p.missed}
             for name, p in stats.top_players(top)
         ],
+        "head_to_head": [
+            {"players": list(pair), "matches": n, "wins": [a, b]}
+            for pair, (n, a, b) in stats.top_pairs(top)
+        ],
         "diagnostic_codes": [{"code": code, "count": n} for code, n in stats.top_codes(top)],
     }
 
 
 def render(stats: CorpusStats, top: int = 10, tablefmt: str = "simple") -> str:
-    """Three tables: the corpus, its players, its most frequent findings."""
+    """Four tables: the corpus, its players, who played whom (head to head),
+    its most frequent findings."""
     summary = [
         ("files", stats.files),
         ("unreadable", stats.unreadable),
@@ -198,6 +223,12 @@ def render(stats: CorpusStats, top: int = 10, tablefmt: str = "simple") -> str:
                                                    "points/turn", "missed"),
                                     tablefmt=tablefmt, disable_numparse=True,
                                     colalign=("left", *["right"] * 6)))
+    if stats.pairs:
+        pairs = [(a, b, n, wa, wb) for (a, b), (n, wa, wb) in stats.top_pairs(top)]
+        parts.append(terminal_table(pairs, headers=("player", "opponent", "matches",
+                                                   "player's wins", "opponent's wins"),
+                                    tablefmt=tablefmt, disable_numparse=True,
+                                    colalign=("left", "left", *["right"] * 3)))
     if stats.codes:
         parts.append(tabulate(stats.top_codes(top), headers=("diagnostic", "count"),
                               tablefmt=tablefmt, disable_numparse=True,

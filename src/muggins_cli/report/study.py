@@ -29,13 +29,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from muggins_cli.analysis.annotate import verdict_glyph
 from muggins_cli.analysis.match import MatchAnalysis
-from muggins_cli.analysis.plays import PlayAnalysis, play_text
+from muggins_cli.analysis.plays import PlayAnalysis, play_text, written_halves
 from muggins_cli.analysis.weigh import (
     BLUNDER,
     CLOSE,
@@ -81,7 +82,9 @@ from muggins_cli.report.svg import (
     union,
 )
 from muggins_cli.rules.model import Rules
-from muggins_cli.solver import SolverMove
+
+if TYPE_CHECKING:  # the solver (Numba) only when a page is weighed
+    from muggins_cli.solver import SolverMove
 
 COLOURS = ("#1f6fb4", "#2e8b57", "#8e44ad", "#7a5c2e")
 """One per seat, in the chart, the move list and the summary: none of them
@@ -182,6 +185,9 @@ class TurnView:
     meaning: str
     candidates: tuple[CandidateView, ...] = ()
     exact: bool = False
+    sampled: bool = False
+    """Whether the solver's lines are played in one deal of the unseen
+    tiles (the mover's view) rather than the recorded one."""
 
 
 @dataclass(frozen=True)
@@ -559,9 +565,12 @@ def _line(before: Position, c: Candidate, seat: int,
     return tuple(steps), max(0, turns - LINE_TURNS)
 
 
-def _move_text(rules: Rules, layout: Layout, move: SolverMove) -> str:
+def _move_text(rules: Rules, layout: Layout, move: SolverMove,
+               written: tuple[int, int] | None = None) -> str:
+    """A candidate as the analysis writes it: the tile the record placed in
+    the record's order (``written``), any other with its joining half first."""
     if isinstance(move, Place):
-        return play_text(rules, layout, move)
+        return play_text(rules, layout, move, written)
     return str(move)
 
 
@@ -589,7 +598,7 @@ def _turn_view(before: Position, after: Position, turn: Turn, w: Weighed,
     mine = _played(before, after, turn, w)
     cands: list[CandidateView] = []
     for rank, c in enumerate(w.candidates):
-        text = _move_text(rules, layout, c.move)
+        text = _move_text(rules, layout, c.move, written_halves(turn))
         got = _placed(rules, layout, c.move)
         played = rank == mine
         line, more = _line(before, c, seat, faces)
@@ -624,7 +633,7 @@ def _turn_view(before: Position, after: Position, turn: Turn, w: Weighed,
                    f"{w.best}: {VERDICT_WORDS[verdict]} "
                    f"({verdict_reason(verdict, options, w.exact)}).")
     return TurnView(w.player, seat, w.played, w.choices, verdict, glyph, summary, luck, how,
-                    meaning, tuple(cands), w.exact)
+                    meaning, tuple(cands), w.exact, not options.perfect)
 
 
 def _played(before: Position, after: Position, turn: Turn, w: Weighed) -> int | None:

@@ -10,12 +10,13 @@ from collections.abc import Iterable
 from muggins_cli.check import FileReport
 from muggins_cli.report.escape import terminal_table
 
-HEADERS = ("file", "line", "players", "rules", "rounds", "scores", "winner", "errors")
+HEADERS = ("file", "line", "players", "rules", "target", "rounds", "scores", "winner",
+           "errors")
 
 
 def match_rows(f: FileReport) -> list[tuple[object, ...]]:
     if not f.matches:
-        return [(f.path, 0, "", "", 0, "", "", f.errors)]
+        return [(f.path, 0, "", "", "", 0, "", "", f.errors)]
     rows: list[tuple[object, ...]] = []
     for i, m in enumerate(f.matches):
         nxt = f.matches[i + 1].line if i + 1 < len(f.matches) else None
@@ -24,8 +25,8 @@ def match_rows(f: FileReport) -> list[tuple[object, ...]]:
             if d.severity.value == "error" and d.line >= m.line and (nxt is None or d.line < nxt)
         )
         scores = ", ".join(f"{p} {s}" for p, s in m.scores.items())
-        rows.append((f.path, m.line, ", ".join(m.players), m.rules, m.rounds, scores,
-                     m.winner or "-", errors))
+        rows.append((f.path, m.line, ", ".join(m.players), m.rules, m.target, m.rounds,
+                     scores, m.winner or "-", errors))
     return rows
 
 

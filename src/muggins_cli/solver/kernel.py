@@ -38,8 +38,12 @@ it again, so a deadline lands within a few milliseconds.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import stat
+import sys
+import tempfile
 import types
 from collections.abc import Sequence
 from pathlib import Path
@@ -57,7 +61,7 @@ from muggins_cli.engine.keys import (
 from muggins_cli.engine.turn import BLOCKED, GOES_ON, NOBODY, REACHED, WENT_OUT
 
 
-def _cache_dir() -> str:
+def _sources() -> str:
     """Numba keeps compiled code per machine; the kernels call the engine's
     functions, whose changes Numba's cache would not notice, so the folder
     is named by the sources it depends on and Numba's version."""
@@ -65,12 +69,107 @@ def _cache_dir() -> str:
     here = Path(__file__)
     for path in (here, Path(_keys.__file__), Path(_turn.__file__)):
         digest.update(path.read_bytes())
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return str(Path(base) / "muggins-cli" / f"numba-{digest.hexdigest()[:16]}")
+    return f"numba-{digest.hexdigest()[:16]}"
 
 
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
+
+
+def cache_folder(name: str, usual: Path | None, temp: Path | None
+                 ) -> tuple[Path, bool] | None:
+    """Where the compiled code ``name`` is kept, and whether that is not
+    the usual place: ``usual/muggins-cli/name`` if it can be written, else
+    ``name`` in a folder of this user's own in ``temp``
+    (``muggins-cli-UID``), else None (nowhere: compile in memory). Numba
+    runs the code it loads from there, so the folder in ``temp``, where
+    anyone may make files, is used only if it is a real folder this user
+    owns and no one else may write."""
+    if usual is not None and _writable(usual / "muggins-cli" / name):
+        return usual / "muggins-cli" / name, False
+    if temp is None:
+        return None
+    own = temp / f"muggins-cli-{os.geteuid()}"
+    with contextlib.suppress(OSError):  # there already, or not to be made: seen below
+        os.mkdir(own, 0o700)
+    try:
+        st = os.lstat(own)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o077:
+        return None
+    return (own / name, True) if _writable(own / name) else None
+
+
+def _usual_cache() -> Path | None:
+    found = os.environ.get("XDG_CACHE_HOME")
+    if found:
+        return Path(found)
+    try:
+        return Path.home() / ".cache"
+    except RuntimeError:  # no HOME, and no entry in the password file
+        return None
+
+
+def _temporary() -> Path | None:
+    try:
+        return Path(tempfile.gettempdir())
+    except OSError:  # not one of the places it tries can be written
+        return None
+
+
+#: Set once the note on where the code is kept was said, so that a worker
+#: process that imports this module again does not say it again.
+_NOTED = "MUGGINS_CLI_CACHE_NOTED"
+
+
+def _say_where(found: tuple[Path, bool] | None, usual: Path | None) -> None:
+    """One line on stderr, once, when the code is not kept in the usual place."""
+    if (found is not None and not found[1]) or os.environ.get(_NOTED):
+        return
+    os.environ[_NOTED] = "1"
+    tried = _shown(str(usual)) if usual is not None else "a cache folder (there is no home)"
+    if found is None:
+        where = (f"{tried} nor in a folder of your own in the temporary folder; it is "
+                 "compiled in memory for this run")
+    else:
+        where = f"{tried}; it is kept in {_shown(str(found[0].parent))}"
+    stream = sys.stderr
+    if stream is not None:
+        with contextlib.suppress(OSError, ValueError):
+            stream.write(f"muggins: note: the solver's compiled code cannot be kept in {where}\n")
+            stream.flush()
+
+
+def _shown(text: str) -> str:
+    """A path from the environment, what a terminal would act on escaped."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
+def _in_memory(njit: Any) -> Any:
+    """``numba.njit`` that keeps nothing: with ``cache=True`` and no folder
+    it can write, Numba refuses to compile at all."""
+    def njit_in_memory(*args: Any, **options: Any) -> Any:
+        options["cache"] = False
+        return njit(*args, **options)
+    return njit_in_memory
+
+
+_USUAL = _usual_cache()
+_FOLDER = cache_folder(_sources(), _USUAL, _temporary())
+_say_where(_FOLDER, _USUAL)
+# Set for the compilations of this module, put back at its end.
 _SAVED_CACHE_DIR = numba.config.CACHE_DIR  # type: ignore[attr-defined]
-numba.config.CACHE_DIR = _cache_dir()  # type: ignore[attr-defined]
+_SAVED_NJIT = numba.njit
+if _FOLDER is not None:
+    numba.config.CACHE_DIR = str(_FOLDER[0])  # type: ignore[attr-defined]
+else:
+    numba.njit = _in_memory(numba.njit)
 
 
 #: The engine's functions a search calls at every node, compiled into the
@@ -807,6 +906,7 @@ def preference(vec: Sequence[float], seat: int) -> tuple[float, float, tuple[flo
 
 
 numba.config.CACHE_DIR = _SAVED_CACHE_DIR  # type: ignore[attr-defined]
+numba.njit = _SAVED_NJIT
 
 
 # ----------------------------------------------------------------------

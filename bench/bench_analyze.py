@@ -3,6 +3,7 @@
     python bench/bench_analyze.py                # 5 matches: the club record + 4 self-played
     python bench/bench_analyze.py --matches 2    # a quicker run
     python bench/bench_analyze.py --multi        # also the 3- and 4-player records
+    python bench/bench_analyze.py --base /work/main/src --repeat 3   # this tree against another
 
 The aims (issue 14, on this machine's two cores, so with the default
 ``--jobs``): a two-player ``pagat`` match to 250 analysed with ``--solver``
@@ -17,7 +18,7 @@ mistakes to weigh), each in its own file under ``bench/.data``.
 
 Every two-player match is analysed by the real command, as a subprocess,
 three ways: the default (the mover's view: every deal where there are
-few, else from 8 deals to a turn's bound as the verdict needs) with
+few, else from 16 deals to a turn's bound as the verdict needs) with
 ``--jobs 1`` and ``--jobs 2``, and ``--mode perfect --jobs 2``. Printed per
 match: turns, turns with a choice, turns weighed,
 wall and CPU seconds, and the peak resident size of that run's largest
@@ -26,6 +27,14 @@ then the median and slowest ``--jobs 2`` wall times against the aims. The
 outputs of ``--jobs 1`` and ``--jobs 2`` must be identical (the check is
 part of the benchmark). The machine may be shared: CPU seconds are printed
 beside wall seconds.
+
+With ``--base SRC`` the benchmark is a comparison instead: each match is
+analysed with ``--jobs 1`` by this tree and by the tree whose ``src``
+folder ``SRC`` is (``PYTHONPATH``), ``--repeat`` times each, interleaved
+(which tree goes first alternates), after one untimed run of each to
+compile the solver; printed per match and in all, the min and median wall
+and CPU seconds of each tree and this tree's medians over the base's (the
+machine may be shared: CPU seconds, interleaved, are the figure to read).
 """
 
 from __future__ import annotations
@@ -57,14 +66,14 @@ class Run:
     stdout: str
 
 
-def run(args: list[str]) -> Run:
+def run(args: list[str], env: dict[str, str] | None = None) -> Run:
     """One run of the command, with its own CPU time and peak resident size:
     ``wait4`` reports the child and the workers it waited for, and nothing
     of earlier runs (``RUSAGE_CHILDREN`` would give the largest process of
     every run so far)."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         start = time.perf_counter()
-        proc = subprocess.Popen([*MUGGINS, *args], stdout=out, stderr=err, text=True)
+        proc = subprocess.Popen([*MUGGINS, *args], stdout=out, stderr=err, text=True, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = code = os.waitstatus_to_exitcode(status)
@@ -96,7 +105,13 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=5, help="matches to analyse (default 5)")
     ap.add_argument("--multi", action="store_true",
                     help="also the 3- and 4-player records, with --jobs 2")
+    ap.add_argument("--base", type=Path, default=None, metavar="SRC",
+                    help="compare with the tree whose src folder SRC is, --jobs 1, interleaved")
+    ap.add_argument("--repeat", type=int, default=3, help="with --base: runs of each (3)")
     args = ap.parse_args()
+    if args.base is not None:
+        compare(matches(args.matches), args.base, args.repeat)
+        return
     rows = []
     for path in matches(args.matches):
         base = ["analyze", str(path), "--solver", "--format", "json", "-q"]
@@ -135,6 +150,52 @@ def main() -> None:
             print(f"{path.name}: {turns} turns, {unforced} with a choice, {weighed} weighed; "
                   f"{got.wall:.1f} s wall, {got.cpu:.1f} s CPU, peak {got.rss_mb:.0f} MB; aim "
                   f"every one weighed, under {AIM_MULTI:.0f} s: {'met' if ok else 'NOT met'}")
+
+
+def compare(paths: list[Path], base: Path, repeat: int) -> None:
+    """This tree against ``base`` (module docstring)."""
+    here = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    there = dict(os.environ, PYTHONPATH=str(base.resolve()))
+    trees = {"this": here, "base": there}
+    warm = ["solve", str(CLUB), "--at", "1.1", "--nodes", "1000"]
+    for env in trees.values():
+        run(warm, env)
+    totals: dict[str, list[list[Run]]] = {name: [] for name in trees}
+    print(f"{'match':34} {'tree':5} {'wall min/median s':>18} {'cpu min/median s':>17}")
+    for path in paths:
+        args = ["analyze", str(path), "--solver", "--format", "json", "-q", "--jobs", "1"]
+        got: dict[str, list[Run]] = {name: [] for name in trees}
+        for k in range(repeat):
+            order = list(trees) if k % 2 == 0 else list(trees)[::-1]
+            for name in order:
+                got[name].append(run(args, trees[name]))
+        for name, runs in got.items():
+            totals[name].append(runs)
+            walls, cpus = [r.wall for r in runs], [r.cpu for r in runs]
+            print(f"{path.name:34} {name:5} {min(walls):8.1f}/{statistics.median(walls):<8.1f} "
+                  f"{min(cpus):8.1f}/{statistics.median(cpus):<8.1f}")
+        print(f"{'':34} this/base medians: wall {_ratio(got, 'wall'):.2f}, "
+              f"cpu {_ratio(got, 'cpu'):.2f}")
+    sums = {name: [sum(runs[k].cpu for runs in per) for k in range(repeat)]
+            for name, per in totals.items()}
+    walls = {name: [sum(runs[k].wall for runs in per) for k in range(repeat)]
+             for name, per in totals.items()}
+    for name in trees:
+        print(f"all {len(paths)} matches, {name}: wall min {min(walls[name]):.1f} median "
+              f"{statistics.median(walls[name]):.1f} s, cpu min {min(sums[name]):.1f} median "
+              f"{statistics.median(sums[name]):.1f} s")
+    mid = statistics.median
+    print(f"this/base: wall medians {mid(walls['this']) / mid(walls['base']):.2f}, "
+          f"cpu medians {mid(sums['this']) / mid(sums['base']):.2f}, "
+          f"cpu mins {min(sums['this']) / min(sums['base']):.2f}")
+
+
+def _ratio(got: dict[str, list[Run]], what: str) -> float:
+    """This tree's median of ``what`` (wall or cpu) over the base's."""
+    def mid(name: str) -> float:
+        return statistics.median(getattr(r, what) for r in got[name])
+
+    return mid("this") / mid("base")
 
 
 def _counts(stdout: str) -> tuple[int, int, int]:

@@ -9,11 +9,21 @@
 seed, with the default settings otherwise (``--set name=value`` changes a
 field of ``WeighOptions`` for every run, to compare variants), and prints
 for each run how many turns were flagged (a mistake or a blunder), fine,
-uncertain and exact, the deals a turn took and the seconds; then the aims:
+close, uncertain, not weighed and exact, the deals a turn took, the deals
+dealt, dropped (never counted: must be 0) and counted with a bound, the
+nodes and the most a turn searched against its work bound plus one deal's
+cap, and the seconds; then the aims, counting ``close`` as neither flagged
+nor fine (:data:`COUNTING`, printed with them):
 
-- at most 5% of the turns with a choice ``uncertain``, in every run;
-- at least 95% of the turns flagged in any run flagged in every run;
-- no turn flagged in one run and ``fine`` in another.
+- at most 5% of the turns with a choice without a verdict (``uncertain``
+  or not weighed), in every run;
+- at least 95% of the turns flagged in any run flagged in every run (a turn
+  flagged in one run and ``close`` in another counts against it);
+- no turn flagged in one run and ``fine`` in another;
+
+and beside them the turns ``close`` in some run, and how many of those
+were flagged or fine in another, the turns without a verdict in every run,
+and every verdict that moved.
 
 ``accuracy`` compares each turn's verdict, at the default settings, with
 the reference (``bench/verdicts-reference.json``: every move valued in each
@@ -21,25 +31,48 @@ of 4,096 deals a turn, made by ``reference``). A verdict agrees when what it
 states holds of the reference: ``fine`` that the cost is below
 ``--mistake``, ``mistake`` that it is from ``--mistake`` to ``--blunder``
 (or above, when the run left a blunder open: "at least a mistake"),
-``blunder`` that it is at least ``--blunder``, ``uncertain`` that it lies in
-the range the run gave; the reference's own cost is taken with two
-standard errors either side, so a reference turn on a threshold agrees with
-either side of it. The point verdict (the run's mean cost read against the
-thresholds, no error) is printed beside it. Aim: at least 98% on at least
-100 turns from a two-player, a three-player and a spinner record.
+``blunder`` that it is at least ``--blunder``, ``close`` that it lies
+within the zone (``close`` points of ``--mistake`` either way),
+``uncertain`` that it lies in the range the run gave; the reference's own
+cost is taken with two standard errors either side, so a reference turn on
+a threshold agrees with either side of it. The point verdict (the run's
+mean cost read against the thresholds, no error) is printed beside it, and
+the count of each verdict with how many agreed. Aim: at least 97% on at
+least 120 turns from a two-player, a three-player and a spinner record, at
+least 20 of them the spinner's.
 
 ``reference`` values every move of every turn with a choice of each record
-in 4,096 deals (the default node cap a deal, a deal over it replaced as the
-default run does), seed 9,999, and writes each turn to ``--reference`` as
-it is done, so a stopped run goes on where it was (``--every N`` takes
-every N-th turn only). Run it at low priority:
+in 4,096 deals, each solved whole however long it takes (no node cap: a
+deal put aside for its cost would leave the costly deals out of the truth),
+seed 9,999, and writes each turn to ``--reference`` as it is done, so a
+stopped run goes on where it was (``--every N`` takes every N-th turn only,
+``--start K`` from the K-th of those, to share them out; ``--keep-deals
+DIR`` also writes each turn's values deal by deal). Run it at low priority:
 ``nohup nice -n 10 python bench/bench_verdicts.py reference ... &``. The
-reference kept in ``bench/`` was made with::
+reference kept in ``bench/`` (146 turns) was made in two steps. First, with
+each deal capped at 1,000,000 nodes and a deal over it replaced by
+another::
 
     python bench/bench_verdicts.py reference --record records/club-night-pagat-2p.mgn \
-        --record records/spinner-3p.mgn --jobs 1
-    python bench/bench_verdicts.py reference --record records/family-pagat-3p.mgn \
         --every 3 --jobs 1
+    python bench/bench_verdicts.py reference --record records/family-pagat-3p.mgn \
+        --every 6 --jobs 1
+    python bench/bench_verdicts.py reference --record records/spinner-3p.mgn \
+        --every 2 --jobs 1                          # 21 of its 24 turns
+
+of which only the turns none of whose deals passed the cap are kept (those
+are the same with no cap; a turn with a deal replaced had its truth made of
+its easy deals): the family's lines 14, 42, 255, 275, 430, 486, 570 and 601
+and the spinner's 14, 39, 61, 63 and 88 are out, and the club's 193 and
+219. Then with every deal solved whole::
+
+    python bench/bench_verdicts.py reference --record records/club-night-pagat-2p.mgn \
+        --every 1 --jobs 1        # every club turn with a choice to line 184
+    python bench/bench_verdicts.py reference --record records/spinner-3p.mgn --jobs 1 \
+        --lines 17,20,22,25,46,48,64,68,71,73,89,91,99,102,106
+
+so the club record has 87 turns (every one to line 184, every 3rd after),
+the family record 29 and spinner-3p 30.
 
 ``variance`` measures what the usual ways to take noise out of a sampled
 cost could buy on chosen turns (``--lines``, default the club record's
@@ -83,6 +116,7 @@ from typing import Any
 from muggins_cli.analysis.plays import written
 from muggins_cli.analysis.weigh import (
     BLUNDER,
+    CLOSE,
     FINE,
     MISTAKE,
     UNCERTAIN,
@@ -114,7 +148,8 @@ CLUB = ROOT / "records" / "club-night-pagat-2p.mgn"
 REFERENCE = ROOT / "bench" / "verdicts-reference.json"
 REF_DEALS = 4096
 REF_SEED = 9_999
-AIM_UNCERTAIN, AIM_STABLE, AIM_ACCURATE, AIM_TURNS = 0.05, 0.95, 0.98, 100
+AIM_UNCERTAIN, AIM_STABLE, AIM_ACCURATE, AIM_TURNS = 0.05, 0.95, 0.97, 120
+AIM_SPINNER = 20
 
 _DECISIONS: dict[str, list[Decision]] = {}
 
@@ -168,10 +203,21 @@ def options_with(settings: Sequence[str], **more: Any) -> WeighOptions:
     return dataclasses.replace(WeighOptions(), **changes, **more)
 
 
+#: How each verdict counts in the stability figures (printed with them).
+COUNTING = (
+    "counting: flagged = mistake or blunder (a cost above --mistake beyond its "
+    "uncertainty); close = known to lie within the close zone of --mistake, neither flagged "
+    "nor fine; without a verdict = uncertain or not weighed. A turn flagged in one run and "
+    "close in another counts against 'flagged in every run'; one flagged in a run and fine "
+    "in another is a flip (close in between is no flip, and is counted apart)")
+
+
 def stability(path: Path, seeds: Sequence[int], jobs: int, settings: Sequence[str]) -> None:
     idx = unforced(path)
     base = options_with(settings)
+    players = players_of(path)
     print(f"{path.name}: {len(idx)} turns with a choice; options {base}", flush=True)
+    print(COUNTING)
     runs: list[dict[int, Weighed]] = []
     for seed in seeds:
         start = time.perf_counter()
@@ -181,32 +227,45 @@ def stability(path: Path, seeds: Sequence[int], jobs: int, settings: Sequence[st
         by_line = {w.line: w for w, _ in got}
         runs.append(by_line)
         ws = [w for w, _ in got if w.weighed]
-        count = {v: sum(w.verdict == v for w in ws) for v in (FINE, MISTAKE, BLUNDER, UNCERTAIN)}
+        count = {v: sum(w.verdict == v for w in ws)
+                 for v in (FINE, CLOSE, MISTAKE, BLUNDER, UNCERTAIN)}
+        without = count[UNCERTAIN] + len(idx) - len(ws)
         deals = [w.samples for w in ws if not w.exact]
         print(f"seed {seed}: {count[MISTAKE] + count[BLUNDER]} flagged ({count[BLUNDER]} "
-              f"blunders), {count[FINE]} fine, {count[UNCERTAIN]} uncertain "
-              f"({100 * count[UNCERTAIN] / len(idx):.1f}%), {len(idx) - len(ws)} not weighed; "
-              f"{sum(w.exact for w in ws)} exact; deals median "
-              f"{statistics.median(deals) if deals else 0:.0f} max {max(deals, default=0)}; "
-              f"{sum(w.solved for w, _ in got)} deals solved, "
-              f"{sum(w.nodes for w, _ in got) / 1e6:.0f}M nodes; "
+              f"blunders), {count[FINE]} fine, {count[CLOSE]} close "
+              f"({100 * count[CLOSE] / len(idx):.1f}%), {count[UNCERTAIN]} uncertain, "
+              f"{len(idx) - len(ws)} not weighed: {without} without a verdict "
+              f"({100 * without / len(idx):.1f}%); {sum(w.exact for w in ws)} exact; deals "
+              f"median {statistics.median(deals) if deals else 0:.0f} max "
+              f"{max(deals, default=0)}; {work_figures([w for w, _ in got], base, players)}; "
               f"{wall:.1f} s wall, {cpu:.1f} s CPU in the weighing", flush=True)
     lines = sorted(runs[0])
     flagged = [{ln for ln in lines if r[ln].costly} for r in runs]
     anyf = set().union(*flagged)
     allf = set.intersection(*flagged)
     share = len(allf) / len(anyf) if anyf else 1.0
-    unsure = max(sum(r[ln].verdict == UNCERTAIN for ln in lines) for r in runs) / len(idx)
+    unsure = max(sum(r[ln].verdict == UNCERTAIN or not r[ln].weighed for ln in lines)
+                 for r in runs) / len(idx)
     contra = sorted(ln for ln in lines if any(r[ln].costly for r in runs)
                     and any(r[ln].verdict == FINE for r in runs))
+    near = [ln for ln in lines if any(r[ln].verdict == CLOSE for r in runs)]
+    near_flag = [ln for ln in near if any(r[ln].costly for r in runs)]
+    near_fine = [ln for ln in near if any(r[ln].verdict == FINE for r in runs)]
     print(f"{path.name}, {len(runs)} runs:")
-    print(f"  uncertain: at most {100 * unsure:.1f}% of the turns with a choice in a run "
-          f"(aim: at most {100 * AIM_UNCERTAIN:.0f}%): {_met(unsure <= AIM_UNCERTAIN)}")
+    print(f"  without a verdict: at most {100 * unsure:.1f}% of the turns with a choice in a "
+          f"run (aim: at most {100 * AIM_UNCERTAIN:.0f}%): {_met(unsure <= AIM_UNCERTAIN)}")
     print(f"  flagged in any run {len(anyf)}, in all {len(runs)} runs {len(allf)}: "
           f"{100 * share:.1f}% (aim: at least {100 * AIM_STABLE:.0f}%): "
           f"{_met(share >= AIM_STABLE)}")
     print(f"  flagged in one run and fine in another: {len(contra)} "
           f"{contra if contra else ''} (aim: none): {_met(not contra)}")
+    print(f"  close in some run: {len(near)} turns ({100 * len(near) / len(idx):.1f}%); of "
+          f"them flagged in another run {len(near_flag)}, fine in another {len(near_fine)}")
+    never = [ln for ln in lines if all(r[ln].verdict == UNCERTAIN or not r[ln].weighed
+                                       for r in runs)]
+    print(f"  without a verdict in every run: {len(never)} turns "
+          + ", ".join(f"{ln} ({runs[0][ln].cost:.1f} ± {runs[0][ln].error or 0:.1f} over "
+                      f"{runs[0][ln].samples} deals)" for ln in never))
     print("  verdicts that moved (line: the verdict by run):")
     for ln in lines:
         said = [r[ln].verdict or "-" for r in runs]
@@ -214,6 +273,24 @@ def stability(path: Path, seeds: Sequence[int], jobs: int, settings: Sequence[st
             w = runs[0][ln]
             print(f"    {ln}: {' '.join(s[:4] for s in said)}  (cost {w.cost:.1f} ± "
                   f"{w.error or 0:.1f} over {w.samples} deals in the first run)")
+
+
+def work_figures(ws: Sequence[Weighed], options: WeighOptions, players: int) -> str:
+    """The deals dealt and those not counted, and the most nodes a turn
+    searched against its work bound plus one deal's cap."""
+    work, cap = options.work_limit(players), options.node_limit(players)
+    most = max((w.nodes for w in ws), default=0)
+    past = ("" if work is None or cap is None else
+            f", {(most - work - cap) / 1e6:+.2f}M past its work bound plus one deal's cap")
+    return (f"{sum(w.solved for w in ws)} deals searched, {sum(w.dealt for w in ws)} dealt, "
+            f"{sum(w.dropped for w in ws)} dropped, "
+            f"{sum(w.unfinished for w in ws)} counted with a bound; "
+            f"{sum(w.nodes for w in ws) / 1e6:.1f}M nodes, the most a turn {most / 1e6:.2f}M"
+            f"{past}")
+
+
+def players_of(path: Path) -> int:
+    return len(_decisions(path)[0].at.players)
 
 
 def _met(ok: bool) -> str:
@@ -227,10 +304,11 @@ def reference_turn(args: tuple[str, int, int, int]) -> dict[str, Any]:
     d = _decision(path, index)
     pos = d.at
     assert d.move is not None
-    options = WeighOptions()
     start = time.process_time()
+    # Every deal dealt is solved whole, however long it takes: a deal put
+    # aside for its cost would leave the costly deals out of the truth.
     res = solve(pos.rules, pos.view(), mode="sample", objective="points",
-                node_limit=options.node_limit(len(pos.players)), samples=deals,
+                node_limit=None, samples=deals, pv=False,
                 seed=seed * 1_000_003 + d.turn.line, multi=Multi.PARANOID,
                 enough=lambda per, done: list(per))
     played = _move_of(res, d.move)
@@ -239,13 +317,17 @@ def reference_turn(args: tuple[str, int, int, int]) -> dict[str, Any]:
     cost = max(0.0, res.value - (played.value or 0.0))
     return {"line": d.turn.line, "played": written(d.turn), "best": str(best.move),
             "cost": cost, "error": 0.0 if res.exact else cost_error(res, d.move) or 0.0,
-            "deals": res.samples, "exact": res.exact, "replaced": res.replaced,
+            "deals": res.samples, "exact": res.exact, "replaced": res.dealt - res.samples,
             "seconds": round(time.process_time() - start, 2),
-            "values": {str(mv.move): mv.value for mv in res.moves}}
+            "values": {str(mv.move): mv.value for mv in res.moves},
+            "nodes": res.nodes,
+            "per_deal": {str(mv.move): list(mv.deals) for mv in res.moves},
+            "played_key": str(played.move)}
 
 
 def reference(paths: Sequence[Path], deals: int, jobs: int, out: Path, every: int,
-              first: int = 0) -> None:
+              first: int = 0, keep: Path | None = None,
+              lines: Sequence[int] | None = None) -> None:
     """Make (or go on with) the reference: each ``every``-th turn with a
     choice of each record (from the ``first``-th of those), written to
     ``out`` after every turn."""
@@ -260,9 +342,17 @@ def reference(paths: Sequence[Path], deals: int, jobs: int, out: Path, every: in
         done = {r["line"] for r in rows}
         ds = _decisions(path)
         todo = [(str(path), i, deals, REF_SEED) for i in unforced(path)[::every][first:]
-                if ds[i].turn.line not in done]
+                if ds[i].turn.line not in done
+                and (lines is None or ds[i].turn.line in lines)]
         with ProcessPoolExecutor(jobs) as pool:
             for row in pool.map(reference_turn, todo, chunksize=1):
+                per_deal, key = row.pop("per_deal"), row.pop("played_key")
+                if keep is not None:
+                    keep.mkdir(parents=True, exist_ok=True)
+                    (keep / f"{path.stem}-{row['line']}.json").write_text(
+                        json.dumps({"played": key, "nodes": row["nodes"],
+                                    "per_deal": per_deal}) + "\n",
+                        encoding="utf-8")
                 rows.append(row)
                 rows.sort(key=lambda r: r["line"])
                 tmp = out.with_suffix(".tmp")
@@ -285,21 +375,28 @@ def verdicts_between(low: float, high: float, options: WeighOptions) -> set[str]
     return out
 
 
-def claimed(w: Weighed, options: WeighOptions) -> set[str]:
-    """What a run's verdict states the cost's verdict is (module docstring)."""
+def claimed(w: Weighed, options: WeighOptions) -> tuple[float, float]:
+    """The costs a run's verdict states the turn's cost lies among (module
+    docstring): ``fine`` below ``--mistake``, ``close`` within the zone,
+    ``mistake`` from ``--mistake`` to ``--blunder`` (or above, when the run
+    left a blunder open), ``blunder`` from ``--blunder``, ``uncertain`` the
+    range the run found. A top of ``--mistake`` for ``fine`` is open."""
     low = w.cost_low if w.cost_low is not None else w.cost
     high = w.cost_high if w.cost_high is not None else w.cost
-    if w.verdict == MISTAKE and high >= options.blunder:
-        return {MISTAKE, BLUNDER}
-    if w.verdict == UNCERTAIN:
-        return verdicts_between(low, high, options)
-    return {w.verdict} if w.verdict else set()
+    return {
+        FINE: (0.0, options.costly - 1e-9),
+        CLOSE: (options.costly - options.close, options.costly + options.close),
+        MISTAKE: (options.costly, math.inf if high >= options.blunder else options.blunder),
+        BLUNDER: (options.blunder, math.inf),
+    }.get(w.verdict or "", (low, high))
 
 
 def accuracy(reference_path: Path, seed: int, jobs: int, settings: Sequence[str]) -> None:
     ref = json.loads(reference_path.read_text(encoding="utf-8"))
     options = options_with(settings, seed=seed)
     total = agree_all = point_all = 0
+    by_verdict: dict[str, list[int]] = {}
+    spinner = 0
     for name, rows in ref["records"].items():
         path = ROOT / "records" / name
         by_line = {r["line"]: r for r in rows}
@@ -312,8 +409,12 @@ def accuracy(reference_path: Path, seed: int, jobs: int, settings: Sequence[str]
             margin = 0.0 if r["exact"] else 2 * r["error"]
             allowed = verdicts_between(max(0.0, r["cost"] - margin), r["cost"] + margin, options)
             open_ref += len(allowed) > 1
-            ok = bool(claimed(w, options) & allowed)
+            lo, hi = claimed(w, options)
+            ok = lo <= r["cost"] + margin and max(0.0, r["cost"] - margin) <= hi
             agree += ok
+            tally = by_verdict.setdefault(w.verdict or "not weighed", [0, 0])
+            tally[0] += ok
+            tally[1] += 1
             point += options.verdict(w.cost, None) in allowed
             if not ok:
                 wrong.append(f"    line {w.line}: reference {r['cost']:.1f} ± {r['error']:.1f}, "
@@ -322,6 +423,7 @@ def accuracy(reference_path: Path, seed: int, jobs: int, settings: Sequence[str]
                              f"{w.samples} deals)")
         n = len(got)
         total += n
+        spinner += n if "spinner" in name else 0
         agree_all += agree
         point_all += point
         print(f"{name} (seed {seed}): {n} turns; the stated verdict agrees on {agree} = "
@@ -329,10 +431,13 @@ def accuracy(reference_path: Path, seed: int, jobs: int, settings: Sequence[str]
               f"{open_ref} reference turns within two errors of a threshold", flush=True)
         print("\n".join(wrong))
     share = agree_all / total if total else 0.0
-    ok = share >= AIM_ACCURATE and total >= AIM_TURNS
+    ok = share >= AIM_ACCURATE and total >= AIM_TURNS and spinner >= AIM_SPINNER
+    print("by verdict (agree/turns): " + ", ".join(
+        f"{v} {a}/{n}" for v, (a, n) in sorted(by_verdict.items())))
     print(f"all: {agree_all}/{total} = {100 * share:.1f}% stated, "
           f"{100 * point_all / max(1, total):.1f}% point (aim: at least "
-          f"{100 * AIM_ACCURATE:.0f}% on at least {AIM_TURNS} turns): {_met(ok)}")
+          f"{100 * AIM_ACCURATE:.0f}% on at least {AIM_TURNS} turns, {AIM_SPINNER} of them a "
+          f"spinner record's: {spinner}): {_met(ok)}")
 
 
 HARD_LINES = "14,19,55,78,112,163,218,222,298,301,308"
@@ -498,18 +603,23 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="reference: from the K-th of those turns (to share them out)")
     ap.add_argument("--reference", type=Path, default=REFERENCE,
                     help="the reference file (reference: written; accuracy: read)")
-    ap.add_argument("--lines", default=HARD_LINES, help="variance: the turns, by line")
+    ap.add_argument("--keep-deals", type=Path, default=None, metavar="DIR",
+                    help="reference: also write each turn's values deal by deal to DIR")
+    ap.add_argument("--lines", default=None,
+                    help=f"variance: the turns, by line (default {HARD_LINES}); reference: "
+                         "only these turns")
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args(argv)
     if a.what == "stability":
         stability((a.record or [CLUB])[0], [int(s) for s in a.seeds.split(",")], a.jobs,
                   a.set)
     elif a.what == "variance":
-        variance((a.record or [CLUB])[0], [int(x) for x in a.lines.split(",")],
+        variance((a.record or [CLUB])[0], [int(x) for x in (a.lines or HARD_LINES).split(",")],
                  a.deals or 256, a.jobs)
     elif a.what == "reference":
         reference(a.record or [CLUB], a.deals or REF_DEALS, a.jobs, a.reference, a.every,
-                  a.start)
+                  a.start, a.keep_deals,
+                  None if a.lines is None else [int(x) for x in a.lines.split(",")])
     else:
         accuracy(a.reference, a.seed, a.jobs, a.set)
 

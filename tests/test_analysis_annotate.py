@@ -124,3 +124,25 @@ def test_annotated_corpus_round_trips_and_checks_clean(
         # analysis is this one: one mark for each missed score, no more.
         assert sum(d.code == "missed-score" for d in f.report.diagnostics) == marked, path
     assert marked_total > 0
+
+
+def test_a_close_or_uncertain_turns_note_says_so_and_is_the_tools_own() -> None:
+    """The note on a turn known to lie near the mistake line (or not
+    settled) carries the verdict's words, no glyph; re-annotating knows it
+    for the tool's own note, as it knows the older notes without words."""
+    from muggins_cli.analysis.annotate import is_tool_note, solver_note, verdict_glyph
+    from muggins_cli.analysis.weigh import Weighed
+
+    def weighed(verdict: str) -> Weighed:
+        return Weighed(1, 1, 9, 1, 0, "Ana", "1-2R", 3, -4.6, "3-6R", 0.0, None, False, 400,
+                       error=0.8, verdict=verdict)
+
+    close, unsure, fine = weighed("close"), weighed("uncertain"), weighed("fine")
+    assert solver_note(close) == ("3-6R was 4.6 ± 0.8 points better by the end of the round: "
+                                  "close to the mistake line")
+    assert solver_note(unsure).endswith("the round: uncertain")
+    assert solver_note(fine) == "3-6R was 4.6 ± 0.8 points better by the end of the round"
+    assert all(is_tool_note(solver_note(w)) for w in (close, unsure, fine))
+    assert not is_tool_note("3-6R was 4.6 ± 0.8 points better by the end of the round: "
+                            "a slip")
+    assert verdict_glyph("close") is None and verdict_glyph("uncertain") is None

@@ -249,13 +249,18 @@ def test_a_scheduler_with_another_version_is_named(tmp_path: Path,
         f"{muggins_cli.__version__} as this client does: the scheduler runs 0.0.0+other\n")
 
 
+@pytest.mark.parametrize("view", [["--mode", "perfect"], ["--max-samples", "24"]])
 def test_analyze_solver_spreads_the_turns_over_the_workers(
-        cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        view: list[str]) -> None:
+    """The same turns, verdicts and errors from the cluster as from one
+    process: with every hand seen, and in the mover's view, where the race
+    decides how many deals each turn takes (16 or 24 here)."""
     (tmp_path / "club.mgn").write_text(HEAD + DEALS + STOCK + TURNS, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     for old in cluster.faults.glob("weighed-*"):
         old.unlink()
-    args = ["analyze", "club.mgn", "--solver", "--perfect", "--turns"]
+    args = ["analyze", "club.mgn", "--solver", *view, "--turns"]
     local = _invoke(*args, "--jobs", "1")
     dask = _invoke(*args, "--scheduler", cluster.address)
     assert dask.stdout == local.stdout

@@ -29,6 +29,14 @@ BUDGET = ["--solver", "--max-samples", "8", "--deal-nodes", "20000", "--seed", "
           "--jobs", "1"]
 COUNTS = re.compile(r"weighed (\d+) of (\d+) turns(?:; (\d+) forced \(one legal move\))?"
                     r"(?:; (\d+) not weighed)?")
+#: The report's line for each verdict it counts without a mark: its words
+#: as the reader sees them, then the count.
+SAID = {"close": re.compile(r"^close to the mistake line: (\d+) turns? ", re.M),
+        "uncertain": re.compile(r"^uncertain: (\d+) turns? ", re.M)}
+#: A solver's note that carries a verdict's words (no glyph says them).
+NOTE_SAYS = re.compile(r"points better by the end of the round: "
+                       r"(close to the mistake line|uncertain)\}")
+NOTE_WORDS = {"close to the mistake line": "close", "uncertain": "uncertain"}
 GLYPH = re.compile(r"^[^:#{]+: .*?(?:\d+-\d+[A-Z]?|pass)(\?\?|\?!|!\?|\?|!!|!)(?=\s|$)")
 
 
@@ -114,6 +122,26 @@ def test_every_output_tells_the_same_story(record: str, tmp_path: Path,
     if marked != set(warned):
         differ.append(f"glyphs written at {sorted(marked)}, warnings at {sorted(warned)}")
 
+    # The verdicts without a mark (close, uncertain): the text report's count,
+    # the players' counts and the plays' verdicts in the JSON, and the words
+    # a solver's note in the annotated record ends with.
+    for verdict, said in SAID.items():
+        lines = sorted(line for line, p in plays.items()
+                       if p["solver"] and p["solver"]["verdict"] == verdict)
+        in_text = sum(int(m[1]) for m in said.finditer(told.stdout))
+        by_player = sum(pl["solver"][verdict] for pl in doc["players_summary"])
+        if not len(lines) == in_text == by_player:
+            differ.append(f"{verdict}: {len(lines)} plays in JSON ({lines}), {by_player} by "
+                          f"the JSON's players, {in_text} in the text report")
+    noted = {n: NOTE_WORDS[m[1]] for n, text in enumerate(
+        (tmp_path / "ann.mgn").read_text(encoding="utf-8").splitlines(), 1)
+        for m in [NOTE_SAYS.search(text)] if m}
+    for line, said_verdict in sorted(noted.items()):
+        s = plays[line]["solver"] if line in plays else None
+        if s is None or s["verdict"] != said_verdict:
+            differ.append(f"line {line}: the note says {said_verdict}, JSON "
+                          f"{s['verdict'] if s else 'has no solver verdict'}")
+
     # Each turn's section on the page: its verdict, the best play, the play made.
     sections = _page_turns(page)
     weighed = 0
@@ -132,7 +160,8 @@ def test_every_output_tells_the_same_story(record: str, tmp_path: Path,
             want = "unweighed"
         else:
             weighed += 1
-            want = s["verdict"] if s["verdict"] in ("mistake", "blunder", "uncertain") else None
+            want = (s["verdict"] if s["verdict"] in ("mistake", "blunder", "close", "uncertain")
+                    else None)
             if best != s["best"]:
                 differ.append(f"line {line}: best {s['best']} in JSON, {best} on the page")
             if played != p["played"]:

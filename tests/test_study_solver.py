@@ -306,8 +306,8 @@ def _entries(html: str) -> dict[int, str]:
 def test_only_a_verdict_is_coloured(view: str, request: pytest.FixtureRequest,
                                     plays: Callable[[bool], list[dict[str, Any]]]) -> None:
     """A mistake or a blunder is marked (its class, its glyph); any other
-    loss is said in neutral words, 'not a mistake' or, within its error,
-    'not surely a mistake'."""
+    loss is said in neutral words, the verdict's: 'not a mistake', 'close
+    to the mistake line' or 'uncertain'."""
     html: str = request.getfixturevalue(view)
     entries = _entries(html)
     seen = set()
@@ -324,7 +324,8 @@ def test_only_a_verdict_is_coloured(view: str, request: pytest.FixtureRequest,
             assert 'class="glyph"' not in item and re.match(r'class="p\d"', item)
             if p["solver"]["lost"]:
                 assert lost is not None and lost.group(1) == ""
-                want = "not surely a mistake" if verdict == "uncertain" else "not a mistake"
+                want = {"fine": "not a mistake", "close": "close to the mistake line",
+                        "uncertain": "uncertain"}[verdict]
                 assert want in lost.group(2)
         seen.add(verdict)
     assert seen >= ({"blunder", "mistake"} if view == "perfect" else {"uncertain"})

@@ -32,7 +32,8 @@ def test_every_legal_play_is_a_candidate_valued_as_an_exhaustive_search() -> Non
     for seed in range(2):
         match, _ = _selfplay(rules, 2, seed, target=250)
         found = decisions(match, _resolve(rules))
-        weighed = weigh_match(match, _resolve(rules), WeighOptions(perfect=True, nodes=0))
+        weighed = weigh_match(match, _resolve(rules),
+                              WeighOptions(perfect=True, nodes=0, lines=True))
         for d, w in zip(found, weighed, strict=True):
             at = d.at
             if not w.unforced:

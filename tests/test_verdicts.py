@@ -8,7 +8,15 @@ import random
 
 import pytest
 
-from muggins_cli.analysis.weigh import WeighOptions, _racer, bounds, looks, settled, student
+from muggins_cli.analysis.weigh import (
+    WeighOptions,
+    _racer,
+    bounds,
+    judge,
+    looks,
+    settled,
+    student,
+)
 from muggins_cli.engine.state import Place, legal_moves
 from muggins_cli.engine.view import view_of
 from muggins_cli.rules.loader import load_preset
@@ -16,7 +24,8 @@ from muggins_cli.solver import solve
 from muggins_cli.tiles import Tile
 from tests.test_solver_reference import endgame
 
-OPTIONS = WeighOptions(costly=5, blunder=15, z=2.0, min_deals=8, samples=40)
+OPTIONS = WeighOptions(costly=5, blunder=15, z=2.0, min_deals=8, samples=40, close=2.0,
+                       close_z=2.0)
 
 
 def test_verdict_bands_by_hand() -> None:
@@ -28,6 +37,43 @@ def test_verdict_bands_by_hand() -> None:
     assert v(5, None) == "mistake"  # exact: the threshold itself counts
     assert v(4.9, None) == "fine"
     assert v(14, 1) == "mistake"    # surely costly, maybe a blunder: at least a mistake
+    # Within close (2) of 5 either way, the threshold inside: a verdict of its own.
+    b = OPTIONS.band
+    assert b(3.5, 6.5) == "close" and b(3, 7) == "close"
+    assert b(2.9, 6.0) == "uncertain"  # could lie further below than the zone
+    assert b(4.0, 7.1) == "uncertain"  # or above it
+    assert b(5.0, 6.0) == "mistake" and b(3.0, 4.9) == "fine"  # the line is outside
+    # The zone read from a range of close_z (1) standard errors: 6 ± 1 lies
+    # in it, 6 ± 2 does not (and neither is on one side of 5).
+    soft = WeighOptions(costly=5, blunder=15, z=2.0, close=2.0, close_z=1.0)
+    assert soft.verdict(6, 1) == "close" and soft.verdict(6, 1.5) == "uncertain"
+    assert soft.band(4.0, 8.0, (5.0, 7.0)) == "close"
+    assert soft.band(4.0, 8.0, (4.5, 7.5)) == "uncertain"
+
+
+@pytest.mark.parametrize(("close_z", "stops"), [(2.0, 40), (1.0, 18)])
+def test_a_turn_known_to_lie_near_the_line_is_settled_as_close(close_z: float,
+                                                              stops: int) -> None:
+    """Costs 5 on average, give or take 1 a deal: never on one side of 5,
+    but known to within the zone (2 either way) once a whole round's swing
+    over the deals (30 / k, far above the spread) fits in it too, at
+    ``close_z`` standard errors: Student's 2.04 * 30/40 = 1.5 and 2.09 *
+    30/27 = 2.3 at z 2; 1.03 * 30/18 = 1.7 and 1.05 * 30/12 = 2.6 at z 1.
+    The race stops at the first look past that, and the verdict is close."""
+    options = WeighOptions(costly=5, blunder=15, z=2.0, min_deals=8, samples=100,
+                           close=2.0, close_z=close_z)
+    enough = _racer(A, options)
+    per: dict[object, list[float]] = {A: [], B: []}
+    for k in range(1, 101):
+        per[A].append(0.0)
+        per[B].append(5.0 + (1.0 if k % 2 else -1.0))
+        got = enough(per, k)  # type: ignore[arg-type]
+        if got is None:
+            break
+    verdict, low, high, _ = judge(per, A, options)  # type: ignore[arg-type]
+    assert k == stops and low < 5 <= high
+    assert verdict == "close"
+    assert settled(verdict, low, high, k, options)
 
 
 A, B, C = Place(Tile.parse("1-2")), Place(Tile.parse("3-4")), Place(Tile.parse("5-6"))
@@ -144,10 +190,13 @@ def test_a_costly_turn_is_not_dealt_on_past_blunder_deals_to_tell_the_glyph() ->
     least a mistake."""
     options = WeighOptions(costly=5, blunder=15, z=2.0, min_deals=8, samples=1000,
                            blunder_deals=27)
-    assert settled(8.0, 16.0, 18, options) is False   # 15 inside: not yet
-    assert settled(8.0, 16.0, 27, options) is True    # at blunder_deals: enough
-    assert settled(3.0, 16.0, 500, options) is False  # fine or not is never left open
-    assert settled(0.0, 4.0, 8, options) is True      # fine: 15 plays no part
+    def done(low: float, high: float, deals: int) -> bool:
+        return settled(options.band(low, high), low, high, deals, options)
+
+    assert done(8.0, 16.0, 18) is False   # 15 inside: not yet
+    assert done(8.0, 16.0, 27) is True    # at blunder_deals: enough
+    assert done(3.0, 16.0, 500) is False  # fine or not is never left open
+    assert done(0.0, 4.0, 8) is True      # fine: 15 plays no part
     enough = _racer(A, options)
     per: dict[object, list[float]] = {A: [], B: []}
     for k in range(1, 28):
@@ -191,3 +240,58 @@ def test_moves_alike_in_a_few_deals_are_not_known_alike() -> None:
     low, high, _ = bounds({A: same, B: same}, A, options.z)
     assert high == pytest.approx(student(2.25, 26) * 30 / 27)
     assert options.band(low, high) == "fine"
+
+
+def test_the_race_names_the_play_made_and_the_leader_first() -> None:
+    """A deal whose search is cut short has valued the moves named first:
+    the play made, the leader, then the others by their mean."""
+    options = WeighOptions(costly=5, blunder=15, z=2.0, min_deals=8, samples=100)
+    enough = _racer(A, options)
+    rng = random.Random(2)
+    per = {C: [10 + rng.uniform(-60, 60) for _ in range(8)],
+           B: [15 + rng.uniform(-60, 60) for _ in range(8)],
+           A: [-10 + rng.uniform(-60, 60) for _ in range(8)]}
+    assert sorted(per, key=lambda m: -sum(per[m])) == [B, C, A]  # B leads, A last
+    got = enough(per, 8)  # type: ignore[arg-type]
+    assert got is not None and list(got) == [A, B, C]
+
+
+def test_the_default_rule_is_the_one_the_readme_states() -> None:
+    """The defaults by hand (README, "The solver's verdicts"): 2.5 standard
+    errors for fine, mistake and blunder, the zone 2.5 points either side
+    of 5 read at one standard error, first asked at 16 deals, then 24, 36,
+    54, ... The quantiles are Hill's expansion worked by hand: Student's
+    2.5 with 15 degrees of freedom is 2.5 + 4.531/15 + 7.769/225 +
+    10.194/3375 = 2.8396, with 23 it is 2.7125; 1 with 15 is 1.0345. With
+    k deals the error is at least 30 / k (1.875 at 16, 1.25 at 24)."""
+    options = WeighOptions()
+    v = options.verdict
+    assert v(6.0, 1.0) == "close"       # 3.5 < 5 < 8.5; 5 to 7 lies within 2.5 to 7.5
+    assert v(7.6, 1.0) == "mistake"     # 7.6 - 2.5 = 5.1
+    assert v(7.0, 0.9) == "uncertain"   # 4.75 < 5; 7.9 > 7.5: beyond the zone
+    assert v(2.6, 1.0) == "uncertain"   # 5.1 > 5; 1.6 < 2.5: below the zone
+    assert v(2.4, 0.95) == "fine"       # 2.4 + 2.375 = 4.775
+    assert v(20.0, 2.0) == "blunder"    # 20 - 5 = 15
+    assert looks(options.min_deals, options.samples) == [
+        16, 24, 36, 54, 81, 122, 183, 274, 411, 616, 924, 1024]
+
+    def race(diffs: list[float]) -> tuple[int, str]:
+        enough = _racer(A, options)
+        per: dict[object, list[float]] = {A: [], B: []}
+        for k, d in enumerate(diffs, 1):
+            per[A].append(0.0)
+            per[B].append(d)
+            if enough(per, k) is None:  # type: ignore[arg-type]
+                break
+        return k, judge(per, A, options)[0]  # type: ignore[arg-type]
+
+    # 30 better in every deal: 30 - 2.8396 * 1.875 = 24.68 >= 15, but not
+    # asked before 16 deals.
+    assert race([30.0] * 40) == (16, "blunder")
+    # 10 in every deal: at 16, 10 - 5.32 = 4.68 < 5, and 10 +- 1.94 is
+    # beyond the zone; at 24, 10 - 2.7125 * 1.25 = 6.61 >= 5 and
+    # 10 + 3.39 < 15: a mistake, known not to be a blunder.
+    assert race([10.0] * 40) == (24, "mistake")
+    # 5 give or take 1 (sd 1.033, error 0.258 at 16): 5 +- 2.84 * 1.893
+    # straddles 5, 5 +- 1.0345 * 1.893 = 3.04 to 6.96 lies in the zone.
+    assert race([6.0 if k % 2 else 4.0 for k in range(40)]) == (16, "close")

@@ -259,14 +259,18 @@ def test_stats_add_up_the_turns() -> None:
         _w("Ana", 1, None, None, luck=-5.5, luck_error=3.0),  # forced: luck only
         _w("Ana", 4, None, None),  # could not be weighed
         _w("Budi", 2, 7.0, 7.0, exact=True),  # the best play, exactly
+        _w("Budi", 3, 1.0, 5.5, verdict="close", error=0.6),  # near the line: not costly
+        _w("Budi", 2, 0.0, 3.0, verdict="uncertain", error=2.0),
     ]
     ana, budi = solver_stats(["Ana", "Budi"], weighed, WeighOptions(costly=5))
     # The turns' deals are their own: errors add in quadrature (1.5, 2: 2.5; 4, 3: 5).
     assert ana == SolverStats("Ana", unforced=2, lost=12.5, costly=1, luck=-2.5, draws=2,
                               unweighed=1, lost_error=2.5, luck_error=5.0)
     assert ana.error_rate == 6.25 and ana.error_rate_error == 1.25
-    assert budi == SolverStats("Budi", unforced=1, exact=1)
-    assert budi.error_rate == 0.0
+    # 4.5 and 3 lost; errors 0.6 and 2 in quadrature.
+    assert budi == SolverStats("Budi", unforced=3, lost=7.5, exact=1, close=1, uncertain=1,
+                               lost_error=pytest.approx(math.sqrt(0.36 + 4.0)))
+    assert budi.error_rate == 2.5
     found = costly_findings(weighed, WeighOptions(costly=5))
     assert [(f.code, f.severity.value) for f in found] == [(COSTLY_PLAY, "warning")]
     assert found[0].message == ("Ana played 1-2R: 3-4L was 10 ± 2.0 points better by the "
@@ -317,3 +321,25 @@ def test_sampled_costs_carry_their_standard_error(tmp_path: Path) -> None:
         assert w.best_value_error == pytest.approx(statistics.stdev(best.deals) / math.sqrt(6))
         checked += 1
     assert checked >= 5
+
+
+def test_a_turns_weighing_does_not_depend_on_the_turns_weighed_before_it(
+        tmp_path: Path) -> None:
+    """Each turn's deals are seeded from the seed and its line, and what a
+    search counts depends on its position alone (the node budgets stop the
+    same searches at the same places): weighing the turns backwards, after
+    every other turn, gives each the very same answer as forwards. The
+    work bound is small, so that it ends most turns' deals, one of them
+    mid-search."""
+    match, path = _club(tmp_path)
+    options = WeighOptions(samples=24, seed=9, exact=0, work=20_000, nodes=1_000)
+    found = list(decisions(match, record_resolver(path)))
+    forwards = [weigh_decision(d, options) for d in found]
+    backwards = [weigh_decision(d, options) for d in reversed(found)][::-1]
+    assert sum(w.weighed and w.unforced for w in forwards) >= 3
+    assert sum(w.unfinished for w in forwards) >= 1
+    assert forwards == backwards
+    # Whatever happens, a turn searches at most its work bound and one
+    # deal's cap, and counts every deal it dealt.
+    assert all(w.nodes <= 20_000 + 1_000 and w.dropped == 0 for w in forwards)
+    assert sum(w.dealt for w in forwards) > 0

@@ -7,7 +7,10 @@ solver weighed a turn, its verdict replaces the immediate one: the points
 a play gave away by the end of the round, with its standard error or as
 exact (``{3-6R was 11.6 ± 2.1 points better by the end of the round}``,
 ``{3-6R was exactly 15 points better by the end of the round}``), with a glyph only
-when the verdict is sure (``mistake`` or ``blunder``, not ``uncertain``); a
+when the verdict is sure (``mistake`` or ``blunder``); a turn whose cost is
+known to lie near the mistake line, or that the deals could not settle,
+says so in the verdict's words (``{3-6R was 4.8 ± 0.6 points better by the
+end of the round: close to the mistake line}``, ``...: uncertain``); a
 turn the solver could not weigh keeps the immediate verdict.
 
 Annotating an annotated record replaces the tool's own marks: its notes
@@ -37,8 +40,8 @@ from muggins_cli import lexicon
 from muggins_cli.analysis.match import MatchAnalysis
 from muggins_cli.analysis.plays import PlayAnalysis
 from muggins_cli.analysis.weigh import BLUNDER as BLUNDER_VERDICT
+from muggins_cli.analysis.weigh import CLOSE, UNCERTAIN, VERDICT_WORDS, Weighed, measured, points
 from muggins_cli.analysis.weigh import MISTAKE as MISTAKE_VERDICT
-from muggins_cli.analysis.weigh import Weighed, measured, points
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.model import Annotation, BodyLine, Match, Placement, Severity, Turn
 from muggins_cli.notation.parser import parse_text
@@ -48,11 +51,13 @@ MISTAKE, BLUNDER = "?", "??"
 _OURS = frozenset({MISTAKE, BLUNDER})
 _PLACEMENT_RE = lexicon.PLACEMENT_TEXT_RE
 _CLAIM_RE = lexicon.CLAIM_RE
+#: The verdicts whose words a solver's note carries (no glyph says them).
+_SAID = (CLOSE, UNCERTAIN)
 #: The notes this module writes (:func:`note_text`, :func:`solver_note`).
 _TOOL_NOTE_RE = re.compile(
     rf"{lexicon.NOTE_PLACEMENT} (would have scored [0-9]+"
     r"|was (exactly )?[0-9]+(\.[0-9])?( ± ([0-9]+\.[0-9]|\?))? points better by the end of "
-    r"the round)")
+    r"the round(: (" + "|".join(re.escape(VERDICT_WORDS[v]) for v in _SAID) + "))?)")
 
 
 class AnnotateError(MugginsError):
@@ -102,7 +107,8 @@ def note_text(p: PlayAnalysis) -> str:
 
 def solver_note(w: Weighed) -> str:
     cost = f"exactly {points(w.cost)}" if w.exact else measured(w.cost, w.error, False)
-    return f"{w.best} was {cost} points better by the end of the round"
+    said = f": {VERDICT_WORDS[w.verdict]}" if w.verdict in _SAID and w.verdict else ""
+    return f"{w.best} was {cost} points better by the end of the round{said}"
 
 
 def is_tool_note(text: str) -> bool:
@@ -113,7 +119,7 @@ def is_tool_note(text: str) -> bool:
 
 def verdict_glyph(verdict: str | None) -> str | None:
     """The glyph of a solver verdict: ``??`` for a blunder, ``?`` for a
-    mistake, none for a fine play or an uncertain one."""
+    mistake, none for a fine play, a close one or an uncertain one."""
     return {BLUNDER_VERDICT: BLUNDER, MISTAKE_VERDICT: MISTAKE}.get(verdict or "")
 
 

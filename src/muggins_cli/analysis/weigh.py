@@ -16,20 +16,25 @@ How many deals: when the unseen tiles can be dealt in at most ``exact``
 ways (late in a round, or three or four players' small hands), every deal
 is valued, each weighed as the sampler would deal it, and the turn is
 exact. Otherwise a turn is dealt at least ``min_deals`` times, and then
-more until the cost of the play made is known well enough to say on which
-side of the thresholds it lies: its mean more than ``z`` standard errors
-from ``costly`` (fine or not), and from ``blunder`` while the turn has had
-fewer than ``blunder_deals`` deals (a mistake or a blunder: past that, a
-turn known to be costly stays "at least a mistake"). The question is put
-only at a few counts of deals, each half as many again as the last
-(:func:`looks`): asked after every deal, a cost sitting on a threshold
-would sooner or later stray past ``z`` errors by chance, and two seeds
-could then call one turn fine and a mistake. The deals stop at ``samples``
-or once the deals' searches have taken ``work`` nodes (the same answer on
-any machine), whichever comes first. Moves that are clearly worse than the
+more until the cost of the play made has a verdict (:func:`judge`): its
+range at ``z`` standard errors below ``costly`` (fine) or above it (a
+mistake; and on one side of ``blunder`` too while the turn has had fewer
+than ``blunder_deals`` deals: past that, a turn known to be costly stays
+"at least a mistake"), or its range at ``close_z`` standard errors within
+``close`` points of ``costly`` either way (``close``: the indifference
+zone, so that a cost on the line ends too). The question is put only at a
+few counts of deals, each half as many again as the last (:func:`looks`):
+asked after every deal, a cost sitting on a threshold would sooner or
+later stray past ``z`` errors by chance, and two seeds could then call one
+turn fine and a mistake. The deals stop at ``samples`` or once the deals'
+searches have taken the turn's ``work`` nodes (the same answer on any
+machine), whichever comes first; every deal dealt counts (a costly one is
+searched with what is left of the work, and one that does not finish even
+then with a bound on its values). Moves that are clearly worse than the
 leader (:data:`DROP_Z` standard errors) stop being valued (a race: the
-deals go to the moves that might be best). A turn still undecided then is
-``uncertain``: it is not warned about, and the reports say so.
+deals go to the moves that might be best). A turn still without a verdict
+then is ``uncertain``. Neither ``close`` nor ``uncertain`` is warned about,
+and the reports say which a turn is.
 
 Every value the solver gives from sampled deals comes with its standard
 error (``error``, ``value_error``, ``best_value_error``, ``luck_error``); an
@@ -90,14 +95,16 @@ if TYPE_CHECKING:  # the solver itself (Numba) is imported only to weigh a turn
 #: two-player round (about three seconds at worst here), and a cap on the
 #: rare position with many hidden tiles that would otherwise take a minute.
 DEFAULT_NODES = 1_000_000
-FINE, MISTAKE, BLUNDER, UNCERTAIN = "fine", "mistake", "blunder", "uncertain"
+FINE, CLOSE, MISTAKE, BLUNDER, UNCERTAIN = "fine", "close", "mistake", "blunder", "uncertain"
 #: The most deals one decision may take in the ``sample`` view by default.
 DEFAULT_SAMPLES = 1024
-#: The fewest deals a decision is judged on.
-MIN_DEALS_JUDGED = 8
+#: The fewest deals a decision is judged on: a few deals of a cost with
+#: long tails can show a spread far below its own (README, "The solver's
+#: verdicts").
+MIN_DEALS_JUDGED = 16
 #: Standard errors between a cost and a threshold before the verdict is
 #: taken as known, at each of :func:`looks`.
-DEFAULT_Z = 2.25
+DEFAULT_Z = 2.5
 #: Each count of deals at which a turn's verdict is looked at is this many
 #: times the last.
 LOOK_RATIO = 1.5
@@ -108,17 +115,32 @@ DROP_Z = 3.5
 #: Points by which one more deal may change a difference between two moves
 #: that the deals so far have not shown (:func:`margin`).
 RARE_SWING = 30.0
+#: Points either side of ``costly`` within which a cost known to lie there
+#: is a verdict of its own, ``close`` (the indifference zone): a cost near
+#: the line varies by up to 35 points from deal to deal, so 1,024 deals
+#: pin it to about ±2 at ``z`` standard errors (README, "The solver's
+#: verdicts", has the figures).
+DEFAULT_CLOSE = 2.5
+#: Standard errors the range a ``close`` cost is read from lies either side
+#: of it: fewer than ``z``, for a cost near the line is neither warned
+#: about nor called fine, whichever side of it the truth is.
+DEFAULT_CLOSE_Z = 1.0
 #: Value every deal when there are at most this many (``exact``).
 DEFAULT_EXACT = 512
-#: The nodes all the deals of one turn may search, by players (``work``):
-#: about a second and a half of search for two players, four for three or
-#: four, whose searches cost more and whose records have fewer turns.
-DEFAULT_WORK = {2: 4_000_000, 3: 12_000_000, 4: 12_000_000}
+#: The nodes all of one turn's searches may take, by players (``work``):
+#: the choice's deals about a second and a half of search for two players
+#: (4 million nodes), four for three or four (12 million: their searches
+#: cost more and their records have fewer turns), and what the luck's deals
+#: took before there was a bound on a whole turn, one deal's node cap.
+DEFAULT_WORK = {2: 5_000_000, 3: 13_000_000, 4: 13_000_000}
 #: Deals past which a turn known to be costly is not dealt further to tell
 #: a mistake from a blunder.
 DEFAULT_BLUNDER_DEALS = 64
 #: Deals of the position before a turn's draws, for its luck.
 DEFAULT_LUCK_DEALS = 32
+#: The share of a turn's work one of its luck's searches may take (one
+#: part in this many) when there is no node cap (``nodes`` 0); else a cap.
+LUCK_SHARE = 5
 #: A sampled value averaged over fewer deals than this is too rough to judge
 #: a play by; the turn is reported as not weighed instead.
 MIN_DEALS = 4
@@ -158,7 +180,10 @@ class WeighOptions:
     and the seed of the deals (each turn's deals are seeded from it and the
     turn's line, so a turn's value does not depend on the turns around it).
     A play that gives away ``costly`` points or more is reported
-    (``costly-play``) and marked ``?``, ``blunder`` or more ``??``.
+    (``costly-play``) and marked ``?``, ``blunder`` or more ``??``; one
+    known to give away within ``close`` points of ``costly`` either way is
+    ``close``. ``lines``: also the solver's line after each candidate
+    (what the study page shows; ``analyze`` does not, and saves the search).
     """
 
     perfect: bool = False
@@ -173,6 +198,9 @@ class WeighOptions:
     work: int | None = None
     blunder_deals: int = DEFAULT_BLUNDER_DEALS
     luck_deals: int = DEFAULT_LUCK_DEALS
+    close: float = DEFAULT_CLOSE
+    close_z: float = DEFAULT_CLOSE_Z
+    lines: bool = False
 
     def node_limit(self, players: int) -> int | None:
         """The cap per search (in the sample view, per deal): ``nodes``, 0
@@ -185,28 +213,38 @@ class WeighOptions:
         """The nodes all of one turn's deals may search: ``work``, 0 for
         no bound, or by default :data:`DEFAULT_WORK` for the players, grown
         in proportion to ``samples`` above :data:`DEFAULT_SAMPLES` (so that
-        one option, ``--samples``, buys more certainty at more time)."""
+        one option, ``--max-samples``, buys more certainty at more time)."""
         if self.work is None:
             base = DEFAULT_WORK.get(players, DEFAULT_WORK[4])
             return base * max(self.samples, DEFAULT_SAMPLES) // DEFAULT_SAMPLES
         return self.work or None
 
     def verdict(self, cost: float, error: float | None) -> str:
-        """``blunder`` when the cost lies above ``blunder`` by more than ``z``
-        standard errors, ``mistake`` when above ``costly`` so (at least a
-        mistake), ``fine`` when below ``costly`` so, ``uncertain`` otherwise
-        (an exact cost has no error)."""
-        margin = self.z * (error or 0.0)
-        return self.band(cost - margin, cost + margin)
+        """The verdict of a cost give or take ``z`` standard errors, and
+        ``close_z`` for the zone (an exact cost has no error):
+        :meth:`band`."""
+        e = error or 0.0
+        return self.band(cost - self.z * e, cost + self.z * e,
+                         (cost - self.close_z * e, cost + self.close_z * e))
 
-    def band(self, low: float, high: float) -> str:
-        """The verdict of a cost known to lie between ``low`` and ``high``."""
+    def band(self, low: float, high: float,
+             near: tuple[float, float] | None = None) -> str:
+        """The verdict of a cost known to lie between ``low`` and ``high``
+        (``z`` standard errors either side): ``blunder`` from ``blunder``
+        up, ``mistake`` from ``costly`` up (at least a mistake: it may reach
+        ``blunder``), ``fine`` below ``costly``; else ``close`` when ``near``
+        (the range at ``close_z`` standard errors, by default the same) lies
+        within ``close`` points of ``costly`` either way, and ``uncertain``
+        when none of these holds (the deals or the work ran out first)."""
         if low >= self.blunder:
             return BLUNDER
         if low >= self.costly:
             return MISTAKE
         if high < self.costly:
             return FINE
+        lo, hi = near if near is not None else (low, high)
+        if lo >= self.costly - self.close and hi <= self.costly + self.close:
+            return CLOSE
         return UNCERTAIN
 
     @property
@@ -232,7 +270,13 @@ class Weighed(TurnRef):
     ``value_error``, ``best_value_error`` and ``luck_error`` are the
     standard errors of ``value``, ``best_value`` and ``luck`` (None when
     exact or not measured). ``nodes`` and ``solved`` are the work the turn
-    took: the nodes searched and the deals solved, its luck's included.
+    took: the nodes searched and the deals searched, its luck's included;
+    ``dealt`` the deals dealt at random (a listing of every deal aside),
+    ``dropped`` how many of those were not counted (none: a deal is never
+    put aside for its cost; the count is kept to show it), and
+    ``unfinished`` those whose search did not finish within the turn's work
+    and were counted with a bound on their values (its width is in the
+    range and the errors).
     ``verdict`` is what the cost says of the play by the thresholds
     (:meth:`WeighOptions.band`), read from the range ``cost_low`` to
     ``cost_high`` the cost was found in (``z`` standard errors either side,
@@ -259,6 +303,9 @@ class Weighed(TurnRef):
     nodes: int = 0
     solved: int = 0
     candidates: tuple[Candidate, ...] = ()
+    dealt: int = 0
+    unfinished: int = 0
+    dropped: int = 0
 
     @property
     def costly(self) -> bool:
@@ -284,13 +331,17 @@ class Weighed(TurnRef):
 @dataclass(frozen=True, slots=True)
 class _Searched:
     """An answer (or why there is none) and the work it took: the nodes
-    searched and the deals solved, a listing of every deal given up on
-    included."""
+    searched and the deals searched, a listing of every deal given up on
+    included; the deals dealt at random and, of those, the ones counted
+    with a bound."""
 
     result: SolveResult | None
     why: str | None
     nodes: int = 0
     solved: int = 0
+    dealt: int = 0
+    unfinished: int = 0
+    counted: int = 0
 
 
 def looks(first: int, last: int) -> list[int]:
@@ -306,11 +357,15 @@ def looks(first: int, last: int) -> list[int]:
     return out
 
 
-def settled(low: float, high: float, done: int, options: WeighOptions) -> bool:
-    """Whether a cost known to lie from ``low`` to ``high`` after ``done``
-    deals needs no more: on one side of ``costly``, and of ``blunder``
-    unless it is known to be costly and has had ``blunder_deals`` deals."""
-    if not (low >= options.costly or high < options.costly):
+def settled(verdict: str, low: float, high: float, done: int,
+            options: WeighOptions) -> bool:
+    """Whether a cost with ``verdict``, known to lie from ``low`` to
+    ``high`` after ``done`` deals, needs no more: it has a verdict
+    (:func:`judge`), and when it is costly, lies on one side of ``blunder``
+    too, unless it has had ``blunder_deals`` deals."""
+    if verdict in (FINE, CLOSE):
+        return True
+    if verdict == UNCERTAIN:
         return False
     return (low >= options.blunder or high < options.blunder
             or done >= options.blunder_deals)
@@ -321,7 +376,6 @@ def _racer(played: SolverMove, options: WeighOptions) -> Enough:
     which moves are still worth valuing: the play made, the leader, and
     every move not yet clearly below the leader."""
     seen: SolverMove = as_seen(played)
-    z = options.z
     asked = set(looks(options.min_deals, options.samples))
 
     def enough(per: Mapping[SolverMove, Sequence[float]],
@@ -332,13 +386,16 @@ def _racer(played: SolverMove, options: WeighOptions) -> Enough:
         mine = per.get(seen)
         if mine is None or len(mine) < done:
             return None  # not a move here: the caller says so
-        alive = [m for m, vals in per.items() if len(vals) == done]
+        # The play made first, then the others best first (the leader
+        # second): a deal whose search is cut short has valued those.
+        alive = sorted((m for m, vals in per.items() if len(vals) == done),
+                       key=lambda m: (m != seen, -sum(per[m])))
         if done >= options.samples:
             return None
         if done not in asked:
             return alive
-        low, high, leader = bounds({m: per[m] for m in alive}, seen, z)
-        if settled(low, high, done, options):
+        verdict, low, high, leader = judge({m: per[m] for m in alive}, seen, options)
+        if settled(verdict, low, high, done, options):
             return None
         keep = []
         for m in alive:
@@ -350,26 +407,53 @@ def _racer(played: SolverMove, options: WeighOptions) -> Enough:
     return enough
 
 
+def judge(per: Mapping[SolverMove, Sequence[float]], played: SolverMove,
+          options: WeighOptions, spread: Mapping[SolverMove, Sequence[float]] | None = None
+          ) -> tuple[str, float, float, SolverMove]:
+    """The verdict on ``played`` from each move's values in the same deals
+    (:meth:`WeighOptions.band`), the range its cost lies in at ``z``
+    standard errors (:func:`bounds`) and the leader."""
+    low, high, leader = bounds(per, played, options.z, spread)
+    verdict = options.band(low, high)
+    if verdict == UNCERTAIN and options.close_z != options.z:
+        near = bounds(per, played, options.close_z, spread)[:2]
+        verdict = options.band(low, high, near)
+    return verdict, low, high, leader
+
+
 def bounds(per: Mapping[SolverMove, Sequence[float]], played: SolverMove,
-           z: float) -> tuple[float, float, SolverMove]:
+           z: float, spread: Mapping[SolverMove, Sequence[float]] | None = None
+           ) -> tuple[float, float, SolverMove]:
     """Where the cost of ``played`` lies, from each move's values in the same
     deals: above ``low`` (the leader's margin over it, less ``z`` standard
     errors; 0 when it leads) and below ``high`` (the largest margin any move
     might have over it, plus ``z`` standard errors; at least 0), and the
     leader. A play that leads by a hair is not "fine" until the runner-up is
-    known not to be better by a threshold."""
+    known not to be better by a threshold. ``spread`` (``MoveValue.spread``)
+    widens both by how far a deal counted with a bound may lie from its
+    middle, averaged over the deals."""
     mine = per[played]
     k = len(mine)
     means = {m: sum(v) / k for m, v in per.items() if len(v) == k}
     leader = max(means, key=lambda m: means[m])
     cost, _ = _paired(per[leader], mine)
-    low = max(0.0, cost - margin(per[leader], mine, z)) if leader != played else 0.0
+    low = (max(0.0, cost - margin(per[leader], mine, z) - _slack(spread, leader, played, k))
+           if leader != played else 0.0)
     high = 0.0
     for m in means:
         if m != played:
             gap, _ = _paired(per[m], mine)
-            high = max(high, gap + margin(per[m], mine, z))
+            high = max(high, gap + margin(per[m], mine, z) + _slack(spread, m, played, k))
     return low, high, leader
+
+
+def _slack(spread: Mapping[SolverMove, Sequence[float]] | None, a: SolverMove,
+           b: SolverMove, k: int) -> float:
+    """How far the mean of ``a - b`` over ``k`` deals may lie from its
+    deals' middles, for the deals counted with a bound."""
+    if not spread:
+        return 0.0
+    return (sum(spread.get(a, ())[:k]) + sum(spread.get(b, ())[:k])) / k
 
 
 def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
@@ -409,18 +493,24 @@ def student(z: float, df: int) -> float:
 
 
 def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
-            played: SolverMove | None = None) -> _Searched:
+            played: SolverMove | None = None, work: int | None = None) -> _Searched:
     """The solver on ``pos`` in ``view`` (``perfect`` or ``sample``), or
     why there is no answer to trust: a position the record cannot support,
-    an exact search cut short, or too few deals solved in the budget.
+    an exact search cut short, or too few deals within the work.
     In the sample view every deal is valued when there are at most
-    ``exact`` of them (and their searches fit in the turn's ``work``);
+    ``exact`` of them (and their searches fit in half of ``work``);
     otherwise, with ``played``, the deals are raced and stop when the
     verdict on that move is known (:func:`_racer`), and without, it takes
-    ``luck_deals`` deals."""
+    ``luck_deals`` deals. ``work`` bounds the nodes the deals search
+    together, bar the overrun of one deal's cap: every deal dealt counts
+    (:func:`muggins_cli.solver.api._average`). The principal lines are
+    asked for only with ``options.lines`` and ``played``."""
     from muggins_cli.solver import Multi, solve
 
     rules = pos.rules
+    players = len(pos.players)
+    per_deal = options.node_limit(players)
+    lines = options.lines and played is not None
     try:
         if view == "perfect":
             if not pos.perfect:
@@ -428,7 +518,7 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
                                        "order (deal and stock lines)")
             res = solve(rules, pos.state(), scores=pos.scores, target=pos.target,
                         mode="perfect", objective="points", multi=Multi.PARANOID,
-                        node_limit=options.node_limit(len(pos.players)))
+                        node_limit=per_deal, pv=lines)
             if res.interrupted:
                 raise KeyboardInterrupt
             if res.stopped is not None:
@@ -437,42 +527,57 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
             return _Searched(res, None, res.nodes, 1)
         if pos.hands[pos.to_move] is None:
             return _Searched(None, "the record does not show the mover's hand (deal lines)")
+        if work is not None and work <= 0:
+            return _Searched(None, "the turn's work bound was spent before a deal")
         know = pos.view()
-        players = len(pos.players)
         nodes = solved = 0
         every = every_deal(know, options.exact) if options.exact else None
         if every is not None:
-            # The deals share the turn's work, and none may take more than a
-            # deal's node cap on average.
-            per_deal = options.node_limit(players)
-            caps = [c for c in (options.work_limit(players),
+            # The deals share half the turn's work, and none may take more
+            # than a deal's node cap on average. A listing cut short is
+            # given up whole (it is no sample: nothing is left out of one).
+            caps = [c for c in (None if work is None else work // 2,
                                 None if per_deal is None else per_deal * len(every))
                     if c is not None]
             res = solve(rules, know, mode="sample", objective="points", deals=every,
-                        node_limit=min(caps) if caps else None, multi=Multi.PARANOID)
+                        node_limit=min(caps) if caps else None, multi=Multi.PARANOID,
+                        pv=lines)
             if res.interrupted:
                 raise KeyboardInterrupt
             if res.exact:
-                return _Searched(res, None, res.nodes, res.samples)
-            nodes, solved = res.nodes, res.samples
+                return _Searched(res, None, res.nodes, res.dealt)
+            nodes, solved = res.nodes, res.dealt
+        left = None if work is None else work - nodes
+        enough: Enough
         if played is None:
-            samples, enough = min(options.luck_deals, options.samples), None
+            samples = min(options.luck_deals, options.samples)
+            enough = _counted(samples)
         else:
             samples, enough = options.samples, _racer(played, options)
-        res = solve(rules, know, mode="sample", objective="points",
-                    node_limit=options.node_limit(players), samples=samples,
-                    seed=options.seed * 1_000_003 + line, multi=Multi.PARANOID,
-                    enough=enough, node_total=options.work_limit(players))
+        res = solve(rules, know, mode="sample", objective="points", node_limit=per_deal,
+                    samples=samples, seed=options.seed * 1_000_003 + line,
+                    multi=Multi.PARANOID, enough=enough, node_total=left, pv=lines)
         nodes += res.nodes
-        solved += res.samples + res.replaced
+        solved += res.dealt
     except MugginsError as e:  # counts that do not add up after an error in the record
         return _Searched(None, str(e))
     if res.interrupted:  # solve answers Ctrl-C with what it has; a whole match stops
         raise KeyboardInterrupt
-    if res.samples < min(MIN_DEALS, options.samples):
-        return _Searched(None, f"fewer than {min(MIN_DEALS, options.samples)} deals solved "
-                               "within the node budget (--deal-nodes)", nodes, solved)
-    return _Searched(res, None, nodes, solved)
+    least = min(MIN_DEALS, options.samples)
+    if res.samples < least:
+        return _Searched(None, f"{res.samples} deal{'s' if res.samples != 1 else ''} within "
+                               f"the turn's work bound, fewer than {least}", nodes, solved,
+                         res.dealt, res.unfinished, res.samples)
+    return _Searched(res, None, nodes, solved, res.dealt, res.unfinished, res.samples)
+
+
+def _counted(samples: int) -> Enough:
+    """Every move valued in each deal, ``samples`` deals."""
+    def enough(per: Mapping[SolverMove, Sequence[float]],
+               done: int) -> Collection[SolverMove] | None:
+        return None if done >= samples else list(per)
+
+    return enough
 
 
 def _same(m: SolverMove, move: SolverMove) -> bool:
@@ -497,8 +602,9 @@ def cost_error(result: SolveResult, move: SolverMove | Pass | Place) -> float | 
     from the deals both were valued in (paired, so what the deals share
     cancels); when ``move`` is the best, of its lead over the runner-up
     valued in as many deals (by which another move might yet prove the
-    better: its cost is 0 as measured, not surely). None for an exact
-    answer or fewer than two deals."""
+    better: its cost is 0 as measured, not surely). A deal counted with a
+    bound adds how far the mean may lie from the deals' middles. None for
+    an exact answer or fewer than two deals."""
     played = _move_of(result, move)
     best = _move_of(result, result.best) if result.best is not None else None
     if result.exact or played is None or best is None or len(played.deals) < 2:
@@ -509,23 +615,33 @@ def cost_error(result: SolveResult, move: SolverMove | Pass | Place) -> float | 
         if not rivals:
             return 0.0
         runner = max(rivals, key=lambda mv: statistics.fmean(mv.deals))
-        return _paired(runner.deals, played.deals)[1]
-    return _paired(best.deals, played.deals)[1]
+        return _pair_error(runner, played)
+    return _pair_error(best, played)
 
 
-def _value_error(deals: Sequence[float]) -> float | None:
-    """The standard error of a value averaged over ``deals`` (None when
-    exact or from fewer than two deals)."""
-    if len(deals) < 2:
+def _pair_error(a: MoveValue, b: MoveValue) -> float:
+    """The standard error of ``a``'s lead over ``b`` in the deals ``b`` was
+    valued in, widened by what deals counted with a bound leave open."""
+    k = len(b.deals)
+    spread = {a.move: a.spread, b.move: b.spread}
+    return _paired(a.deals, b.deals)[1] + _slack(spread, a.move, b.move, k)
+
+
+def _value_error(mv: MoveValue) -> float | None:
+    """The standard error of a value averaged over its deals, widened by
+    what deals counted with a bound leave open (None from fewer than two
+    deals)."""
+    k = len(mv.deals)
+    if k < 2:
         return None
-    return statistics.stdev(deals) / math.sqrt(len(deals))
+    return statistics.stdev(mv.deals) / math.sqrt(k) + sum(mv.spread) / k
 
 
 def _candidates(result: SolveResult, named: SolverMove | None = None) -> tuple[Candidate, ...]:
     """Every move the search valued, best first (``named``, the best as the
     turn names it, then the solver's order among equals): its value, its
     cost against the best and their errors, and the line the solver expects
-    after it."""
+    after it (when it was asked for)."""
     best = _move_of(result, result.best) if result.best is not None else None
     if best is None or best.value is None:
         return ()
@@ -536,9 +652,9 @@ def _candidates(result: SolveResult, named: SolverMove | None = None) -> tuple[C
         if mv.value is None:
             continue
         error = (None if mv is best or result.exact or len(mv.deals) < 2
-                 else _paired(best.deals, mv.deals)[1])
+                 else _pair_error(best, mv))
         out.append(Candidate(mv.move, mv.value, max(0.0, best.value - mv.value), error,
-                             None if result.exact else _value_error(mv.deals),
+                             None if result.exact else _value_error(mv),
                              len(mv.deals), tuple(mv.pv[1:])))
     order = sorted(range(len(out)), key=lambda i: (out[i].move != first.move, -out[i].value, i))
     return tuple(out[i] for i in order)
@@ -550,46 +666,63 @@ def value_error(result: SolveResult, move: SolverMove | Pass | Place | None) -> 
     mv = _move_of(result, move) if move is not None else None
     if result.exact or mv is None:
         return None
-    return _value_error(mv.deals)
+    return _value_error(mv)
 
 
-@dataclass(frozen=True, slots=True)
-class _Luck:
-    """A turn's luck, its standard error, and the work measuring it took."""
+class _Work:
+    """What one turn's searches have taken of its work bound (``bound``,
+    None for none): each search is given what is left, or less, and the
+    turn searches at most the bound plus one deal's cap (the deal that
+    starts below it may finish past it)."""
 
-    luck: float | None = None
-    error: float | None = None
-    nodes: int = 0
-    solved: int = 0
+    def __init__(self, bound: int | None) -> None:
+        self.bound = bound
+        self.nodes = 0
+        self.solved = 0
+        self.dealt = 0
+        self.unfinished = 0
+        self.counted = 0
+
+    def left(self, most: int | None = None) -> int | None:
+        """What is left of the bound, and at most ``most``."""
+        if self.bound is None:
+            return most
+        left = self.bound - self.nodes
+        return left if most is None else min(most, left)
+
+    def took(self, searched: _Searched) -> _Searched:
+        self.nodes += searched.nodes
+        self.solved += searched.solved
+        self.dealt += searched.dealt
+        self.unfinished += searched.unfinished
+        self.counted += searched.counted
+        return searched
+
+    def counts(self) -> dict[str, Any]:
+        return {"nodes": self.nodes, "solved": self.solved, "dealt": self.dealt,
+                "unfinished": self.unfinished, "dropped": self.dealt - self.counted}
 
 
-def _luck(d: Decision, options: WeighOptions, after: SolveResult | None) -> _Luck:
-    """Value after the turn's draws minus the value of drawing, both in the
+def _luck(before: SolveResult | None, after: SolveResult | None
+          ) -> tuple[float | None, float | None]:
+    """A turn's luck: the value after its draws (``after``, the best move's)
+    minus the value of drawing before them (``before``), both in the
     mover's view, and its standard error (the two values come from deals of
     their own, so their errors add in quadrature; None when both are
-    exact). No luck is given for a sampled value without an error."""
-    if d.start is None:
-        return _Luck()
-    nodes = solved = 0
-    if after is None or after.value is None:
-        got = _search(d.at, options, d.turn.line, view="sample")
-        nodes, solved = got.nodes, got.solved
-        if got.result is None or got.result.value is None:
-            return _Luck(None, None, nodes, solved)
-        after = got.result
-    searched = _search(d.start, options, -d.turn.line, view="sample")
-    nodes, solved = nodes + searched.nodes, solved + searched.solved
-    before = searched.result
+    exact). No luck is given for a sampled value without an error, nor
+    from a deal counted with a bound."""
     drew = _value_of(before, UnseenDraw()) if before is not None else None
-    if before is None or drew is None or after.value is None:
-        return _Luck(None, None, nodes, solved)
+    if before is None or after is None or drew is None or after.value is None:
+        return None, None
+    if before.unfinished or after.unfinished:
+        return None, None
     errors = [value_error(res, move) for res, move in ((after, after.best),
                                                        (before, UnseenDraw()))
               if not res.exact]
     if any(e is None for e in errors):
-        return _Luck(None, None, nodes, solved)  # one deal: no error to give it
+        return None, None  # one deal: no error to give it
     error = math.sqrt(sum(e * e for e in errors if e is not None)) if errors else None
-    return _Luck(after.value - drew, error, nodes, solved)
+    return after.value - drew, error
 
 
 def _choices(pos: Position) -> int | None:
@@ -624,26 +757,46 @@ EXACT_DIGITS = 9
 
 
 def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
-    """One turn: the play made against the best, and the luck of its draws."""
+    """One turn: the play made against the best, and the luck of its draws.
+
+    Everything the turn searches shares its work bound
+    (:meth:`WeighOptions.work_limit`): the luck's position before the draws
+    first (at most one deal's node cap, as much as the luck took before the
+    bound covered it), then the choice (what is left), then, when the
+    choice's answer cannot serve as the value after the draws, that value
+    (a cap again)."""
     at, turn = d.at, d.turn
     if d.move is None:
         return not_weighed(d, "the replay did not accept this turn")
     choices = _choices(at)
     if choices is None:
         return not_weighed(d, "the record does not show the mover's hand (deal lines)")
+    players = len(at.players)
+    work = _Work(options.work_limit(players))
+    bound = work.bound
+    luck_most = options.node_limit(players) or (None if bound is None else bound // LUCK_SHARE)
+    before = None
+    if d.start is not None:
+        before = work.took(_search(d.start, options, -turn.line, view="sample",
+                                   work=work.left(luck_most))).result
+
+    def after() -> SolveResult | None:
+        if before is None:
+            return None
+        return work.took(_search(at, options, turn.line, view="sample",
+                                 work=work.left(luck_most))).result
+
     if choices == 1:  # nothing to choose: only the draws' luck to measure
-        lk = _luck(d, options, None)
-        return _weighed(d, 1, None, None, None, lk.luck, False, 0, None, luck_error=lk.error,
-                        nodes=lk.nodes, solved=lk.solved)
-    searched = _search(at, options, turn.line, view=options.mode, played=d.move)
+        luck, luck_error = _luck(before, after())
+        return _weighed(d, 1, None, None, None, luck, False, 0, None, luck_error=luck_error,
+                        **work.counts())
+    searched = work.took(_search(at, options, turn.line, view=options.mode, played=d.move,
+                                 work=work.left()))
     res = searched.result
     if res is None:
         return _weighed(d, choices, None, None, None, None, False, 0, searched.why,
-                        nodes=searched.nodes, solved=searched.solved)
-    lk = _luck(d, options, res if options.mode == "sample" else None)
-    luck, luck_error = lk.luck, lk.error
-    work: dict[str, Any] = {"nodes": searched.nodes + lk.nodes,
-                            "solved": searched.solved + lk.solved}
+                        **work.counts())
+    luck, luck_error = _luck(before, res if options.mode == "sample" else after())
     value = _value_of(res, d.move)
     best_value = res.value
     mv = _move_of(res, d.move)
@@ -658,18 +811,20 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
     if value is None or best_value is None or mv is None:
         return _weighed(d, choices, None, best, None, luck, res.exact, res.samples,
                         "the play made is not a legal move here", luck_error=luck_error,
-                        **work)
+                        **work.counts())
     if res.exact or not mv.deals:
         cost = round(max(0.0, best_value - value), EXACT_DIGITS)
         low = high = cost
+        verdict = options.band(low, high)
     else:
-        low, high, _ = bounds({m.move: m.deals for m in res.moves}, mv.move, options.z)
+        verdict, low, high, _ = judge({m.move: m.deals for m in res.moves}, mv.move, options,
+                                      {m.move: m.spread for m in res.moves if m.spread})
     return _weighed(d, choices, value, best, best_value, luck, res.exact, res.samples, None,
-                    cost_error(res, d.move), options.band(low, high),
+                    cost_error(res, d.move), verdict,
                     value_error=value_error(res, d.move),
                     best_value_error=value_error(res, res.best),
                     luck_error=luck_error, cost_low=low, cost_high=high,
-                    candidates=_candidates(res, named), **work)
+                    candidates=_candidates(res, named), **work.counts())
 
 
 #: Weighs a match's decisions, in order: one after another here
@@ -699,8 +854,9 @@ class SolverStats:
     rate, in points). ``luck`` adds up what the player's own draws gave or
     took against the average draw, over ``draws`` turns with draws.
     ``unweighed`` counts turns with a choice that could not be weighed;
-    ``costly`` the plays judged a mistake or a blunder, ``uncertain`` those
-    whose verdict the deals could not settle. ``lost_error`` and
+    ``costly`` the plays judged a mistake or a blunder, ``close`` those
+    known to lie near the mistake line, ``uncertain`` those whose verdict
+    the deals could not settle. ``lost_error`` and
     ``luck_error`` are the standard errors of ``lost`` and ``luck`` (each
     turn's deals are its own, so the turns' errors add in quadrature; 0 when
     every turn was exact), ``exact`` counts the unforced turns whose cost is
@@ -718,6 +874,7 @@ class SolverStats:
     lost_error: float = 0.0
     luck_error: float = 0.0
     exact: int = 0
+    close: int = 0
 
     @property
     def error_rate(self) -> float | None:
@@ -738,12 +895,14 @@ def solver_stats(players: Sequence[str], weighed: Iterable[Weighed],
         s = rows.get(w.player)
         if s is None:
             continue
-        unforced, lost, costly, luck, draws, unweighed, uncertain, exact = (
-            s.unforced, s.lost, s.costly, s.luck, s.draws, s.unweighed, s.uncertain, s.exact)
+        unforced, lost, costly, luck, draws, unweighed, uncertain, exact, close = (
+            s.unforced, s.lost, s.costly, s.luck, s.draws, s.unweighed, s.uncertain, s.exact,
+            s.close)
         if w.weighed and w.unforced:
             unforced += 1
             lost += w.cost
             costly += w.costly
+            close += w.verdict == CLOSE
             uncertain += w.verdict == UNCERTAIN
             exact += w.exact
             lost_var[w.player] += (w.error or 0.0) ** 2
@@ -755,8 +914,34 @@ def solver_stats(players: Sequence[str], weighed: Iterable[Weighed],
             luck_var[w.player] += (w.luck_error or 0.0) ** 2
         rows[w.player] = SolverStats(w.player, unforced, lost, costly, luck, draws, unweighed,
                                      uncertain, math.sqrt(lost_var[w.player]),
-                                     math.sqrt(luck_var[w.player]), exact)
+                                     math.sqrt(luck_var[w.player]), exact, close)
     return list(rows.values())
+
+
+#: What each verdict says of a play, in the words every report uses (the
+#: study page, ``--annotate``'s notes, the text and the docs).
+VERDICT_WORDS = {
+    FINE: "not a mistake",
+    CLOSE: "close to the mistake line",
+    MISTAKE: "a mistake",
+    BLUNDER: "a blunder",
+    UNCERTAIN: "uncertain",
+}
+
+
+def verdict_reason(verdict: str | None, options: WeighOptions, exact: bool = False) -> str:
+    """Why a turn has the verdict it has, for a reader: what the verdict
+    means in points (empty for none)."""
+    t, c = points(options.costly), points(options.close)
+    beyond = "" if exact else ", beyond the deals' uncertainty"
+    return {
+        FINE: f"below {t} points{beyond}",
+        CLOSE: f"within {c} points of {t} either way, beyond the deals' uncertainty: one "
+               "deal more or less could carry it across",
+        MISTAKE: f"{t} points or more{beyond}",
+        BLUNDER: f"{points(options.blunder)} points or more{beyond}",
+        UNCERTAIN: "the turn's deals or work ran out before they placed its cost",
+    }.get(verdict or "", "")
 
 
 def points(x: float) -> str:

@@ -38,8 +38,9 @@ MistakeOption = Annotated[
                       help="A play that missed this many points or more is a mistake, "
                            "marked ? (in analyze's annotations, on the study page). With "
                            "--solver: one that lost this many points or "
-                           "more beyond the uncertainty of a sampled cost (2.25 standard "
-                           "errors), also reported as a costly-play warning.")
+                           "more beyond the uncertainty of a sampled cost (2.5 standard "
+                           "errors), also reported as a costly-play warning; one known to "
+                           "lie within 2.5 points of it either way is 'close'.")
 ]
 BlunderOption = Annotated[
     int, typer.Option("--blunder", min=1, max=NUMBER_MAX, metavar="POINTS",
@@ -64,18 +65,21 @@ SolverSamplesOption = Annotated[
                            "may take (the search work a turn may take grows with K above "
                            "the default). A turn whose unseen tiles can be dealt in at most "
                            "512 ways has every deal valued: exact. Otherwise it takes at "
-                           "least 8 deals, and more until its cost is known to lie on one "
-                           "side of --mistake (and, within 64 deals, of --blunder); a turn "
-                           "still undecided is 'uncertain' and not warned about. More "
-                           "deals: fewer uncertain turns, at more time.",
+                           "least 16 deals, and more until its cost is known to lie on one "
+                           "side of --mistake (and, within 64 deals, of --blunder), or "
+                           "near it ('close'); a turn still undecided is 'uncertain'. "
+                           "Neither is warned about. More deals: fewer of them, at more "
+                           "time.",
                       rich_help_panel="Solver")
 ]
 SolverNodesOption = Annotated[
     int | None, typer.Option("--deal-nodes", "--nodes", min=0, max=NODES_MAX, metavar="N",
-                             help="With --solver: at most N search nodes per deal (0: no "
-                                  "cap; default 1,000,000). A deal over it is replaced by "
-                                  "another; a turn with fewer than 4 deals solved is not "
-                                  "weighed.",
+                             help="With --solver: at most N search nodes per search (0: no "
+                                  "cap; default 1,000,000). In the mover's view a deal may "
+                                  "go on past N with what is left of its turn's work, and "
+                                  "every deal dealt counts (one whose search still does not "
+                                  "finish is counted with a bound on its values); a turn "
+                                  "with fewer than 4 deals within its work is not weighed.",
                              show_default=False, rich_help_panel="Solver")
 ]
 SolverSeedOption = Annotated[

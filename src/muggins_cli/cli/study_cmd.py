@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated
 
 import typer
@@ -157,7 +157,10 @@ class Studied:
 def study_analysis(path: str, number: int, weigh: WeighOptions | None = None,
                    weigher: Weigher = weigh_each) -> Studied:
     """Match ``number`` of the record at ``path``, replayed and analysed
-    (weighed by the solver with ``weigh``)."""
+    (weighed by the solver with ``weigh``, the line after each play
+    included: the page shows them)."""
+    if weigh is not None:
+        weigh = replace(weigh, lines=True)
     match = read_match(path, number)
     resolve = record_resolver(path)
     # One replay for the checker, the analysis, the solver and the boards.

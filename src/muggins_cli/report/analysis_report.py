@@ -19,7 +19,15 @@ from muggins_cli.analysis.annotate import verdict_glyph
 from muggins_cli.analysis.files import FileAnalysis
 from muggins_cli.analysis.match import MatchAnalysis, PlayerStats
 from muggins_cli.analysis.plays import Option, PlayAnalysis
-from muggins_cli.analysis.weigh import SolverStats, Weighed, measured
+from muggins_cli.analysis.weigh import (
+    CLOSE,
+    UNCERTAIN,
+    VERDICT_WORDS,
+    SolverStats,
+    Weighed,
+    measured,
+    verdict_reason,
+)
 from muggins_cli.report.escape import for_terminal, terminal_table
 from muggins_cli.report.json_report import REPORT_START, Totals, dumps, file_json
 
@@ -166,11 +174,14 @@ def weigh_line(m: MatchAnalysis) -> str | None:
             "the best play; luck = what the player's draws gave against the average draw"
             + ("" if w.perfect else "; ± one standard error (a figure without one is "
                                     "exact)"))
+    close = sum(s.close for s in m.solver)
+    if close:
+        line += (f"\n{VERDICT_WORDS[CLOSE]}: {close} turn{'s' if close != 1 else ''} "
+                 f"({verdict_reason(CLOSE, w)}; neither warned about nor marked)")
     unsure = sum(s.uncertain for s in m.solver)
     if unsure:
-        line += (f"\nuncertain: {unsure} turn{'s' if unsure != 1 else ''} whose cost the "
-                 "deals could not place on one side of --mistake (neither warned about nor "
-                 "marked)")
+        line += (f"\n{VERDICT_WORDS[UNCERTAIN]}: {unsure} turn{'s' if unsure != 1 else ''} "
+                 f"({verdict_reason(UNCERTAIN, w)}; neither warned about nor marked)")
     return line + "\n" + turns_weighed(m.weighed).words()
 
 
@@ -219,9 +230,10 @@ def play_solver_row(w: Weighed | None) -> tuple[object, ...]:
         return ("forced" if w.choices == 1 else "-", "", "", luck)
     lost = "" if not w.cost else measured(w.cost, w.error, w.exact)
     glyph = verdict_glyph(w.verdict)
+    mark = f" {glyph}" if glyph else f" ({w.verdict})" if w.verdict in (CLOSE, UNCERTAIN) else ""
     return (_measured_value(w.value, w.value_error, w.exact),
             f"{w.best} {_measured_value(w.best_value, w.best_value_error, w.exact)}",
-            lost + (f" {glyph}" if glyph else ""), luck)
+            lost + mark, luck)
 
 
 def plays_table(m: MatchAnalysis, tablefmt: str = "simple") -> str:
@@ -279,6 +291,7 @@ def solver_player_json(s: SolverStats) -> dict[str, Any]:
         "error_rate": None if s.error_rate is None else round(s.error_rate, 3),
         "costly_plays": s.costly,
         "uncertain": s.uncertain,
+        "close": s.close,
         "luck": round(s.luck, 3) if s.draws else None,
         "draw_turns": s.draws,
         "unweighed": s.unweighed,
@@ -357,7 +370,8 @@ def analysis_file_json(f: FileAnalysis) -> dict[str, Any]:
                             "seed": m.weigh.seed, "exact_deals": m.weigh.exact,
                             "work": m.weigh.work_limit(players),
                             "blunder_samples": m.weigh.blunder_deals,
-                            "luck_samples": m.weigh.luck_deals,
+                            "luck_samples": m.weigh.luck_deals, "close": m.weigh.close,
+                            "close_z": m.weigh.close_z,
                             "turns": turns_weighed(m.weighed).as_json()}
     return out
 

@@ -39,12 +39,16 @@ from muggins_cli.analysis.match import MatchAnalysis
 from muggins_cli.analysis.plays import PlayAnalysis, play_text, written_halves
 from muggins_cli.analysis.weigh import (
     BLUNDER,
+    CLOSE,
+    FINE,
     MISTAKE,
     UNCERTAIN,
+    VERDICT_WORDS,
     Candidate,
     Weighed,
     WeighOptions,
     points,
+    verdict_reason,
 )
 from muggins_cli.engine.layout import Layout, layout_score, open_ends
 from muggins_cli.engine.state import Draw, Pass, Place, UnseenDraw, placed_scored
@@ -616,21 +620,18 @@ def _turn_view(before: Position, after: Position, turn: Turn, w: Weighed,
         summary = (f"{verdict.capitalize()}: {w.played} lost "
                    f"{points(w.cost)}{_error(w.error)} points by the end of the round; "
                    f"{w.best} was best.")
-    elif not w.cost and w.verdict == UNCERTAIN:  # best on average, not surely so
-        verdict = UNCERTAIN
-        summary = (f"{w.played} was the solver's best play on average over the deals, "
-                   f"but not surely: the deals could not tell whether another was "
-                   f"{points(options.costly)} points or more better.")
-    elif not w.cost:
+    elif not w.cost and w.verdict not in (CLOSE, UNCERTAIN):
         verdict, summary = "best", f"{w.played} was the solver's best play."
-    elif w.verdict == UNCERTAIN:
-        verdict = UNCERTAIN
-        summary = (f"{w.played} lost {points(w.cost)}{_error(w.error)} points against "
-                   f"{w.best}: not surely a mistake (the deals could not tell).")
+    elif not w.cost:
+        verdict = w.verdict or UNCERTAIN
+        summary = (f"{w.played} led the solver's plays, but another may be better by up to "
+                   f"{points(w.cost_high or 0.0)} points: {VERDICT_WORDS[verdict]} "
+                   f"({verdict_reason(verdict, options, w.exact)}).")
     else:
-        verdict = "fine"
+        verdict = w.verdict if w.verdict in (CLOSE, UNCERTAIN) else FINE
         summary = (f"{w.played} lost {points(w.cost)}{_error(w.error)} points against "
-                   f"{w.best}: not a mistake.")
+                   f"{w.best}: {VERDICT_WORDS[verdict]} "
+                   f"({verdict_reason(verdict, options, w.exact)}).")
     return TurnView(w.player, seat, w.played, w.choices, verdict, glyph, summary, luck, how,
                     meaning, tuple(cands), w.exact, not options.perfect)
 
@@ -682,9 +683,7 @@ def _entry(bid: str, turn_no: int, turn: Turn, seat: dict[str, int],
                 if w.verdict in (MISTAKE, BLUNDER):
                     lost += f": {w.best} was better"
                 else:
-                    maybe = ("not surely a mistake" if w.verdict == UNCERTAIN
-                             else "not a mistake")
-                    lost += f", {maybe} ({w.best})"
+                    lost += f", {VERDICT_WORDS.get(w.verdict or '', '')} ({w.best})"
         if w.luck is not None and abs(w.luck) > 2 * (w.luck_error or 0.0) and w.luck:
             # Only draws that surely gave or took: the panel has the rest.
             luck = f"luck {_signed_points(w.luck)}{_error(w.luck_error)}"

@@ -61,17 +61,19 @@ from muggins_cli.engine.state import (
     legal_moves,
 )
 from muggins_cli.engine.table import LayoutTable, table_for
+from muggins_cli.engine.turn import round_hand
 from muggins_cli.engine.view import SeatView, view_of
 from muggins_cli.errors import InputError
 from muggins_cli.rules.model import Rules
 from muggins_cli.solver.common import (
+    MATCH_WIN,
     Budget,
     BudgetExhausted,
     Mode,
     Objective,
     Stopped,
 )
-from muggins_cli.solver.game import Game, Node, SolverMove
+from muggins_cli.solver.game import Game, Node, SolverMove, settle_bonus_max
 from muggins_cli.solver.kernel import MEMO_MOST_MOVES, MemoGrew, preference, ready
 from muggins_cli.solver.knowledge import Prior, Sampler, WeightedDeal
 from muggins_cli.solver.roots import Root, Vec
@@ -128,8 +130,12 @@ class MoveValue:
     ``expect`` it stops at the first draw (its tile is unknown), in
     ``sample`` it is the move alone (every deal goes on differently).
     ``deals`` are the move's values in each sampled deal or stock order, in
-    the order they were solved (the same deals for every move, so two
+    the order they were dealt (the same deals for every move, so two
     moves' differences can be paired); empty for an exact answer.
+    For a deal whose search did not finish, ``deals`` holds the middle of
+    the range the move's value in it is known to lie in, and ``spread`` how
+    far either way the value may lie from it (0 for a deal solved; empty
+    when every deal was solved).
     """
 
     move: SolverMove
@@ -137,6 +143,7 @@ class MoveValue:
     pv: list[SolverMove]
     results: tuple[float, ...] | None = None
     deals: tuple[float, ...] = ()
+    spread: tuple[float, ...] = ()
 
 
 @dataclass
@@ -157,7 +164,15 @@ class SolveResult:
     stopped: Stopped | None = None
     interrupted: bool = False
     notes: list[str] = field(default_factory=list)
-    replaced: int = 0
+    #: Deals (or stock orders) dealt; each one dealt is counted in
+    #: ``samples``, unless a budget shared by every deal (no ``enough``)
+    #: or Ctrl-C stopped its search.
+    dealt: int = 0
+    #: Deals counted with a bound on their values (``MoveValue.spread``)
+    #: because their search did not finish in what it might take.
+    unfinished: int = 0
+    #: The nodes each deal's search took, in the order they were dealt.
+    deal_nodes: tuple[int, ...] = ()
     #: ``sample``: the sampled deal the principal variations were played
     #: in (the one whose value of the best move lies nearest its average);
     #: None when there are none.
@@ -341,6 +356,20 @@ def _value_moves(make: Callable[[], Root], moves: list[SolverMove], mode: Mode,
             root.release()
 
 
+def _in_order(moves: Sequence[SolverMove], only: Collection[SolverMove] | None) -> list[int]:
+    """Which of ``moves`` to value, by index, in the order to value them:
+    every one, in order, without ``only``; else those ``only`` names (as
+    the mover sees them), in its order when it is a sequence (the moves
+    that matter most first: what a search cut short leaves valued)."""
+    if only is None:
+        return list(range(len(moves)))
+    picked = [i for i, m in enumerate(moves) if as_seen(m) in only]
+    if isinstance(only, Sequence):
+        rank = {m: k for k, m in enumerate(only)}
+        picked.sort(key=lambda i: rank[as_seen(moves[i])])
+    return picked
+
+
 def _valued(root: Root, moves: list[SolverMove], mode: Mode, objective: Objective,
             budget: Budget, method: str, want_pv: bool,
             only: Collection[SolverMove] | None) -> SolveResult:
@@ -349,9 +378,8 @@ def _valued(root: Root, moves: list[SolverMove], mode: Mode, objective: Objectiv
     stop = _Stop()
     with _stopping(stop):
         guess = 0.0
-        for i, m in enumerate(moves):
-            if only is not None and as_seen(m) not in only:
-                continue
+        for i in _in_order(moves, only):
+            m = moves[i]
             if root.maxn:
                 vec = root.move_vec(root.node, m)
                 values[i] = _Row(m, vec[root.node.seat], [m], vec)
@@ -444,33 +472,43 @@ def _solve_sample(
                        Mode.SAMPLE, "sampled deals", know.seat, 0, multi, enough,
                        node_total=node_total, first_whole=first_whole)
     if want_pv and not res.interrupted:
-        _lines_in_a_deal(rules, res, dealt, know, objective, budget, multi, first_whole)
+        _lines_in_a_deal(rules, res, dealt, know, objective, budget, multi)
     return res
+
+
+#: The least node cap a deal's principal variations get when the budget
+#: is spent (they value the moves of one deal again, and then walk the
+#: lines: about what the deal's own search took).
+LINES_LEAST_NODES = 20_000
 
 
 def _lines_in_a_deal(rules: Rules, res: SolveResult, dealt: Sequence[RoundState],
                      know: SeatView, objective: Objective, budget: Budget,
-                     multi: Multi, past_budget: bool = False) -> None:
+                     multi: Multi) -> None:
     """Give each move of a sampled answer the principal variation it has in
-    one of the deals: the deal in which the best move's value lies nearest
-    its average, when every deal dealt was solved (else the first). Every
+    one of the deals: among the deals whose search finished with the best
+    move valued, the one in which its value lies nearest its average. Every
     deal goes on differently, so a line shows one way the round may go, its
-    hidden tiles dealt at random; what time is left bounds it (with
-    ``past_budget``, a budget already spent does not stop it)."""
+    hidden tiles dealt at random. The search is capped like any other: by
+    what is left of the budget's time and nodes, and by twice what that
+    deal's own search took (a budget already spent leaves it that alone)."""
     best = next((m for m in res.moves if m.move == res.best), None)
     if best is None or not best.deals or not dealt:
         return
     mean = best.value if best.value is not None else sum(best.deals) / len(best.deals)
-    at = 0
-    if len(best.deals) == len(dealt):
-        at = min(range(len(dealt)), key=lambda i: abs(best.deals[i] - mean))
+    solved = [i for i in range(min(len(best.deals), len(dealt), len(res.deal_nodes)))
+              if not (best.spread and best.spread[i])]
+    if not solved:
+        return
+    at = min(solved, key=lambda i: abs(best.deals[i] - mean))
     left = budget.left()
     if left is not None and left <= 0:
-        if not past_budget:
-            return
-        left = None  # the line of the deals solved so far, past the budget
+        left = None  # past the time: the deal's own nodes bound it
+    cap = 2 * res.deal_nodes[at] + LINES_LEAST_NODES
+    if budget.node_limit is not None and budget.nodes < budget.node_limit:
+        cap = min(cap, budget.node_limit - budget.nodes)
     sub = _solve_perfect(rules, dealt[at], know.scores, know.target, objective,
-                         Budget(left, None), True, multi)
+                         Budget(left, cap), True, multi)
     if sub.stopped is not None:
         return
     lines = {as_seen(m.move): m.pv for m in sub.moves}
@@ -484,6 +522,20 @@ def _lines_in_a_deal(rules: Rules, res: SolveResult, dealt: Sequence[RoundState]
 #: deals solved: the moves worth valuing in the next deal, or None when the
 #: answer is known well enough and sampling may stop.
 Enough = Callable[[Mapping[SolverMove, Sequence[float]], int], Collection[SolverMove] | None]
+
+
+def value_bound(rules: Rules, state: RoundState, objective: Objective) -> float:
+    """How far from 0 any move's value at ``state`` can lie: every seat
+    gains at most the best placement's score for each tile still to be
+    placed and the largest settlement credit, and loses at most its whole
+    hand (``deduct-own``); the match objective adds its bonus. The bound
+    a deal whose search did not finish is counted with."""
+    table = table_for(rules)
+    left = sum(len(h) for h in state.hands) + len(state.stock)
+    gain = table.max_place * left + settle_bonus_max(rules, table)
+    loss = round_hand(table.r, sum(t.pips for t in table.tiles))
+    bound = float(gain + loss)
+    return bound + 2 * MATCH_WIN if objective is Objective.MATCH else bound
 
 
 def _average(
@@ -500,71 +552,105 @@ def _average(
     them and exact once all ``samples`` deals are solved.
 
     Without ``enough`` the node cap is shared by all the deals and sampling
-    stops when it runs out. With ``enough``, sampling stops when ``enough``
-    says so, only the moves it names are valued in the next deal, and the
-    node cap applies to each deal: a deal that does not finish in it is put
-    aside and another dealt (``replaced`` counts them; after ``samples``
-    such deals sampling stops), or when the deals' nodes reach ``node_total``."""
+    stops when it runs out (the deal then in search is not counted). With
+    ``enough``, sampling stops when ``enough`` says so, or once the deals
+    together have searched ``node_total`` nodes; only the moves it names are
+    valued in the next deal. Every deal dealt then counts, whatever its
+    search costs: it may search what is left of ``node_total``, and at
+    least the node cap (so the deals together search less than
+    ``node_total`` plus one cap), and another is dealt only while a deal as
+    costly as the costliest so far would fit in that. A deal whose search
+    does not finish in it is counted with what it found: a move it valued
+    with its value, any other with the range :func:`value_bound` gives (its
+    middle, and half its width in ``MoveValue.spread``), and sampling stops
+    there."""
     vecs: dict[SolverMove, list[float]] = {}
+    vec_deals: dict[SolverMove, int] = {}
     done = 0
-    replaced = 0
+    count = 1
+    unfinished = 0
+    took: list[int] = []
     past = False
     stop = _Stop()
     state = deal()
     order: list[SolverMove] = [as_seen(m) for m in legal_moves(rules, state)]
     per: dict[SolverMove, list[float]] = {m: [] for m in order}
+    spread: dict[SolverMove, list[float]] = {m: [] for m in order}
     keep: Collection[SolverMove] | None = None
     with _stopping(stop):
         k = 0
         while done < max(1, samples):
+            cap = budget.node_limit
+            if enough is None:
+                cap = None if cap is None else cap - budget.nodes
+            elif cap is not None and node_total is not None:
+                cap = max(cap, node_total - nodes)
+                if k and cap < max(took):
+                    break  # a deal as costly as one already seen would not fit
             if k:
                 state = deal()
+                count += 1
             k += 1
             left = budget.left()
-            if enough is not None:
-                cap = budget.node_limit
-            else:
-                cap = None if budget.node_limit is None else budget.node_limit - budget.nodes
             sub = _solve_perfect(rules, state, scores, target, objective, Budget(left, cap),
                                  False, multi, keep)
             nodes += sub.nodes
             budget.nodes += sub.nodes
+            took.append(sub.nodes)
+            bounded = False
             if sub.stopped is not None:
-                if enough is not None and sub.stopped is Stopped.NODES and replaced < samples:
-                    replaced += 1
-                    continue
-                stop.reason = sub.stopped
-                if not (first_whole and done == 0 and sub.stopped is not Stopped.INTERRUPT):
-                    break
-                # Nothing to answer with yet: this deal is finished past the
-                # budget (Ctrl-C still ends it), and sampling stops there.
-                sub = _solve_perfect(rules, state, scores, target, objective,
-                                     Budget(None, None), False, multi, keep)
-                nodes += sub.nodes
-                budget.nodes += sub.nodes
-                if sub.stopped is not None:
+                if enough is not None and sub.stopped is Stopped.NODES:
+                    bounded = True  # counted with what it found, below
+                else:
                     stop.reason = sub.stopped
-                    break
-                past = True
+                    if not (first_whole and done == 0
+                            and sub.stopped is not Stopped.INTERRUPT):
+                        break
+                    # Nothing to answer with yet: this deal is finished past
+                    # the budget (Ctrl-C still ends it), and sampling stops
+                    # there.
+                    sub = _solve_perfect(rules, state, scores, target, objective,
+                                         Budget(None, None), False, multi, keep)
+                    nodes += sub.nodes
+                    budget.nodes += sub.nodes
+                    took[-1] += sub.nodes
+                    if sub.stopped is not None:
+                        stop.reason = sub.stopped
+                        break
+                    past = True
             w = 1.0 if weights is None else weights[done]
+            wide = value_bound(rules, state, objective) if bounded else 0.0
             for mv in sub.moves:
-                if mv.value is None:
-                    continue
                 key: SolverMove = as_seen(mv.move)
+                if keep is not None and key not in keep:
+                    continue
+                if mv.value is None:
+                    if not bounded:
+                        continue
+                    per[key].append(0.0)  # the middle of -wide .. wide
+                    spread[key].append(wide)
+                    continue
                 per[key].append(mv.value)
+                spread[key].append(0.0)
                 if mv.results is not None:
                     acc = vecs.setdefault(key, [0.0] * len(mv.results))
+                    vec_deals[key] = vec_deals.get(key, 0) + 1
                     for i, x in enumerate(mv.results):
                         acc[i] += x if weights is None else w * x
             done += 1
             if past:
                 break
+            if bounded:
+                unfinished = 1
+                break
             if budget.left() is not None and (budget.left() or 0) <= 0:
                 stop.reason = Stopped.TIME
                 break
             if enough is not None:
+                if node_total is not None and nodes >= node_total:
+                    break
                 keep = enough(per, done)
-                if keep is None or (node_total is not None and nodes >= node_total):
+                if keep is None:
                     break
             elif budget.node_limit is not None and budget.nodes >= budget.node_limit:
                 stop.reason = Stopped.NODES
@@ -573,9 +659,11 @@ def _average(
     for key in order:
         got = per[key]
         # Without weights each deal counts once; with them (every move is
-        # valued in every deal then) by its probability.
+        # valued in every deal then) by its probability. A max-n vector is
+        # the average over the deals that gave one.
         mass = float(len(got)) if weights is None else sum(weights[:len(got)])
-        vec = tuple(x / mass for x in vecs[key]) if key in vecs and got else None
+        vec = (tuple(x / (mass if weights is not None else vec_deals[key]) for x in vecs[key])
+               if key in vecs and got else None)
         if weights is None:
             mean = sum(got) / len(got) if got else None
         else:
@@ -585,8 +673,12 @@ def _average(
     whole = weights is not None and done == len(weights)  # every deal, wholly solved
     res = _finish(mode, objective, seat, values, whole, nodes, budget, method, samples=done,
                   stopped=stop.reason if done < samples and not early else None)
-    res.moves = [dataclasses.replace(mv, deals=tuple(per[mv.move])) for mv in res.moves]
-    res.replaced = replaced
+    res.moves = [dataclasses.replace(mv, deals=tuple(per[mv.move]),
+                                     spread=tuple(spread[mv.move]) if unfinished else ())
+                 for mv in res.moves]
+    res.dealt = count
+    res.unfinished = unfinished
+    res.deal_nodes = tuple(took)
     if past:
         res.notes.append("the budget ran out before one deal was solved: the first deal was "
                          "solved whole past it, and its values are those of that deal alone")

@@ -172,11 +172,6 @@ def not_checked(path: str, why: str) -> FileReport:
                       unreadable=True)
 
 
-def check_paths(paths: Iterable[str], **kwargs: bool) -> Iterator[FileReport]:
-    for path in expand_paths(paths):
-        yield check_file(path, **kwargs)
-
-
 # ---------------------------------------------------------------------------
 # Which findings a report shows
 

@@ -11,17 +11,6 @@ class MugginsError(Exception):
     """Root of every error the project raises on purpose."""
 
 
-class NotationError(MugginsError):
-    """Text that is not MGN; carries where, so messages can point at it."""
-
-    def __init__(self, message: str, line: int = 0, column: int = 0) -> None:
-        self.message = message
-        self.line = line
-        self.column = column
-        where = f" (at line {line}, column {column})" if line else ""
-        super().__init__(message + where)
-
-
 class RulesError(MugginsError):
     """A rules preset name or rules file that cannot be used."""
 

@@ -83,12 +83,6 @@ class MatchAnalysis:
     def weighed_by_line(self) -> dict[int, Weighed]:
         return {w.line: w for w in self.weighed}
 
-    def play_at(self, line: int) -> PlayAnalysis | None:
-        for p in self.plays:
-            if p.line == line:
-                return p
-        return None
-
 
 def missed_note(p: PlayAnalysis) -> str:
     """What a placement missed at once: ``6-1L scored 15 (5 missed)``."""

@@ -27,9 +27,6 @@ from muggins_cli.tiles import Tile, full_set
 if TYPE_CHECKING:  # the solver (Numba) only when a position is solved
     from muggins_cli.solver import SolveResult
 
-MODES = ("perfect", "expect", "sample")
-
-
 def playable_position(match: Match, resolve: RulesResolver, at: str
                       ) -> tuple[Position, list[str]]:
     """The position before turn ``at`` (R.T) and the turns of its round so

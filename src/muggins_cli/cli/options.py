@@ -338,12 +338,6 @@ def report_unreadable(reports: Iterable[FileReport], stream: TextIO | None = Non
 # Files written
 
 
-OutputFileOption = Annotated[
-    str | None,
-    typer.Option("--output", "-o", metavar="FILE", show_default=False,
-                 help="Write to FILE, - for standard output (an existing FILE needs "
-                      "--force)."),
-]
 ForceOption = Annotated[
     bool, typer.Option("--force", help="With -o: replace FILE if it exists (atomically).")
 ]

@@ -409,11 +409,6 @@ class OracleStrategy:
 AnyStrategy = (RandomStrategy | GreedyStrategy | CarelessStrategy | SolverStrategy
                | OracleStrategy | SeenStrategy)
 
-STRATEGIES: dict[str, type[RandomStrategy] | type[GreedyStrategy]] = {
-    "random": RandomStrategy,
-    "greedy": GreedyStrategy,
-}
-
 #: Every strategy by name, as the command line spells it.
 STRATEGY_NAMES: tuple[str, ...] = ("random", "greedy", "careless", "defensive", "expectimax",
                                    "solver", "oracle")

@@ -5,7 +5,7 @@
     python bench/bench_analyze.py --multi        # also the 3- and 4-player records
     python bench/bench_analyze.py --base /work/main/src --repeat 3   # this tree against another
 
-The aims (issue 14, on this machine's two cores, so with the default
+The aims (on this machine's two cores, so with the default
 ``--jobs``): a two-player ``pagat`` match to 250 analysed with ``--solver``
 in a median under 10 s and each under 20 s; the three- and four-player
 records (``records/family-pagat-3p.mgn``, ``records/league-pagat-4p.mgn``)

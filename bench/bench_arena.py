@@ -48,7 +48,7 @@ background:
     nohup python bench/bench_arena.py --figure defensive > bench/.data/def.txt 2>&1 &
 
 Measured (seed 2026, one process, on a machine shared with other work, so
-the seconds are upper bounds; issue 16's figures are in the README).
+the seconds are upper bounds; the figures are in the README).
 
 Session 11: ``solver`` plays sampled deals (``--hidden sample``, now the
 default), each solved exactly by the compiled search for points, the deals
@@ -191,7 +191,7 @@ exact search once the deal is known (``--hidden expectimax``, the default):
 
 Earlier, with the sampled deals (now ``--hidden sample``):
 
-- ``greedy`` (issue 7 and session 5): solver 259 of 300, 86.3%, 95%
+- ``greedy`` (an earlier measurement): solver 259 of 300, 86.3%, 95%
   [82.0%, 89.8%]; decisions median 0.029 s, max 52.3 s, 47 of 26,272
   over 10 s.
 - ``defensive``, 50 pairs: solver 67 of 100, 67.0%, 95% [57.3%, 75.4%].

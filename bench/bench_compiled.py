@@ -1,4 +1,4 @@
-"""What compiling the core with mypyc would buy ``check`` (issue 13):
+"""What compiling the core with mypyc would buy ``check``:
 ``python bench/bench_compiled.py [--turns N] [--repeat K]``.
 
 Not a build the project ships: a measurement for deciding whether to ship
@@ -23,7 +23,7 @@ reading min 0.434 s plain, 0.263 s compiled (1.65x); replaying min
 0.672 s plain, 0.332 s compiled (2.03x); the same summaries and
 diagnostics. With the start-up and the rest of the command as they are,
 that would bring ``check`` to about half of python-chess's cost per move,
-not the fifth issue 13 asks for.
+not the fifth that was asked for.
 """
 
 from __future__ import annotations

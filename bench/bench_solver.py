@@ -1,4 +1,4 @@
-"""Benchmark of the solver (issue 6): ``python bench/bench_solver.py``.
+"""Benchmark of the solver: ``python bench/bench_solver.py``.
 
 Positions: two-player ``pagat`` rounds from seeded deals (seed 0, 1, ...;
 a deal whose round ends before its 10th turn is skipped, so every deal

@@ -153,3 +153,18 @@ def test_no_module_of_the_package_imports_itself_back() -> None:
                 seen.add(n)
                 todo.extend(graph[n])
     assert circles == [], f"modules in an import circle: {circles}"
+
+
+#: A reference to a tracker's ticket (the word, then a number, with or
+#: without a hash): a reader of the code cannot see the tracker, so a
+#: comment says the reason itself.
+TICKET = re.compile(r"\bissue\s*#?\d", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("folder", ["src", "tests", "bench", "tools"])
+def test_no_comment_or_docstring_names_a_ticket(folder: str) -> None:
+    found = [f"{path.relative_to(REPO)}:{n}: {line.strip()}"
+             for path in sorted((REPO / folder).rglob("*.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if TICKET.search(line)]
+    assert found == []

@@ -1,4 +1,4 @@
-"""Claims and muggins calls in self-play (issue 16): a placement credits what
+"""Claims and muggins calls in self-play: a placement credits what
 its player claims, the next opponents may call muggins on the rest
 (docs/notation.md 5), ``careless`` forgets to claim so that calls happen,
 and ``muggins check`` accepts every record with the same final scores.

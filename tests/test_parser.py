@@ -335,7 +335,7 @@ def test_columns_of_a_turn() -> None:
 
 
 @pytest.mark.parametrize(("line", "turn_at", "draws_at", "placed_at", "claim_at"), [
-    # The lines the parser reads without splitting them into words (issue 13):
+    # The lines the parser reads without splitting them into words:
     # columns counted by hand, 1-based, a tab one column.
     ("Ana: 3-4R +5", 1, [], 6, 11),
     ("Ana: d3-5 d2-2 3-4R +5", 1, [6, 11], 16, 21),

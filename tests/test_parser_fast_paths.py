@@ -1,5 +1,5 @@
 """The parser reads what follows a turn's colon once per distinct text and
-shares it (issue 13's light record): a line read from that table must be
+shares it (so a long record stays light): a line read from that table must be
 the line its word-by-word reading makes. Every record of the project and of
 the conformance corpus, and turns made to sit on the edges of the table,
 are read both ways (the table warm, and a table that keeps nothing) and

@@ -1,4 +1,4 @@
-"""What a placement shows: the tiles it passed over (issue 16).
+"""What a placement shows: the tiles it passed over.
 
 The scores below are worked by hand from docs/rules.md (pagat: a line, no
 spinner, a double at an end counts both halves, a total that is a multiple

@@ -1,4 +1,4 @@
-"""How a muggins process runs: the cycle collector (issue 13).
+"""How a muggins process runs: the cycle collector.
 
 Each test runs a fresh interpreter, since the collector's settings belong
 to the whole process.

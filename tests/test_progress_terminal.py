@@ -1,6 +1,6 @@
 """The progress bar in a real terminal: the real command run on a pseudo-
 terminal, its bytes played through a terminal emulator (pyte), and the
-screen read as a person would read it (issue 18)."""
+screen read as a person would read it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Replay hardening (issue 18): player names spelled with inner runs of
+"""Replay hardening: player names spelled with inner runs of
 blanks, muggins calls in the wrong place, and blocked rounds inferred under
 a stock reserve. Every expected total is worked by hand in the comments."""
 

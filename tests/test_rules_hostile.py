@@ -1,5 +1,5 @@
 """Rules files from strangers: refused on one line, never a traceback, a hang
-or the machine's memory (issue 18)."""
+or the machine's memory."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``muggins check`` imports only what checking needs (issue 13).
+"""``muggins check`` imports only what checking needs.
 
 The console entry point imports the module of the command its command line
 names, and ``check`` with a built-in preset reads neither the solver nor

@@ -1,5 +1,5 @@
-"""What a record holds reaches a terminal as visible text, and briefly
-(issue 18): control characters escaped in text, table and github output,
+"""What a record holds reaches a terminal as visible text, and briefly:
+control characters escaped in text, table and github output,
 kept raw in JSON; a long token quoted by its start only."""
 
 from __future__ import annotations

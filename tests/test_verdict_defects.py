@@ -1,5 +1,5 @@
-"""Issue 14's defects, each reproduced: the immediate verdict where the
-solver did not weigh a turn, re-annotation replacing the tool's own marks,
+"""The verdicts' defects once found, each reproduced: the immediate
+verdict where the solver did not weigh a turn, re-annotation replacing the tool's own marks,
 and ``scored`` counting what was credited."""
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ def tune_collector() -> None:
     Reading and replaying a record makes millions of small objects that die
     by reference counting; a collection every 700 of them walks the live
     record and the layout tables each time, and that cost about a fifth of
-    ``muggins check`` (issue 13). Cycles are still found, tens of thousands
+    ``muggins check``. Cycles are still found, tens of thousands
     of allocations apart, so memory stays flat.
     """
     gc.set_threshold(*COLLECTOR_THRESHOLDS)

@@ -8,7 +8,7 @@ is what a player studying a match wants to know. Values are the solver's
 the mover's points minus the opponent's from the decision to the round's
 end, settlement included; for three or four, the mover's points minus the
 opponents' average, the others taken as one side playing against the mover
-(the paranoid reduction, :mod:`muggins_cli.solver.paranoid`: max-n could not
+(the paranoid reduction of :mod:`muggins_cli.solver.kernel`: max-n could not
 finish the round's first turns). "Points lost" is then what the play gave
 away of that margin against the best play.
 

@@ -9,7 +9,7 @@ The classes are values (compared and hashed by their fields, never changed
 once built: make a new one with ``dataclasses.replace``), but not frozen
 dataclasses: a frozen dataclass's ``__init__`` sets each field through
 ``object.__setattr__`` and costs three times as much, and a large record
-holds millions of these (issue 13).
+holds millions of these.
 """
 
 from __future__ import annotations
@@ -226,7 +226,7 @@ class ScoreLine:
 
 class Spelling:
     """What a turn line says after its colon, read once per distinct text
-    and shared by every line that says it (issue 13's light record).
+    and shared by every line that says it, so a long record stays light.
 
     A record spells the same few hundred turns again and again; a turn line
     is then its player, its line number, where its colon is and one of

@@ -267,12 +267,12 @@ def _draw_left_bare(word: str, following: str) -> bool:
 
 # Tables of what a spelling reads as, filled as spellings are met: a record
 # spells the same few hundred tiles and placements again and again, and a
-# dict look-up costs a tenth of a regex match and its int() calls (issue 13).
+# dict look-up costs a tenth of a regex match and its int() calls.
 # Bounded, so that hostile input cannot grow them without end.
 _TABLE_LIMIT = 1 << 16
 _TILE_WORDS: dict[str, tuple[int, int] | None] = {}
-#: Every distinct text that follows a turn's colon, read once (issue 13's
-#: light record): a turn line is then a dict look-up and one small object.
+#: Every distinct text that follows a turn's colon, read once (a long
+#: record stays light): a turn line is then a dict look-up and one small object.
 #: Only texts read without a finding are kept, so a line that needs one
 #: gets it every time; and only short ones, at most SPELLINGS_LIMIT, so
 #: that a stranger's file of long distinct turns (thousands of draws on a
@@ -333,7 +333,7 @@ class _Parser:
         # as the tag spells them, inside a match's body with no comment
         # waiting, saying what an earlier turn said after its colon: what
         # _scan, _logical, _body_line and _turn would make of it, without
-        # their questions (issue 13). Such a line holds no tag, annotation
+        # their questions, for speed. Such a line holds no tag, annotation
         # or comment: no name may hold { } # [, and a text is kept in
         # _SPELLINGS only when read without a finding, which a { } # [ left
         # in a turn's content would have given.
@@ -1081,7 +1081,7 @@ class _Parser:
 #: The reader of each keyword's line. A table of the class's functions, not
 #: of one parser's bound methods: those would make every parser a cycle,
 #: and its last match would wait for the cycle collector instead of going
-#: when the file is read (issue 13's memory).
+#: when the file is read.
 _HANDLERS: dict[str, _Handler] = {
     "round": _Parser._round,
     "lead": _Parser._lead,

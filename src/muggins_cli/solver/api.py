@@ -13,7 +13,7 @@ Values (points objective):
   after it counts, no settlement.
 - Three or four players: max-n; the value is the mover's own result (own
   points from here to the round end, settlement included). Ties are broken
-  as :mod:`muggins_cli.solver.maxn` says: equal own results -> the move whose
+  as :func:`muggins_cli.solver.kernel.preference` says: equal own results -> the move whose
   best opponent does worst -> the opponents' results read clockwise, smallest
   first; among equal vectors the first move in ``legal_moves`` order.
 - ``objective="match"``: reaching the target first wins the match whatever
@@ -83,7 +83,7 @@ from muggins_cli.tiles import Tile
 class Multi(str, Enum):
     """How three or four players are searched: ``max-n`` (each player for
     themselves; exact but slow from a round's start) or ``paranoid`` (the
-    others as one side against the mover: see :mod:`.paranoid`)."""
+    others as one side against the mover: see :mod:`.kernel`)."""
 
     MAXN = "max-n"
     PARANOID = "paranoid"

@@ -31,11 +31,13 @@ def _turn(text: str, line: int) -> Turn:
 @pytest.mark.slow
 def test_a_turn_the_solver_did_not_weigh_keeps_its_immediate_verdict(tmp_path: Path) -> None:
     """threes-2p line 16: Wayan's 3-4U scored 0 where 3-6L scored 18 (a
-    blunder by the immediate analysis). With a node budget too small for any
-    deal, the solver weighs nothing; the annotation must still say so."""
+    blunder by the immediate analysis). With every hand seen and a node cap
+    too small for any search, the solver weighs nothing (in the mover's
+    view a deal may search on with its turn's work, so the cap alone does
+    not keep a turn unweighed there); the annotation must still say so."""
     out = tmp_path / "out.mgn"
-    res = CliRunner().invoke(app, ["analyze", str(THREES), "--solver", "--nodes", "1", "--samples", "4",
-                                   "--annotate", "-o", str(out)])
+    res = CliRunner().invoke(app, ["analyze", str(THREES), "--solver", "--mode", "perfect",
+                                   "--deal-nodes", "1", "--annotate", "-o", str(out)])
     assert res.exit_code in (0, 1), res.output
     turn = _turn(out.read_text(encoding="utf-8"), 16)
     assert turn.action.glyph == "??"  # type: ignore[union-attr]

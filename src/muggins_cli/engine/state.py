@@ -24,7 +24,6 @@ from muggins_cli.engine.layout import (
     place_scored,
 )
 from muggins_cli.engine.table import table_for
-from muggins_cli.engine.turn import may_draw
 from muggins_cli.errors import IllegalMoveError
 from muggins_cli.rules.model import LeadTile, Rules
 from muggins_cli.tiles import Pip, Tile, bits_of, full_set
@@ -169,32 +168,35 @@ def placements(rules: Rules, layout: Layout, tiles: Iterable[Tile]) -> list[Plac
 
 
 def own_moves(rules: Rules, layout: Layout, hand: Iterable[Tile], drawn: Tile | None,
-              can_draw: bool, lead_tile: Tile | None = None) -> tuple[list[Place], bool]:
-    """The mover's placements and whether drawing is also a move; a pass
-    when it is neither. Only what the mover sees decides it (their hand,
-    the layout, a tile they just drew, whether the stock has one to draw,
-    the double they must lead), so the analysis can count a player's
-    choices without the other hands."""
+              can_draw: int, lead_tile: Tile | None = None) -> tuple[list[Place], int]:
+    """The mover's placements and what else the turn allows (the flags of
+    :func:`~muggins_cli.engine.turn.turn_options`: a draw, or else a pass),
+    from what the mover sees alone (their hand, the layout, a tile they
+    just drew, the tiles the stock has to draw, the double they must
+    lead), so the analysis can count a player's choices without the other
+    hands."""
     if lead_tile is not None and not layout.started:
-        return [Place(lead_tile)], False
-    if drawn is not None:
-        return placements(rules, layout, (drawn,)), False
-    tiles = list(hand)
-    places = placements(rules, layout, tiles)
+        return [Place(lead_tile)], turn.MAY_PLACE
     table = table_for(rules)
-    return places, may_draw(table.r, layout.key, bits_of(tiles), table.fit(layout.key),
-                            int(can_draw))
+    tiles = list(hand)
+    options = turn.turn_options(table.r, layout.key, bits_of(tiles), table.fit(layout.key),
+                                can_draw, drawn is not None)
+    if drawn is not None:
+        return placements(rules, layout, (drawn,)), options
+    return placements(rules, layout, tiles), options
 
 
 def legal_moves(rules: Rules, state: RoundState) -> list[Move]:
+    """The mover's moves in the turn's order: the placements, then the
+    draw of the stock's next tile, or else a pass."""
     if state.over:
         return []
-    places, draw = own_moves(rules, state.layout, state.hands[state.to_move], state.drawn,
-                             drawable(rules, state) > 0, state.lead_tile)
+    places, options = own_moves(rules, state.layout, state.hands[state.to_move], state.drawn,
+                                drawable(rules, state), state.lead_tile)
     moves: list[Move] = list(places)
-    if draw:
+    if options & turn.MAY_DRAW:
         moves.append(Draw(state.stock[0]))
-    elif not moves:
+    elif options & turn.MUST_PASS:
         moves.append(Pass())
     return moves
 

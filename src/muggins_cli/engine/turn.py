@@ -138,10 +138,36 @@ def pass_fault(key: int, held: int, can_draw: int, drawn_fits: bool) -> int:
     return PASS_OK
 
 
+#: Flags of :func:`turn_options`.
+MAY_PLACE = 1  # a tile of the hand that fits (or the tile just drawn) may go down
+MAY_DRAW = 2  # a tile may be drawn
+MUST_PASS = 4  # neither: the mover passes
+
+
+def turn_options(r: RuleInts, key: int, hand: int, fit: int, can_draw: int,
+                 drawn_fits: bool) -> int:
+    """The order of a turn, with the mover's hand known: what the mover
+    may do, as flags. A tile just drawn that fits goes down and nothing
+    else; else any tile of ``hand`` in ``fit`` may go down, a draw is
+    allowed where :func:`draw_faults` finds nothing wrong (under
+    ``must_play`` only with nothing to lay), and with neither the mover
+    passes. Every caller lists its moves in this order: the placements,
+    then the draw, else the pass."""
+    if drawn_fits:
+        return MAY_PLACE
+    held = YES if hand & fit else NO
+    out = MAY_PLACE if held == YES else 0
+    if draw_faults(r, key, held, can_draw, False) == 0:
+        out |= MAY_DRAW
+    elif pass_fault(key, held, can_draw, False) == PASS_OK:
+        out |= MUST_PASS
+    return out
+
+
 def may_draw(r: RuleInts, key: int, hand: int, fit: int, can_draw: int) -> bool:
     """With every tile known: whether the mover may draw (no tile drawn
     this turn yet fits; the engine lays one that does at once)."""
-    return draw_faults(r, key, YES if hand & fit else NO, can_draw, False) == 0
+    return turn_options(r, key, hand, fit, can_draw, False) & MAY_DRAW != 0
 
 
 def must_pass(key: int, hand: int, fit: int, can_draw: int) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from muggins_cli.engine import turn
 from muggins_cli.engine.layout import Layout
 from muggins_cli.engine.state import (
     Move,
@@ -23,6 +24,7 @@ from muggins_cli.engine.state import (
     as_seen,
     own_moves,
 )
+from muggins_cli.engine.table import table_for
 from muggins_cli.engine.voids import Placed, Void
 from muggins_cli.errors import InputError
 from muggins_cli.rules.model import Rules
@@ -103,12 +105,12 @@ def moves_seen(rules: Rules, layout: Layout, hand: Iterable[Tile], drawn: Tile |
     """The mover's legal moves from what they see, in ``legal_moves``'s order:
     the placements, then a draw (while the stock has a tile above its
     reserve) or else a pass."""
-    places, draw = own_moves(rules, layout, hand, drawn,
-                             stock_count - rules.stock_reserve > 0, lead_tile)
+    places, options = own_moves(rules, layout, hand, drawn,
+                                turn.drawable(table_for(rules).r, stock_count), lead_tile)
     out: list[SeenMove] = list(places)
-    if draw:
+    if options & turn.MAY_DRAW:
         out.append(UnseenDraw())
-    elif not out:
+    elif options & turn.MUST_PASS:
         out.append(Pass())
     return tuple(out)
 

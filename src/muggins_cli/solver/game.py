@@ -85,17 +85,18 @@ class Game:
             return [Place(self.lead_tile)]
         hand = node.hands[node.seat]
         fit = t.fit(node.key)
+        options = turn.turn_options(self.r, node.key, hand, fit, self.can_draw(node.stock), False)
         moves: list[SolverMove] = []
         for ti in t.legal_order:
             if (hand & fit) >> ti & 1:
                 tile = t.by_index[ti]
                 moves.extend(Place(tile, end) for end, _, _ in t.moves(node.key, ti))
-        if turn.may_draw(self.r, node.key, hand, fit, self.can_draw(node.stock)):
+        if options & turn.MAY_DRAW:
             if self.order is None:
                 moves.append(UnseenDraw())
             else:
                 moves.append(Draw(t.by_index[self.order[node.stock]]))
-        elif turn.must_pass(node.key, hand, fit, self.can_draw(node.stock)):
+        elif options & turn.MUST_PASS:
             moves.append(Pass())
         return moves
 

@@ -73,7 +73,15 @@ from muggins_cli.engine.keys import (
     R_MUST_PLAY,
     R_N_TILES,
 )
-from muggins_cli.engine.turn import BLOCKED, GOES_ON, NOBODY, REACHED, WENT_OUT
+from muggins_cli.engine.turn import (
+    BLOCKED,
+    GOES_ON,
+    MAY_DRAW,
+    MAY_PLACE,
+    NOBODY,
+    REACHED,
+    WENT_OUT,
+)
 
 
 def _sources() -> str:
@@ -192,7 +200,7 @@ else:
 #: The engine's functions a search calls at every node, compiled into the
 #: kernel's own code (about twice the nodes a second); the rest are calls,
 #: which keeps the first compilation short.
-_INLINE = frozenset({"open_pip", "ends_of", "fit_mask", "drawable", "draw_faults", "may_draw",
+_INLINE = frozenset({"open_pip", "ends_of", "fit_mask", "drawable", "draw_faults", "turn_options",
                      "_spinner", "end_code",
                      "blocked", "after_placement", "after_pass", "pass_fault"})
 
@@ -239,7 +247,7 @@ _E = _compile(_keys, _turn)
 fit_mask = _E.fit_mask
 search_moves_into = _E.search_moves_into
 drawable = _E.drawable
-may_draw = _E.may_draw
+turn_options = _E.turn_options
 after_placement = _E.after_placement
 after_pass = _E.after_pass
 settle = _E.settle
@@ -795,13 +803,14 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
             stock = FI[d, I_STOCK]
             drawn = FI[d, I_DRAWN]
             can = _can_draw(S, R, stock)
-            drawing = store and may_draw(R, key, hand, fit, can)
+            options = turn_options(R, key, hand, fit, can, not store)
+            drawing = options & MAY_DRAW
             j = -1
             if not store:
                 FI[d, I_STAGE] = ST_DRAWN
                 FI[d, I_J] = FI[d, I_START]
                 j = _only_move(MV, FI[d, I_START], FI[d, I_END], 1 << drawn)
-            elif hand & fit:
+            elif options & MAY_PLACE:
                 FI[d, I_STAGE] = ST_HINT if FI[d, I_HINT] >= 0 else ST_MOVES
                 FI[d, I_J] = FI[d, I_START]
                 mine = hand & fit
@@ -918,7 +927,8 @@ def run(S: Any, R: Any, PM: Any, TLO: Any, THI: Any, ORDER: Any, PC: Any, W: Any
                     j += 1
                 if j < end:
                     FI[d, I_J] = j + 1
-                elif may_draw(R, key, hand, FI[d, I_FIT], _can_draw(S, R, stock)):
+                elif turn_options(R, key, hand, FI[d, I_FIT], _can_draw(S, R, stock),
+                                  False) & MAY_DRAW:
                     FI[d, I_STAGE] = ST_DRAWONE  # no must_play: a draw is a choice too
                     continue
                 else:

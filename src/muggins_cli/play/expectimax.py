@@ -26,7 +26,10 @@ The model of the hidden tiles, all from the mover's view:
   counts), and a round end is settled with those expected pips.
 
 Values are the mover's points less the opponents' mean, in points; a credit
-that reaches the target is worth ``WIN``. Iterative deepening up to
+that ends the match by the engine's rules is worth ``WIN`` (under
+``at-target`` one that reaches the target, under ``round-end`` a settlement
+that makes a winner). Which moves a seat has, and in what order, is the
+engine's too (:func:`~muggins_cli.engine.turn.turn_options`). Iterative deepening up to
 ``depth`` plies stops when ``node_limit`` search nodes are spent, and the
 deepest finished iteration decides, so a move costs a bounded time and the
 play depends only on the position (no randomness at all).
@@ -38,6 +41,7 @@ import random
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from muggins_cli.engine import turn
 from muggins_cli.engine.scoring import settle
 from muggins_cli.engine.state import Pass, Place, UnseenDraw
 from muggins_cli.engine.table import LayoutTable, table_for
@@ -82,6 +86,7 @@ class _Search:
                  node_limit: int | None, weights: Weights | None = None) -> None:
         self.rules = rules
         self.t = table
+        self.r = table.r
         self.pip_weight = pip_weight
         self.node_limit = node_limit
         self.nodes = 0
@@ -136,10 +141,21 @@ class _Search:
         n2 = _Node(me, n.lay, n.pool, sizes, n.excl, n.stock, n.turn, n.passes, n.dists)
         pips = [self.mask_pips(me)] + [round(x) for x in self.expected_pips(n2)]
         deltas = settle(self.rules, pips, went_out)
-        for i, d in enumerate(deltas):
-            if d > 0 and d >= n.dists[i]:
-                return WIN if i == 0 else -WIN
+        winner = turn.winner_at_settlement(self.r, [-d for d in n.dists], deltas, 0)
+        if winner != turn.NOBODY:
+            return WIN if winner == 0 else -WIN
         return deltas[0] - sum(deltas[1:]) / len(n.sizes)
+
+    def wins(self, dist: int, pts: int) -> bool:
+        """Whether a placement scoring ``pts`` by a seat ``dist`` short of
+        the target ends the match (only under ``at-target``)."""
+        return turn.winner_on_credit(self.r, (-dist,), (pts,), 0) == 0
+
+    def options(self, n: _Node, hand: int) -> int:
+        """What the seat to move may do holding ``hand`` of what fits
+        (:func:`~muggins_cli.engine.turn.turn_options`)."""
+        return turn.turn_options(self.r, n.lay, hand, self.t.fit(n.lay),
+                                 turn.drawable(self.r, n.stock), False)
 
     def tick(self) -> None:
         self.nodes += 1
@@ -161,7 +177,7 @@ class _Search:
         return v
 
     def after_mover_places(self, n: _Node, bit: int, lay: int, pts: int, depth: int) -> float:
-        if pts >= n.dists[0]:
+        if self.wins(n.dists[0], pts):
             return WIN
         rest = n.me ^ bit
         dists = (n.dists[0] - pts, *n.dists[1:])
@@ -171,17 +187,17 @@ class _Search:
         return pts + self.value(nxt, depth - 1)
 
     def mover(self, n: _Node, depth: int) -> float:
-        t = self.t
-        fm = t.fit(n.lay)
-        if n.me & fm:
-            best = -WIN * 2
-            for bit, _, c, pts in t.search_moves(n.lay):
+        options = self.options(n, n.me)
+        if options & turn.MUST_PASS:
+            return self.passed(n, depth)
+        best = -WIN * 2
+        if options & turn.MAY_PLACE:
+            for bit, _, c, pts in self.t.search_moves(n.lay):
                 if n.me & bit:
                     best = max(best, self.after_mover_places(n, bit, c, pts, depth))
-            return best
-        if n.stock > self.rules.stock_reserve:
-            return self.mover_draws(n, depth)
-        return self.passed(n, depth)
+        if options & turn.MAY_DRAW:
+            best = max(best, self.mover_draws(n, depth))
+        return best
 
     def mover_draws(self, n: _Node, depth: int) -> float:
         """Each unseen tile equally likely; a fitting one is laid at once."""
@@ -218,7 +234,7 @@ class _Search:
         """Opponent ``k`` (1-based turn) laid ``bit`` for ``pts``, holding
         ``size`` tiles after it."""
         i = k - 1
-        if pts >= n.dists[k]:
+        if self.wins(n.dists[k], pts):
             return -WIN
         share = pts / len(n.sizes)
         sizes = (*n.sizes[:i], size, *n.sizes[i + 1:])
@@ -271,7 +287,7 @@ class _Search:
         k = n.turn
         i = k - 1
         t = self.t
-        if n.stock <= self.rules.stock_reserve:
+        if not self.options(n, 0) & turn.MAY_DRAW:
             return self.passed(n, depth)
         excl = n.excl[i] | t.fit(n.lay)
         fits = n.pool & t.fit(n.lay)

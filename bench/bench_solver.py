@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from muggins_cli.engine.scoring import settle
 from muggins_cli.engine.state import (
-    Draw,
+    KnownDraw,
     Move,
     RoundState,
     apply,
@@ -64,7 +64,7 @@ def positions(rules: Rules, deals: int) -> dict[int, list[RoundState]]:
         while not state.over and turn < max(TURNS):
             move = rng.choice(legal_moves(rules, state))
             state, _ = apply(rules, state, move)
-            if not isinstance(move, Draw) and state.drawn is None:
+            if not isinstance(move, KnownDraw) and state.drawn is None:
                 turn += 1
                 if turn in TURNS and not state.over:
                     got[turn] = state

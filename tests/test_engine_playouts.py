@@ -17,9 +17,9 @@ import pytest
 from muggins_cli.engine.layout import count, fits, open_ends
 from muggins_cli.engine.scoring import reached, round_hand, score_of, settle
 from muggins_cli.engine.state import (
-    Draw,
+    KnownDraw,
     Move,
-    Pass,
+    PassTurn,
     Place,
     RoundState,
     apply,
@@ -124,9 +124,9 @@ class Checker:
         if places:
             assert not others, "must_play: no draw or pass while a tile fits"
         elif drawable(rules, state):
-            assert others == [Draw(state.stock[0])], "draw the top of the stock"
+            assert others == [KnownDraw(state.stock[0])], "draw the top of the stock"
         else:
-            assert others == [Pass()], "pass only with no fit and no stock to draw"
+            assert others == [PassTurn()], "pass only with no fit and no stock to draw"
 
     def step(self, state: RoundState, move: Move, after: RoundState, points: int) -> None:
         rules = self.rules
@@ -134,7 +134,7 @@ class Checker:
         self.moves += 1
         assert points >= 0
         assert points == 0 or points % rules.modulus == 0, "a score is a multiple"
-        if isinstance(move, Draw):
+        if isinstance(move, KnownDraw):
             self.draws += 1
             assert points == 0
             assert after.stock == state.stock[1:]
@@ -146,11 +146,11 @@ class Checker:
             # last tile that fits nowhere leaves the drawer a closing pass.
             assert not after.over, "a turn that draws ends with a placement or a pass"
             if is_blocked(rules, after):
-                assert legal_moves(rules, after) == [Pass()]
+                assert legal_moves(rules, after) == [PassTurn()]
             return
         assert after.drawn is None
         assert after.to_move == (seat + 1) % self.players
-        if isinstance(move, Pass):
+        if isinstance(move, PassTurn):
             self.passes += 1
             assert points == 0
             assert after.layout == state.layout

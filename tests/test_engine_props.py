@@ -25,9 +25,9 @@ from muggins_cli.engine.layout import (
 )
 from muggins_cli.engine.scoring import reached, round_hand, score_of, settle
 from muggins_cli.engine.state import (
-    Draw,
+    KnownDraw,
     Move,
-    Pass,
+    PassTurn,
     Place,
     RoundState,
     apply,
@@ -224,9 +224,9 @@ def test_moves_are_offered_exactly_when_allowed(
             if fitting:
                 assert rest == []
             elif drawable(rules, s):
-                assert rest == [Draw(s.stock[0])]
+                assert rest == [KnownDraw(s.stock[0])]
             else:
-                assert rest == [Pass()]
+                assert rest == [PassTurn()]
                 assert len(s.stock) == rules.stock_reserve
 
 
@@ -252,8 +252,8 @@ def test_apply_accepts_exactly_the_legal_moves(
                 st.one_of(st.none(), st.sampled_from(list(End))),
                 st.one_of(st.none(), st.integers(min_value=0, max_value=rules.max_pip)),
             ),
-            st.builds(Draw, tiles),
-            st.just(Pass()),
+            st.builds(KnownDraw, tiles),
+            st.just(PassTurn()),
         )
     )
     legal = legal_moves(rules, s)
@@ -289,7 +289,7 @@ def test_rounds_end_exactly_on_domino_or_block(
 ) -> None:
     rules, state, picks = case
     for before, move, after, _ in _play(rules, state, picks):
-        if isinstance(move, Draw):
+        if isinstance(move, KnownDraw):
             assert not after.over and after.to_move == before.to_move
             continue
         seat = before.to_move

@@ -455,7 +455,7 @@ def test_solver_perfect_round_end_equals_exhaustive_search(rules: Rules, players
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_solver_expect_round_end_equals_exhaustive_average(players: int) -> None:
-    from muggins_cli.engine.state import Draw
+    from muggins_cli.engine.state import KnownDraw
     from muggins_cli.solver import solve
     from tests.test_solver_reference import endgame, expect_move2, expect_move_n
 
@@ -469,7 +469,7 @@ def test_solver_expect_round_end_equals_exhaustive_average(players: int) -> None
                     objective="match")
         assert res.exact
         for mv, em in zip(res.moves, legal_moves(rules, state)):
-            assert isinstance(em, Draw) or mv.move == em
+            assert isinstance(em, KnownDraw) or mv.move == em
             if players == 2:
                 assert mv.value == pytest.approx(expect_move2(rules, state, em, dists, True))
             else:

@@ -15,8 +15,8 @@ import pytest
 
 from muggins_cli.engine.layout import EMPTY, End, Layout, lead, place
 from muggins_cli.engine.state import (
-    Draw,
-    Pass,
+    KnownDraw,
+    PassTurn,
     Place,
     RoundState,
     apply,
@@ -53,11 +53,11 @@ def test_the_watch_keeps_chosen_placements_since_the_last_draw() -> None:
     watch.observe(s1, Place(t("5-1"), End.L))
     watch.observe(s0, Place(t("5-0"), End.R))
     assert watch.placements() == ((1, layout, t("5-1"), End.L), (0, layout, t("5-0"), End.R))
-    watch.observe(s1, Draw(t("0-0")))  # seat 1 draws: its earlier choice no longer tells
+    watch.observe(s1, KnownDraw(t("0-0")))  # seat 1 draws: its earlier choice no longer tells
     assert watch.placements() == ((0, layout, t("5-0"), End.R),)
     watch.observe(s1, Place(t("0-0"), End.L))  # the drawn tile, forced: not a choice
     assert watch.placements() == ((0, layout, t("5-0"), End.R),)
-    watch.observe(s0, Pass())
+    watch.observe(s0, PassTurn())
     watch.start_round()
     assert watch.placements() == ()
 

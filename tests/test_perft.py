@@ -26,9 +26,9 @@ import pytest
 
 from muggins_cli.engine.layout import count
 from muggins_cli.engine.state import (
-    Draw,
+    KnownDraw,
     Move,
-    Pass,
+    PassTurn,
     Place,
     RoundState,
     apply,
@@ -240,9 +240,9 @@ def brute_perft(node: Brute, depth: int) -> int:
 
 def engine_move(text: str) -> Move:
     if text == "pass":
-        return Pass()
+        return PassTurn()
     if text.startswith("d"):
-        return Draw(_tile(text[1:]))
+        return KnownDraw(_tile(text[1:]))
     if text[-1] in "LRUD":
         return Place(_tile(text[:-1]), End(text[-1]))
     a, _ = (int(x) for x in text.split("-"))

@@ -14,8 +14,8 @@ from muggins_cli.check import check_file
 from muggins_cli.cli import app
 from muggins_cli.engine.layout import lead, open_ends
 from muggins_cli.engine.state import (
-    Draw,
-    Pass,
+    KnownDraw,
+    PassTurn,
     Place,
     RoundState,
     UnseenDraw,
@@ -267,16 +267,16 @@ def test_watch_by_hand() -> None:
                    layout, 0)
     watch = VoidWatch(rules)
     watch.start_round()
-    watch.observe(s, Draw(t("0-1")))  # seat 0 draws: nothing with a 5
-    watch.observe(s, Draw(t("5-6")))
+    watch.observe(s, KnownDraw(t("0-1")))  # seat 0 draws: nothing with a 5
+    watch.observe(s, KnownDraw(t("5-6")))
     watch.observe(s, Place(t("5-6"), None))  # the drawn tile fits and goes down
     assert watch.voids() == (Void(0, frozenset({5}), 0),)
     s1 = RoundState(s.hands, (), layout, 1)
-    watch.observe(s1, Pass())  # seat 1 passes
+    watch.observe(s1, PassTurn())  # seat 1 passes
     s0 = RoundState(s.hands, (t("2-2"), t("3-3")), layout, 0)
-    watch.observe(s0, Draw(t("2-2")))
-    watch.observe(s0, Draw(t("3-3")))
-    watch.observe(s0, Pass())  # both kept: the first void may now be broken twice
+    watch.observe(s0, KnownDraw(t("2-2")))
+    watch.observe(s0, KnownDraw(t("3-3")))
+    watch.observe(s0, PassTurn())  # both kept: the first void may now be broken twice
     # Seat 0's first void (at most 2 tiles with a 5, after the kept draws)
     # says less than its new one (none with a 5): only the new one is kept.
     assert watch.voids() == (
@@ -296,11 +296,11 @@ def _reference_voids(rules: Rules, moves: list[tuple[RoundState, Any]]
     draws = 0
     for before, move in moves:
         seat = before.to_move
-        if isinstance(move, (Draw, Pass)) and draws == 0:
+        if isinstance(move, (KnownDraw, PassTurn)) and draws == 0:
             first_of_turn = len(out)
             if before.layout.started:
                 out.append([seat, frozenset(open_ends(rules, before.layout).values()), 0])
-        if isinstance(move, Draw):
+        if isinstance(move, KnownDraw):
             draws += 1
             for v in out[:first_of_turn]:
                 if v[0] == seat:
@@ -358,5 +358,5 @@ def test_a_round_of_passes_keeps_one_void_per_seat() -> None:
     watch.start_round()
     hands = (frozenset({t("1-2")}), frozenset({t("3-4")}))
     for i in range(20_000):
-        watch.observe(RoundState(hands, (), layout, i % 2), Pass())
+        watch.observe(RoundState(hands, (), layout, i % 2), PassTurn())
     assert watch.voids() == (Void(0, frozenset({6}), 0), Void(1, frozenset({6}), 0))

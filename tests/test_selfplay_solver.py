@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 import pytest
 
 from muggins_cli.engine.state import (
-    Draw,
+    KnownDraw,
     Move,
     Place,
     RoundState,
@@ -67,7 +67,7 @@ def positions(rules: Rules, players: int, seed: int,
     greedy = GreedyStrategy()
     while not state.over:
         moves = legal_moves(rules, state)
-        if (len(moves) > 1 or isinstance(moves[0], Draw)) and \
+        if (len(moves) > 1 or isinstance(moves[0], KnownDraw)) and \
                 state.layout.tile_count() >= after:
             yield state, moves
         state, _ = apply(rules, state, greedy.choose(rules, state, moves, rng))
@@ -131,8 +131,8 @@ def test_hidden_tiles_do_not_change_the_decision(preset: str, players: int, afte
         a = SolverStrategy(hidden=hidden, **BUDGET).choose(rules, state, moves, random.Random(1))
         b = SolverStrategy(hidden=hidden, **BUDGET).choose(rules, other, other_moves,
                                                            random.Random(1))
-        if isinstance(a, Draw):
-            assert isinstance(b, Draw)  # the tiles drawn may differ: nobody saw them
+        if isinstance(a, KnownDraw):
+            assert isinstance(b, KnownDraw)  # the tiles drawn may differ: nobody saw them
         else:
             assert a == b
     assert differing >= 3
@@ -153,7 +153,7 @@ def test_the_view_holds_only_public_facts() -> None:
 
 def test_a_draw_is_seen_without_its_tile() -> None:
     rules = load_preset("pagat")
-    state, moves = next(p for p in positions(rules, 2, 0) if isinstance(p[1][0], Draw))
+    state, moves = next(p for p in positions(rules, 2, 0) if isinstance(p[1][0], KnownDraw))
     seen = view_of(rules, state, moves, (0, 0), 250)
     assert seen.moves == (UnseenDraw(),)
     assert SolverStrategy(**BUDGET).choose_seen(rules, seen, random.Random(0)) == UnseenDraw()

@@ -17,7 +17,15 @@ import pytest
 
 from muggins_cli.engine.layout import Arm, Layout, count, key_of, lead, open_ends, place
 from muggins_cli.engine.scoring import settle
-from muggins_cli.engine.state import Draw, Place, RoundState, apply, deal, legal_moves, new_round
+from muggins_cli.engine.state import (
+    KnownDraw,
+    Place,
+    RoundState,
+    apply,
+    deal,
+    legal_moves,
+    new_round,
+)
 from muggins_cli.engine.table import LayoutTable
 from muggins_cli.engine.view import view_of
 from muggins_cli.errors import InputError
@@ -25,8 +33,8 @@ from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import RoundEnd, Rules, ScoreValue, SpinnerCount
 from muggins_cli.solver import MATCH_WIN, solve
 from muggins_cli.solver.api import _root
-from muggins_cli.solver.game import End as Ended
-from muggins_cli.solver.game import Game
+from muggins_cli.solver.game import Ending as Ended
+from muggins_cli.solver.game import SolverGame
 from muggins_cli.tiles import End, Tile, full_set
 from tests.conftest import quick_then_thorough
 from tests.test_solver_reference import endgame, move_value2, move_vec
@@ -108,7 +116,7 @@ def test_principal_variation_replays_to_the_value(name: str) -> None:
             for m in mv.pv:
                 assert m in legal_moves(rules, s), (mv.pv, m)
                 mover = s.to_move
-                assert isinstance(m, (Place, Draw)) or str(m) == "pass"
+                assert isinstance(m, (Place, KnownDraw)) or str(m) == "pass"
                 s, pts = apply(rules, s, m)  # type: ignore[arg-type]
                 diff += pts if mover == seat else -pts
             assert s.over, mv.pv
@@ -249,7 +257,7 @@ def test_internal_moves_match_engine_legal_moves() -> None:
             scores = [0] * players
             while not state.over:
                 node, order = _root(rules, table, state, scores, 10_000, chance=False)
-                game = Game(rules, table, players, order, _objective_points())
+                game = SolverGame(rules, table, players, order, _objective_points())
                 assert game.legal(node) == legal_moves(rules, state)
                 move = rng.choice(legal_moves(rules, state))
                 pts, nxt = game.step(node, move)

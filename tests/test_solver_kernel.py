@@ -24,7 +24,7 @@ from muggins_cli.rules.model import MatchEnd
 from muggins_cli.solver import common, kernel, solve
 from muggins_cli.solver.api import _root
 from muggins_cli.solver.common import Objective
-from muggins_cli.solver.game import Game
+from muggins_cli.solver.game import SolverGame
 from muggins_cli.solver.kernel import SLICE
 from muggins_cli.solver.roots import Root
 from tests.test_solver import PAGAT, VARIANTS
@@ -301,7 +301,7 @@ def test_an_entry_holds_at_other_distances_only_where_no_line_met_the_target(
         rng = random.Random(seed)
         near = [5] * players
         node, order = _root(rules, table, state, [target - x for x in near], target, False)
-        game = Game(rules, table, players, order, objective, state.lead_tile)
+        game = SolverGame(rules, table, players, order, objective, state.lead_tile)
         maxn = players == 3 and seed == 2
         root = Root(rules, table, game, node, objective, common.Budget(None, None), maxn=maxn)
         assert root.kernel.s[kernel.S_REACH]

@@ -16,7 +16,7 @@ import pytest
 
 from muggins_cli.engine.layout import open_ends
 from muggins_cli.engine.state import (
-    Draw,
+    KnownDraw,
     RoundState,
     UnseenDraw,
     apply,
@@ -59,10 +59,10 @@ def test_expect_equals_exhaustive_average_over_stock_orders(name: str, players: 
         assert res.exact and res.method.startswith("expecti")
         engine_moves = legal_moves(rules, state)
         assert [m.move for m in res.moves] == [
-            UnseenDraw() if isinstance(m, Draw) else m for m in engine_moves]
+            UnseenDraw() if isinstance(m, KnownDraw) else m for m in engine_moves]
         for mv, em in zip(res.moves, engine_moves):
             assert mv.value is not None
-            draws += isinstance(em, Draw)
+            draws += isinstance(em, KnownDraw)
             if players == 2:
                 assert mv.value == pytest.approx(expect_move2(rules, state, em, dists, match),
                                                  abs=1e-9)
@@ -78,7 +78,7 @@ def test_expect_with_a_drawing_root() -> None:
     found = 0
     for seed in range(200):
         state = endgame(PAGAT, 2, seed, 8, min_stock=3)
-        if not isinstance(legal_moves(PAGAT, state)[0], Draw):
+        if not isinstance(legal_moves(PAGAT, state)[0], KnownDraw):
             continue
         res = solve(PAGAT, state, mode="expect")
         (mv,) = res.moves

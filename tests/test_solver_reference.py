@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from muggins_cli.engine.scoring import settle
 from muggins_cli.engine.state import (
-    Draw,
+    KnownDraw,
     Move,
     Place,
     RoundState,
@@ -156,10 +156,10 @@ def expect2(rules: Rules, state: RoundState, dists: Sequence[int], match: bool) 
 def expect_move2(
     rules: Rules, state: RoundState, move: Move, dists: Sequence[int], match: bool
 ) -> float:
-    if isinstance(move, Draw):
+    if isinstance(move, KnownDraw):
         vals = []
         for s in _draw_outcomes(state):
-            vals.append(move_value_e(rules, s, Draw(s.stock[0]), dists, match))
+            vals.append(move_value_e(rules, s, KnownDraw(s.stock[0]), dists, match))
         return sum(vals) / len(vals)
     return move_value_e(rules, state, move, dists, match)
 
@@ -185,11 +185,11 @@ def expect_n(rules: Rules, state: RoundState, dists: Sequence[int], match: bool)
 def expect_move_n(
     rules: Rules, state: RoundState, move: Move, dists: Sequence[int], match: bool
 ) -> list[float]:
-    if isinstance(move, Draw):
+    if isinstance(move, KnownDraw):
         total = [0.0] * state.players
         outs = _draw_outcomes(state)
         for s in outs:
-            v = _vec_e(rules, s, Draw(s.stock[0]), dists, match)
+            v = _vec_e(rules, s, KnownDraw(s.stock[0]), dists, match)
             total = [a + b for a, b in zip(total, v)]
         return [x / len(outs) for x in total]
     return _vec_e(rules, state, move, dists, match)

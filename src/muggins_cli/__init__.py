@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     __version__: str
     from muggins_cli.check import FileReport, check_file, record_resolver
-    from muggins_cli.engine.state import Draw, Pass, Place, RoundState, legal_moves
+    from muggins_cli.engine.state import KnownDraw, PassTurn, Place, RoundState, legal_moves
     from muggins_cli.errors import MugginsError
     from muggins_cli.notation.model import Diagnostic, Match, Severity
     from muggins_cli.notation.reading import read_match, read_matches
@@ -42,7 +42,7 @@ _WHERE = {
     "ReplayVisitor": "replay.visitor", "Moment": "replay.visitor",
     "Position": "replay.position", "Rules": "rules.model",
     "legal_moves": "engine.state", "RoundState": "engine.state", "Place": "engine.state",
-    "Draw": "engine.state", "Pass": "engine.state",
+    "KnownDraw": "engine.state", "PassTurn": "engine.state",
     "solve": "solver", "SolveResult": "solver", "MugginsError": "errors",
 }
 
@@ -74,13 +74,13 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Diagnostic",
-    "Draw",
     "FileReport",
+    "KnownDraw",
     "Match",
     "MatchReplay",
     "Moment",
     "MugginsError",
-    "Pass",
+    "PassTurn",
     "Place",
     "Position",
     "ReplayVisitor",

@@ -79,7 +79,7 @@ from muggins_cli.analysis.plays import (
     written,
     written_halves,
 )
-from muggins_cli.engine.state import Pass, Place, UnseenDraw, as_seen
+from muggins_cli.engine.state import PassTurn, Place, UnseenDraw, as_seen
 from muggins_cli.engine.view import moves_seen
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.model import Diagnostic, Match, Severity
@@ -588,16 +588,16 @@ def _same(m: SolverMove, move: SolverMove) -> bool:
     return type(as_seen(m)) is type(as_seen(move))
 
 
-def _move_of(result: SolveResult, move: SolverMove | Pass | Place) -> MoveValue | None:
+def _move_of(result: SolveResult, move: SolverMove | PassTurn | Place) -> MoveValue | None:
     return next((mv for mv in result.moves if _same(mv.move, move)), None)
 
 
-def _value_of(result: SolveResult, move: SolverMove | Pass | Place) -> float | None:
+def _value_of(result: SolveResult, move: SolverMove | PassTurn | Place) -> float | None:
     mv = _move_of(result, move)
     return mv.value if mv is not None else None
 
 
-def cost_error(result: SolveResult, move: SolverMove | Pass | Place) -> float | None:
+def cost_error(result: SolveResult, move: SolverMove | PassTurn | Place) -> float | None:
     """The standard error of what ``move`` gave away against the best move,
     from the deals both were valued in (paired, so what the deals share
     cancels); when ``move`` is the best, of its lead over the runner-up
@@ -660,7 +660,7 @@ def _candidates(result: SolveResult, named: SolverMove | None = None) -> tuple[C
     return tuple(out[i] for i in order)
 
 
-def value_error(result: SolveResult, move: SolverMove | Pass | Place | None) -> float | None:
+def value_error(result: SolveResult, move: SolverMove | PassTurn | Place | None) -> float | None:
     """The standard error of ``move``'s value over its deals; None for an
     exact answer, fewer than two deals or no such move."""
     mv = _move_of(result, move) if move is not None else None

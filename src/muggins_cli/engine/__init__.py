@@ -24,9 +24,9 @@ from muggins_cli.engine.scoring import (
     winner_on_credit,
 )
 from muggins_cli.engine.state import (
-    Draw,
+    KnownDraw,
     Move,
-    Pass,
+    PassTurn,
     Place,
     RoundState,
     apply,
@@ -43,7 +43,7 @@ from muggins_cli.engine.state import (
 )
 
 __all__ = [
-    "EMPTY", "ENDS", "Arm", "Draw", "End", "EndReason", "Layout", "Move", "Pass", "Place",
+    "EMPTY", "ENDS", "Arm", "End", "EndReason", "KnownDraw", "Layout", "Move", "PassTurn", "Place",
     "RoundState", "apply", "count", "credit_ends_match", "deal", "drawable", "ends_for",
     "fits", "highest_double", "is_blocked", "layout_score", "lead", "leads_by_deal", "legal_moves",
     "new_round", "open_ends", "place", "placed", "placement_score", "placements", "playable",

@@ -46,7 +46,7 @@ class Place:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class KnownDraw:
     tile: Tile
 
     def __str__(self) -> str:
@@ -58,24 +58,24 @@ class UnseenDraw:
     """A draw as a player decides on it: its tile is not known until it is
     drawn (MGN ``d??``). The mover's view of the moves, the strategies and
     the solver's ``expect``/``sample`` modes name a draw this way; the
-    engine's own :class:`Draw` carries the stock's next tile."""
+    engine's own :class:`KnownDraw` carries the stock's next tile."""
 
     def __str__(self) -> str:
         return "d??"
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class PassTurn:
     def __str__(self) -> str:
         return "pass"
 
 
-def as_seen(move: Place | Draw | Pass | UnseenDraw) -> Place | Pass | UnseenDraw:
+def as_seen(move: Place | KnownDraw | PassTurn | UnseenDraw) -> Place | PassTurn | UnseenDraw:
     """``move`` as the mover decides on it: a draw without its tile."""
-    return UnseenDraw() if isinstance(move, Draw) else move
+    return UnseenDraw() if isinstance(move, KnownDraw) else move
 
 
-Move = Place | Draw | Pass
+Move = Place | KnownDraw | PassTurn
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,9 +195,9 @@ def legal_moves(rules: Rules, state: RoundState) -> list[Move]:
                                 drawable(rules, state), state.lead_tile)
     moves: list[Move] = list(places)
     if options & turn.MAY_DRAW:
-        moves.append(Draw(state.stock[0]))
+        moves.append(KnownDraw(state.stock[0]))
     elif options & turn.MUST_PASS:
-        moves.append(Pass())
+        moves.append(PassTurn())
     return moves
 
 
@@ -242,13 +242,13 @@ def apply(rules: Rules, state: RoundState, move: Move) -> tuple[RoundState, int]
     if move not in legal_moves(rules, state) and not _is_reoriented_lead(state, move):
         raise IllegalMoveError(f"{move} is not legal here")
     seat = state.to_move
-    if isinstance(move, Draw):
+    if isinstance(move, KnownDraw):
         fits_now = bool(table_for(rules).ends_for(state.layout.key, move.tile))
         hands = _with_hand(state.hands, seat, state.hands[seat] | {move.tile})
         return replace(state, hands=hands, stock=state.stock[1:],
                        drawn=move.tile if fits_now else None), 0
     nxt = (seat + 1) % state.players
-    if isinstance(move, Pass):
+    if isinstance(move, PassTurn):
         after = replace(state, to_move=nxt)
         return (replace(after, over=True, blocked=True) if is_blocked(rules, after) else after), 0
     layout, points = placed_scored(rules, state.layout, move)

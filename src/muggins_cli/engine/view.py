@@ -17,7 +17,7 @@ from muggins_cli.engine import turn
 from muggins_cli.engine.layout import Layout
 from muggins_cli.engine.state import (
     Move,
-    Pass,
+    PassTurn,
     Place,
     RoundState,
     UnseenDraw,
@@ -31,7 +31,7 @@ from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile, full_set
 
 #: A move as the mover sees it: a draw names no tile.
-SeenMove = Place | Pass | UnseenDraw
+SeenMove = Place | PassTurn | UnseenDraw
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ def moves_seen(rules: Rules, layout: Layout, hand: Iterable[Tile], drawn: Tile |
     if options & turn.MAY_DRAW:
         out.append(UnseenDraw())
     elif options & turn.MUST_PASS:
-        out.append(Pass())
+        out.append(PassTurn())
     return tuple(out)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from muggins_cli.engine.layout import End, Layout, open_ends
-from muggins_cli.engine.state import Draw, Move, Pass, Place, RoundState
+from muggins_cli.engine.state import KnownDraw, Move, PassTurn, Place, RoundState
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile
 
@@ -101,9 +101,9 @@ class VoidWatch:
     def observe(self, before: RoundState, move: Move) -> None:
         """Note engine ``move``, about to be played by ``before.to_move``."""
         seat = before.to_move
-        if isinstance(move, Draw):
+        if isinstance(move, KnownDraw):
             self.drew(seat, before.layout)
-        elif isinstance(move, Pass):
+        elif isinstance(move, PassTurn):
             self.passed(seat, before.layout)
         else:
             assert isinstance(move, Place)

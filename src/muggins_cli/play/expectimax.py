@@ -43,7 +43,7 @@ from typing import NamedTuple
 
 from muggins_cli.engine import turn
 from muggins_cli.engine.scoring import settle
-from muggins_cli.engine.state import Pass, Place, UnseenDraw
+from muggins_cli.engine.state import PassTurn, Place, UnseenDraw
 from muggins_cli.engine.table import LayoutTable, table_for
 from muggins_cli.engine.view import SeatView, SeenMove
 from muggins_cli.engine.voids import Placed
@@ -396,7 +396,7 @@ class ExpectimaxStrategy:
             return search.after_mover_places(root, bit, table.canonical(nid), pts, depth)
         if isinstance(move, UnseenDraw):
             return search.mover_draws(root, depth)
-        assert isinstance(move, Pass)
+        assert isinstance(move, PassTurn)
         return search.passed(root, depth)
 
 

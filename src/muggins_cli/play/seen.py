@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from muggins_cli.engine.layout import Layout
-from muggins_cli.engine.state import Draw, Move, Place, UnseenDraw
+from muggins_cli.engine.state import KnownDraw, Move, Place, UnseenDraw
 from muggins_cli.engine.view import SeenMove
 from muggins_cli.errors import IllegalMoveError
 
@@ -33,7 +33,7 @@ def real_move(moves: Sequence[Move], choice: SeenMove) -> Move:
     next tile). Raises IllegalMoveError when ``choice`` is not among ``moves``."""
     for m in moves:
         if isinstance(choice, UnseenDraw):
-            if isinstance(m, Draw):
+            if isinstance(m, KnownDraw):
                 return m
         elif m == choice:
             return m

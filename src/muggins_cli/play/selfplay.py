@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 
 from muggins_cli.engine.scoring import settle, winner_at_settlement, winner_on_credit
 from muggins_cli.engine.state import (
-    Draw,
-    Pass,
+    KnownDraw,
+    PassTurn,
     Place,
     RoundState,
     apply,
@@ -205,11 +205,11 @@ def play_match(
                 timings[seat].append(time.perf_counter() - start)
             watch.observe(state, move)
             state, points = apply(rules, state, move)
-            if isinstance(move, Draw):
+            if isinstance(move, KnownDraw):
                 draws.append(m.Draw(_tok(move.tile), 0, 0))
                 continue
             action: m.Placement | m.Pass
-            if isinstance(move, Pass):
+            if isinstance(move, PassTurn):
                 action = m.Pass(0, 0)
             else:
                 assert isinstance(move, Place)

@@ -32,9 +32,9 @@ from typing import Protocol, runtime_checkable
 
 from muggins_cli.engine.layout import layout_score
 from muggins_cli.engine.state import (
-    Draw,
+    KnownDraw,
     Move,
-    Pass,
+    PassTurn,
     Place,
     RoundState,
     UnseenDraw,
@@ -351,7 +351,7 @@ class SolverStrategy:
         if result.interrupted:  # solve answers Ctrl-C; the match must stop
             raise KeyboardInterrupt
         choice = result.best  # None: no deal solved in the budget
-        if not isinstance(choice, Place | Pass | UnseenDraw) or choice not in seen.moves:
+        if not isinstance(choice, Place | PassTurn | UnseenDraw) or choice not in seen.moves:
             self.fallbacks += 1
             return greedy_seen(rules, seen)
         return choice
@@ -402,7 +402,7 @@ class OracleStrategy:
             self.fallbacks += 1
             return greedy.choose(rules, state, moves, rng)
         choice = result.best
-        assert isinstance(choice, Place | Pass | Draw)
+        assert isinstance(choice, Place | PassTurn | KnownDraw)
         return choice
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from muggins_cli.engine.layout import Layout
-from muggins_cli.engine.state import Pass as EnginePass
+from muggins_cli.engine.state import PassTurn as EnginePass
 from muggins_cli.engine.state import Place, RoundState
 from muggins_cli.engine.view import SeatView, moves_seen
 from muggins_cli.engine.voids import Placed, Void

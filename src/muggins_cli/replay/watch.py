@@ -6,7 +6,7 @@ the solver weighs). Each reads only what the replay hands it.
 
 from __future__ import annotations
 
-from muggins_cli.engine.state import Pass as EnginePass
+from muggins_cli.engine.state import PassTurn as EnginePass
 from muggins_cli.engine.state import Place
 from muggins_cli.errors import InputError
 from muggins_cli.notation.model import BodyLine, Diagnostic, Severity, Turn

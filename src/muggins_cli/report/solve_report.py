@@ -9,7 +9,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from muggins_cli.analysis.weigh import value_error
-from muggins_cli.engine.state import Draw, Place, RoundState, UnseenDraw, apply, placement_score
+from muggins_cli.engine.state import (
+    KnownDraw,
+    Place,
+    RoundState,
+    UnseenDraw,
+    apply,
+    placement_score,
+)
 from muggins_cli.replay.position import Position
 from muggins_cli.report.escape import for_terminal
 from muggins_cli.rules.model import MatchEnd
@@ -41,8 +48,8 @@ def pv_lines(pos: Position, state: RoundState | None, pv: Sequence[SolverMove]) 
         else:
             nxt = None
             pts = placement_score(rules, pos.layout, m) if isinstance(m, Place) else 0
-        steps.append(str(m) if isinstance(m, Draw) else str(m) + (f" +{pts}" if pts else ""))
-        if not isinstance(m, Draw):
+        steps.append(str(m) if isinstance(m, KnownDraw) else str(m) + (f" +{pts}" if pts else ""))
+        if not isinstance(m, KnownDraw):
             lines.append(f"{pos.players[seat]}: {' '.join(steps)}")
             steps = []
         if nxt is None or nxt.over:
@@ -145,7 +152,7 @@ def turn_text(pos: Position, state: RoundState | None, mv: MoveValue) -> str:
     """A move as the mover's whole turn: a draw whose tile is known (all
     hands seen) goes on with what the mover does after it (``d0-3 0-3R``),
     as the principal variation writes that turn; anything else as it is."""
-    if not isinstance(mv.move, Draw):
+    if not isinstance(mv.move, KnownDraw):
         return str(mv.move)
     lines = pv_lines(pos, state, mv.pv)
     first = lines[0].split(": ", 1)[1] if lines else str(mv.move)

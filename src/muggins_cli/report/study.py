@@ -51,7 +51,7 @@ from muggins_cli.analysis.weigh import (
     verdict_reason,
 )
 from muggins_cli.engine.layout import Layout, layout_score, open_ends
-from muggins_cli.engine.state import Draw, Pass, Place, UnseenDraw, placed_scored
+from muggins_cli.engine.state import KnownDraw, PassTurn, Place, UnseenDraw, placed_scored
 from muggins_cli.notation.model import (
     NO_COMMENTS,
     Annotation,
@@ -534,19 +534,19 @@ def _line(before: Position, c: Candidate, seat: int,
     n = len(players)
     first = _placed(rules, before.layout, c.move)
     layout = first[0] if first is not None else before.layout
-    seat = (seat + 1) % n if not isinstance(c.move, Draw | UnseenDraw) else seat
+    seat = (seat + 1) % n if not isinstance(c.move, KnownDraw | UnseenDraw) else seat
     steps: list[Step] = []
     draws: list[str] = []
     turns = 0
     for m in c.line:
-        if isinstance(m, Draw | UnseenDraw):
+        if isinstance(m, KnownDraw | UnseenDraw):
             draws.append("??" if isinstance(m, UnseenDraw) else str(m.tile))
             continue
         turns += 1
         if turns > LINE_TURNS:
             draws = []
             continue
-        if isinstance(m, Pass):
+        if isinstance(m, PassTurn):
             steps.append(Step(players[seat], seat, tuple(draws), "pass", None, 0))
         else:
             got = _placed(rules, layout, m)
@@ -645,7 +645,7 @@ def _played(before: Position, after: Position, turn: Turn, w: Weighed) -> int | 
     for rank, c in enumerate(w.candidates):
         move = c.move
         if isinstance(action, PassStep):
-            if isinstance(move, Pass):
+            if isinstance(move, PassTurn):
                 return rank
             continue
         if not isinstance(move, Place) or move.tile != action.tile.tile:

@@ -73,7 +73,7 @@ from muggins_cli.solver.common import (
     Objective,
     Stopped,
 )
-from muggins_cli.solver.game import Game, Node, SolverMove, settle_bonus_max
+from muggins_cli.solver.game import Node, SolverGame, SolverMove, settle_bonus_max
 from muggins_cli.solver.kernel import MEMO_MOST_MOVES, MemoGrew, preference, ready
 from muggins_cli.solver.knowledge import Prior, Sampler, WeightedDeal
 from muggins_cli.solver.roots import Root, Vec
@@ -321,7 +321,7 @@ def _solve_perfect(
     table = table_for(rules)
     node, order = _root(rules, table, state, scores, target, chance=False)
     assert order is not None
-    game = Game(rules, table, state.players, order, objective, state.lead_tile)
+    game = SolverGame(rules, table, state.players, order, objective, state.lead_tile)
     maxn = state.players > 2 and multi is Multi.MAXN
     moves: list[SolverMove] = list(legal_moves(rules, state))
     method = "max-n" if maxn else "alpha-beta" if state.players == 2 else "paranoid alpha-beta"
@@ -409,7 +409,7 @@ def _solve_expect(
     otherwise the average over sampled stock orders."""
     table = table_for(rules)
     node, _ = _root(rules, table, state, scores, target, chance=True)
-    game = Game(rules, table, state.players, None, objective, state.lead_tile)
+    game = SolverGame(rules, table, state.players, None, objective, state.lead_tile)
     moves: list[SolverMove] = [as_seen(m) for m in legal_moves(rules, state)]
     # The exact search gets half of each budget; sampling has the rest.
     half = Budget(

@@ -19,13 +19,13 @@ import numpy as np
 
 from muggins_cli.engine import turn
 from muggins_cli.engine.keys import EMPTY
-from muggins_cli.engine.state import Draw, Pass, Place, UnseenDraw
+from muggins_cli.engine.state import KnownDraw, PassTurn, Place, UnseenDraw
 from muggins_cli.engine.table import LayoutTable
 from muggins_cli.rules.model import Rules
 from muggins_cli.solver.common import Objective
 from muggins_cli.tiles import Tile, tiles_of
 
-SolverMove = Place | Draw | Pass | UnseenDraw
+SolverMove = Place | KnownDraw | PassTurn | UnseenDraw
 
 
 class Node(NamedTuple):
@@ -43,7 +43,7 @@ class Node(NamedTuple):
     drawn: int
 
 
-class End(NamedTuple):
+class Ending(NamedTuple):
     """A move that ends the round or the match: points by seat from here
     (the settlement and the move's own score included) and the seat that
     won the match, if any (what that is worth is the search's to say)."""
@@ -52,7 +52,7 @@ class End(NamedTuple):
     winner: int | None
 
 
-class Game:
+class SolverGame:
     """The rules of a round on :class:`Node` values: the legal moves in the
     engine's order and where each leads. ``order`` is the stock's known
     order, or None when only its contents are known (``expect``)."""
@@ -95,12 +95,12 @@ class Game:
             if self.order is None:
                 moves.append(UnseenDraw())
             else:
-                moves.append(Draw(t.by_index[self.order[node.stock]]))
+                moves.append(KnownDraw(t.by_index[self.order[node.stock]]))
         elif options & turn.MUST_PASS:
-            moves.append(Pass())
+            moves.append(PassTurn())
         return moves
 
-    def step(self, node: Node, move: SolverMove) -> tuple[int, Node | End]:
+    def step(self, node: Node, move: SolverMove) -> tuple[int, Node | Ending]:
         """A known move's points and the next position, or how it ends."""
         t = self.table
         hands, seat, n = node.hands, node.seat, self.n
@@ -117,30 +117,30 @@ class Game:
                 return pts, Node(after, nkey, node.stock, (seat + 1) % n, dists, -1)
             went_out = seat if out == turn.WENT_OUT else turn.NOBODY
             return pts, self._settled(after, went_out, dists, seat, pts)
-        if isinstance(move, Draw):
+        if isinstance(move, KnownDraw):
             assert self.order is not None
             ti = self.order[node.stock]
             more = (*hands[:seat], hands[seat] | 1 << ti, *hands[seat + 1:])
             drawn = ti if t.fit(node.key) >> ti & 1 else -1
             return 0, node._replace(hands=more, stock=node.stock + 1, drawn=drawn)
-        if isinstance(move, Pass):
+        if isinstance(move, PassTurn):
             out = turn.after_pass(node.key, t.fit(node.key), hands, self.can_draw(node.stock))
             if out == turn.BLOCKED:
                 return 0, self._settled(hands, turn.NOBODY, node.dists, seat, 0)
             return 0, node._replace(seat=(seat + 1) % n)
         raise ValueError(f"{move} has no known outcome")
 
-    def _reached(self, seat: int, pts: int) -> End:
-        return End(tuple(pts if i == seat else 0 for i in range(self.n)), seat)
+    def _reached(self, seat: int, pts: int) -> Ending:
+        return Ending(tuple(pts if i == seat else 0 for i in range(self.n)), seat)
 
     def _settled(self, hands: Sequence[int], went_out: int, dists: Sequence[int], seat: int,
-                 pts: int) -> End:
+                 pts: int) -> Ending:
         pips = [sum(self.pips[t.index()] for t in tiles_of(h)) for h in hands]
         deltas = [0] * self.n
         turn.settle(self.r, pips, went_out, deltas)
         winner = turn.winner_at_settlement(self.r, [-d for d in dists], deltas, 0)
         deltas[seat] += pts
-        return End(tuple(deltas), None if winner == turn.NOBODY else winner)
+        return Ending(tuple(deltas), None if winner == turn.NOBODY else winner)
 
 
 def pip_chunk_array(table: LayoutTable) -> np.ndarray:

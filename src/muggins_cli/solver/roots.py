@@ -2,7 +2,7 @@
 variations, on top of the one compiled search (:mod:`.kernel`).
 
 The root's moves are real (oriented) moves, named as the engine names them,
-so the root steps through them in Python (:class:`~.game.Game`) and hands
+so the root steps through them in Python (:class:`~.game.SolverGame`) and hands
 each position after a move to the kernel. Alpha-beta values come by MTD(f),
 null-window tests that the transposition table mostly answers; max-n
 vectors in one call each.
@@ -18,7 +18,14 @@ from muggins_cli.engine.turn import credit_ends_match
 from muggins_cli.errors import InputError
 from muggins_cli.rules.model import Rules
 from muggins_cli.solver.common import MATCH_WIN, Budget, Objective
-from muggins_cli.solver.game import End, Game, Node, SolverMove, pip_chunk_array, settle_bonus_max
+from muggins_cli.solver.game import (
+    Ending,
+    Node,
+    SolverGame,
+    SolverMove,
+    pip_chunk_array,
+    settle_bonus_max,
+)
 from muggins_cli.solver.kernel import BIG, CHANCE, DECIDE, Kernel, SearchError, preference
 
 Vec = tuple[float, ...]
@@ -33,7 +40,7 @@ def weights(players: int, root: int) -> tuple[float, ...]:
     return tuple(float(players - 1 if s == root else -1) for s in range(players))
 
 
-def live(game: Game, node: Node, bonus: int, match: bool) -> bool:
+def live(game: SolverGame, node: Node, bonus: int, match: bool) -> bool:
     """Whether some seat could reach the target before this round ends in a
     way that changes a value (a placement's credit ends the match under
     ``at-target``; the match objective also counts the settlement's); if
@@ -49,7 +56,7 @@ def live(game: Game, node: Node, bonus: int, match: bool) -> bool:
 class Root:
     """One position's search: the game, the kernel, and how a value reads."""
 
-    def __init__(self, rules: Rules, table: LayoutTable, game: Game, node: Node,
+    def __init__(self, rules: Rules, table: LayoutTable, game: SolverGame, node: Node,
                  objective: Objective, budget: Budget, *, maxn: bool) -> None:
         self.game = game
         self.node = node
@@ -88,7 +95,7 @@ class Root:
     def weigh(self, vec: Sequence[float]) -> float:
         return sum(w * x for w, x in zip(self.w, vec))
 
-    def results(self, end: End) -> Vec:
+    def results(self, end: Ending) -> Vec:
         """A round or match end as the search's result vector."""
         if end.winner is None or not self.win:
             return tuple(float(p) for p in end.points)
@@ -115,7 +122,7 @@ class Root:
         if isinstance(move, UnseenDraw):
             return self._search(node, CHANCE, alpha, beta)[0]
         pts, nxt = self.game.step(node, move)
-        if isinstance(nxt, End):
+        if isinstance(nxt, Ending):
             return self.weigh(self.results(nxt))
         add = self.w[node.seat] * pts
         return add + self._search(nxt, DECIDE, alpha - add, beta - add)[0]
@@ -125,7 +132,7 @@ class Root:
         if isinstance(move, UnseenDraw):
             return self._search(node, CHANCE)
         pts, nxt = self.game.step(node, move)
-        if isinstance(nxt, End):
+        if isinstance(nxt, Ending):
             return self.results(nxt)
         vec = self._search(nxt, DECIDE)
         seat = node.seat
@@ -153,7 +160,7 @@ class Root:
         goal = value
         while len(line) < 200 and not isinstance(move, UnseenDraw):
             pts, nxt = self.game.step(node, move)
-            if isinstance(nxt, End):
+            if isinstance(nxt, Ending):
                 break
             moves = self.game.legal(nxt)
             if self.maxn:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from muggins_cli.solver import kernel
-from muggins_cli.solver.kernel import cache_folder
+from muggins_cli.solver import jit
+from muggins_cli.solver.jit import cache_folder
 from tests.records import CLUB_FIRST
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
@@ -46,8 +46,8 @@ def test_never_a_temporary_folder_someone_else_could_have_made(
     or may write is refused, and nothing is kept."""
     if how == "another user's":
         # The folder is this process's; the user it is looked for is another.
-        monkeypatch.setattr(kernel.os, "geteuid", lambda: os.getuid() + 1)
-    mine = tmp_path / f"muggins-cli-{kernel.os.geteuid()}"
+        monkeypatch.setattr(jit.os, "geteuid", lambda: os.getuid() + 1)
+    mine = tmp_path / f"muggins-cli-{jit.os.geteuid()}"
     if how == "a link":
         (tmp_path / "elsewhere").mkdir(mode=0o700)
         mine.symlink_to(tmp_path / "elsewhere")

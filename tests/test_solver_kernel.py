@@ -21,7 +21,7 @@ from muggins_cli.engine.state import deal, legal_moves, new_round
 from muggins_cli.engine.table import table_for
 from muggins_cli.errors import InputError
 from muggins_cli.rules.model import MatchEnd
-from muggins_cli.solver import common, kernel, solve
+from muggins_cli.solver import common, kernel, kernel_frame, solve
 from muggins_cli.solver.api import _root
 from muggins_cli.solver.common import Objective
 from muggins_cli.solver.game import SolverGame
@@ -193,7 +193,7 @@ def test_the_distances_in_a_key_never_run_into_each_other(players: int, most: in
         for i, dist in enumerate(dists):
             k.fi[0, kernel.I_H + i] = 1  # one tile each: every distance kept, none capped
             k.fi[0, kernel.I_D + i] = dist
-        kernel._key_words(k.s, k.r, k.fi, 0)
+        kernel_frame._key_words(k.s, k.r, k.fi, 0)
         words = tuple(int(x) for x in k.fi[0, kernel.I_K:kernel.I_K + int(k.s[kernel.S_KW])])
         assert seen.setdefault(words, dists) == dists, (words, dists, seen[words])
     k.release()

@@ -7,8 +7,8 @@ nodes a second; compiled, about ten times as many.
 
 Why one: the game's rules are the engine's (:mod:`muggins_cli.engine.keys`
 and :mod:`muggins_cli.engine.turn`), which this module compiles as they
-stand (:func:`_compile`) and calls; what is here is only the search around
-them. One kernel serves every view of the game the solver knows:
+stand (:func:`.jit._compile`) and calls; what is here is only the search
+around them. One kernel serves every view of the game the solver knows:
 
 - **alpha-beta** on a weighted sum of the points each seat makes from here
   to the round's end, settlement included: with two seats the mover's
@@ -33,7 +33,11 @@ and a memo of each canonical layout's placements built inside the kernel on
 first visit (the spinner's hundred thousand layouts are never built ahead).
 The kernel stops after a slice of nodes with its stack intact; the Python
 side checks the clock, the node budget and Ctrl-C between slices and calls
-it again, so a deadline lands within a few milliseconds.
+it again, so a deadline lands within a few milliseconds. The compiled part
+is split by idea: :mod:`.jit` (how it is compiled and cached),
+:mod:`.kernel_frame` (the frame record), :mod:`.kernel_table` (the
+transposition table), :mod:`.kernel_moves` (the move stages) and
+:mod:`.kernel_run` (the loop); this module is the Python side.
 
 A node is a position where the mover has a choice. A position with one
 thing to do (a draw from a known order, a drawn tile that fits one way, a
@@ -47,8 +51,8 @@ Under ``at-target`` the table's keys leave the scores out: an entry holds,
 for each seat, the most it made in any line the entry's search met (or the
 distance to the target it had, where a line met it), and answers a position
 reached with other scores when no seat is within that: the same lines, the
-same values (:func:`_reach_ok`). Positions reached with different scores,
-most of them, then share entries.
+same values (:func:`.kernel_table._reach_ok`). Positions reached with
+different scores, most of them, then share entries.
 """
 
 from __future__ import annotations

@@ -431,7 +431,7 @@ def _reach_up(A: Arrays, d: int, addseat: int) -> None:
 @jit()
 def _prefer(vec: Any, FF: Any, d: int, seat: int, n: int) -> bool:
     """Whether result vector ``vec`` beats frame ``d``'s best for ``seat``
-    (:func:`preference`): more for the seat; then the best-placed opponent
+    (:func:`.kernel.preference`): more for the seat; then the best-placed opponent
     doing worse; then the opponents, read clockwise, doing worse."""
     if vec[seat] != FF[d, F_V + seat]:
         return bool(vec[seat] > FF[d, F_V + seat])

@@ -341,3 +341,150 @@ def test_without_javascript_a_picked_candidate_is_still_drawn(browser: Browser,
     assert w.page.is_visible(f"#{bid} g.ghost[data-c='{key}']")
     assert w.refused == [] and w.errors == []
     w.page.context.close()
+
+
+# -- the layout at three widths -------------------------------------------------
+
+WIDTHS = {1280: 900, 800: 900, 390: 844}
+"""Each window measured, wide to a phone's (an iPhone 12 to 15, in CSS px)."""
+LAID = {"club": CLUB, "spinner": str(RECORDS / "spinner-3p.mgn"),
+        "ronda": str(RECORDS / "pos-ronda-spinner-4p.mgn")}
+BUDGET = ["--solver", "--mode", "perfect", "--deal-nodes", "20000", "-q"]
+"""Every turn weighed all-seeing, each search cut at 20,000 nodes: the same
+candidates, curve and verdict panels as a full weighing draws, in seconds."""
+AXIS_TEXT = 11.0
+"""The least size, in CSS px, of the chart's words and numbers: a body's."""
+
+MEASURE = """() => {
+  const W = window.innerWidth, out = {scroll: document.documentElement.scrollWidth,
+    outside: [], wrapped: [], axis: [], views: {}};
+  const name = e => (e.id ? '#' + e.id : e.tagName.toLowerCase()) +
+    (typeof e.className === 'string' && e.className ? '.' + e.className.split(' ')[0] : '');
+  const shown = e => { const r = e.getBoundingClientRect(); return r.width > 0 || r.height > 0; };
+  const inside = (r, p, vertical) => r.left >= p.left - 0.5 && r.right <= p.right + 0.5 &&
+    (!vertical || (r.top >= p.top - 0.5 && r.bottom <= p.bottom + 0.5));
+  const panels = Array.from(document.querySelectorAll(
+    '.board.shown .table-wrap, .board.shown .turn, .turn-slot .turn, .moves, .story, ' +
+    '.summary table, header.top, .board.shown .bar')).filter(shown);
+  for (const p of panels) {
+    const pr = p.getBoundingClientRect();
+    const scrolls = ['auto', 'scroll'].includes(getComputedStyle(p).overflowY);
+    if (p.scrollWidth > p.clientWidth + 1) { out.outside.push(name(p) + ' scrolls sideways'); }
+    for (const e of p.querySelectorAll('*')) {
+      if (!shown(e) || e.closest('defs, title')) { continue; }
+      const r = e.getBoundingClientRect();
+      const svg = e.ownerSVGElement;
+      if (!inside(r, pr, !scrolls) ||
+          (svg && !inside(r, svg.getBoundingClientRect(), true))) {
+        out.outside.push(name(p) + ' > ' + name(e));
+      }
+    }
+    const walk = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+    for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+      if (!t.textContent.trim() || t.parentElement.closest('title, style')) { continue; }
+      const range = document.createRange();
+      range.selectNodeContents(t);
+      for (const r of range.getClientRects()) {
+        if (r.width && !inside(r, pr, !scrolls)) {
+          out.outside.push(name(p) + ' > "' + t.textContent.trim().slice(0, 20) + '"');
+          break;
+        }
+      }
+    }
+  }
+  // A number of a table on one line: a cell whose text takes more lines
+  // than one (195.8 ± 29.1 broken in three) reads as three numbers.
+  for (const td of document.querySelectorAll('.summary td, .board.shown table.cands td.num, ' +
+                                             '.turn-slot table.cands td.num')) {
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    const tops = new Set(Array.from(range.getClientRects()).filter(r => r.width)
+                                 .map(r => Math.round(r.top)));
+    if (tops.size > 1) { out.wrapped.push(td.textContent.trim()); }
+  }
+  for (const t of document.querySelectorAll('.story text, .story .tick, .story .rlabel, ' +
+                                            '.story .mk, .story .legend li')) {
+    if (!shown(t)) { continue; }
+    const size = parseFloat(getComputedStyle(t).fontSize);
+    const scale = t.getScreenCTM ? t.getScreenCTM().d : 1;
+    out.axis.push(size * scale);
+  }
+  const box = s => { const e = Array.from(document.querySelectorAll(s)).find(shown);
+    if (!e) { return null; } const r = e.getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  out.views = {table: box('.board.shown .table-wrap'),
+               verdict: box('.board.shown .turn .verdict, .turn-slot .turn .verdict'),
+               cands: box('.board.shown table.cands, .turn-slot table.cands'),
+               moves: box('.moves')};
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def laid(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The three records' pages, each built once (about a minute in all)."""
+    folder = tmp_path_factory.mktemp("laid")
+    out = {}
+    for key, record in LAID.items():
+        page = folder / f"{key}.html"
+        r = CliRunner().invoke(app, ["study", record, *BUDGET, "-o", str(page)])
+        assert r.exit_code == 0, r.output
+        out[key] = page
+    return out
+
+
+def _measured(browser: Browser, page: Path, width: int, at: str | None) -> dict[str, Any]:
+    url = page.resolve().as_uri()
+    context = browser.new_context(viewport={"width": width, "height": WIDTHS[width]})
+    w = Watched(context.new_page(), url)
+    w.page.goto(url)
+    if at is not None:
+        w.page.click(f".moves a[data-board='{at}']")
+        assert _shown(w) == at
+    got: dict[str, Any] = w.page.evaluate(MEASURE)
+    got["errors"] = w.errors + w.refused
+    context.close()
+    return got
+
+
+def _worst(w: Watched) -> str:
+    """The costly turn with the most candidates: the widest panel."""
+    return str(w.page.eval_on_selector_all(
+        "section.board[data-verdict='mistake'], section.board[data-verdict='blunder']",
+        "bs => bs.reduce((a, b) => b.querySelectorAll('tr.cand').length > "
+        "a.querySelectorAll('tr.cand').length ? b : a).id"))
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+@pytest.mark.parametrize("key", list(LAID))
+def test_the_page_fits_the_window(browser: Browser, laid: dict[str, Path], key: str,
+                                  width: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """At each width, on the deal and on the costly turn with the most
+    candidates: no sideways scroll, no box or text outside its panel, no
+    number of a table broken over lines, the chart's words at a body's
+    size; and the table, the verdict and the first candidates in the first
+    screen together."""
+    context = browser.new_context(viewport={"width": width, "height": WIDTHS[width]})
+    w = Watched(context.new_page(), laid[key].resolve().as_uri())
+    w.page.goto(laid[key].resolve().as_uri())
+    worst = _worst(w)
+    context.close()
+    high = WIDTHS[width]
+    for at in (None, worst):
+        got = _measured(browser, laid[key], width, at)
+        _said(capsys, f"{key} at {width} ({at or 'r1t0'}): scroll width {got['scroll']}, "
+                      f"outside {len(got['outside'])} {got['outside'][:4]}, wrapped "
+                      f"{got['wrapped'][:4]}, smallest chart text "
+                      f"{min(got['axis'], default=0):.1f} px, views {got['views']}")
+        assert got["scroll"] <= width
+        assert got["outside"] == []
+        assert got["wrapped"] == []
+        assert got["axis"] and min(got["axis"]) >= AXIS_TEXT
+        assert got["errors"] == []
+        if at is None:
+            continue
+        views = got["views"]
+        # The board, the verdict and the head of the candidates in view.
+        assert views["table"]["top"] >= 0 and views["table"]["bottom"] <= high, views
+        assert views["verdict"]["top"] >= 0 and views["verdict"]["bottom"] <= high, views
+        assert views["cands"]["top"] + 60 <= high, views

@@ -1,9 +1,14 @@
 """The study page's chart: the running scores by board and, with the
 solver's verdicts, the value curve under them.
 
-Drawn as one inline SVG whose every board is a link, so that the chart is
-a way through the match as well as a picture of it. The page gives the
-seats' colours (it colours the move list and the summary the same way).
+The lines are one inline SVG whose every board is a link, so that the chart
+is a way through the match as well as a picture of it. It is stretched to
+its column's width and drawn at a fixed height in pixels
+(``preserveAspectRatio="none"``, strokes that do not scale, dots that are
+strokes of a point): its words (ticks, rounds, the legend, whose mistake a
+mark is) are HTML laid over it, so that they keep the body's size at any
+width, where text inside a scaled SVG shrank to 3 px on a phone. The page
+gives the seats' colours (it colours the move list and the summary alike).
 """
 
 from __future__ import annotations
@@ -31,16 +36,21 @@ def _said(x: float, error: float | None = None) -> str:
     return text[1:] if text.startswith("+0 ") or text == "+0" else text
 
 
-_CW, _CH = 1200, 120
-_LEFT, _TOP = 44, 14
+_W = 1000
+"""The chart's width in user units: a thousandth of its column each."""
+_CH, _TOP = 120, 10
 _VALUE_H = 150
+_GAP = 18
+_FOOT = 22
+"""Under the curves: the rounds' names."""
+_EDGE = 8
+"""Room at either end for a mark's dot."""
 
 
 @dataclass(frozen=True)
 class _Point:
-    """A turn on the value curve: the board it led to, the series it
-    belongs to (a seat, or -1 for the two-player curve), its value, the
-    error of that value and the turn's verdict."""
+    """A turn on the value curve: the board it led to, the mover's seat
+    (whose curve it is on), their margin, its error, the turn's verdict."""
 
     board: int
     series: int
@@ -50,12 +60,13 @@ class _Point:
     round: int
 
 
-def _curve(names: Sequence[str], seen: Sequence[tuple[Position, BodyLine | None]],
+def _curve(seen: Sequence[tuple[Position, BodyLine | None]],
            analysis: MatchAnalysis) -> list[_Point]:
-    """Each weighed turn's point: what the mover could expect the round's
-    margin to be after their play (the points the round has given so far,
-    plus the solver's value of the play made). Two players share one curve,
-    the first player's view; three or four get a curve each."""
+    """Each weighed turn's point, on its mover's curve: what the mover could
+    expect their margin over the others (their average, with three or four)
+    to be at the end of the round after their play: the points the round
+    has given so far, plus the solver's value of the play made. Every count
+    of players is drawn the same way, a curve a player."""
     by_line = analysis.weighed_by_line()
     out: list[_Point] = []
     start = seen[0][0].scores if seen else ()
@@ -71,25 +82,37 @@ def _curve(names: Sequence[str], seen: Sequence[tuple[Position, BodyLine | None]
         m = w.seat
         others = [x for s, x in enumerate(made) if s != m]
         value = made[m] - (sum(others) / len(others) if others else 0) + w.value
-        error = w.value_error or 0.0
-        if len(names) == 2:
-            out.append(_Point(i, -1, value if m == 0 else -value, error, w.verdict,
-                              before.round))
-        else:
-            out.append(_Point(i, m, value, error, w.verdict, before.round))
+        out.append(_Point(i, m, value, w.value_error or 0.0, w.verdict, before.round))
     return out
 
 
-def curve_text(names: Sequence[str]) -> str:
-    if len(names) == 2:
-        return (f"Under the scores: {names[0]}'s expected margin over {names[1]} at the end "
-                "of the round, after each play the solver weighed (points made in the "
-                "round and the solver's value of the play); the grey band is one "
-                "standard error.")
-    return ("Under the scores: each mover's expected margin over the others' average at "
-            "the end of the round, after each play the solver weighed (points made in the "
-            "round and the solver's value of the play); the grey band is one standard "
-            "error.")
+def curve_text(names: Sequence[str], analysis: MatchAnalysis) -> str:
+    """What the value curve shows, in words; the band only where it is drawn."""
+    over = f"over {names[1]}'s" if len(names) == 2 else "over the others' average"
+    band = (" The shaded band around a curve is one standard error." if _banded(analysis)
+            else " Every value is exact (all hands seen): no band.")
+    return (f"Under the scores, a line a player: after each of their plays the solver "
+            f"weighed, the margin they could expect at the end of the round ({over} for "
+            f"{names[0]}, and so on: the round's points so far and the solver's value of "
+            f"the play). A mark on a curve is that player's mistake or blunder.{band}")
+
+
+def _banded(analysis: MatchAnalysis) -> bool:
+    """Whether any value on the curve has an error (a band to draw)."""
+    return any(w.value_error for w in analysis.weighed_by_line().values()
+               if w.weighed and w.unforced and w.value is not None)
+
+
+def short_names(names: Sequence[str]) -> list[str]:
+    """Each name's shortest beginning that no other name shares: the chart's
+    marks say whose mistake they are in a letter or two."""
+    out = []
+    for name in names:
+        k = 1
+        while k < len(name) and any(o != name and o.startswith(name[:k]) for o in names):
+            k += 1
+        out.append(name[:k])
+    return out
 
 
 def _nice(x: float) -> float:
@@ -100,85 +123,105 @@ def _nice(x: float) -> float:
     return 1.0
 
 
-def _with_crossings(pts: list[tuple[float, float]], zero: float) -> list[tuple[float, float]]:
-    """A polyline with a vertex added wherever it crosses ``zero``, so that
-    its parts above and below can be filled apart (no clip paths: the page
-    references nothing, not even itself, through ``url()``)."""
-    out: list[tuple[float, float]] = []
-    for k, (x, y) in enumerate(pts):
-        if k:
-            px, py = pts[k - 1]
-            if (py - zero) * (y - zero) < 0:
-                t = (zero - py) / (y - py)
-                out.append((px + t * (x - px), zero))
-        out.append((x, y))
-    return out
-
-
 def _poly(pts: Sequence[tuple[float, float]]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+
+
+def _label(cls: str, text: str, top: float, left: float | None = None,
+           extra: str = "") -> str:
+    """A word over the chart, in HTML: at ``top`` pixels (user units down
+    the chart are pixels) and ``left`` a share of its width, or in the
+    gutter at its left when None."""
+    where = f"top:{top:.0f}px" + (f";left:{left / _W * 100:.2f}%" if left is not None else "")
+    return f'<span class="{cls}" style="{where}"{extra}>{escape(text)}</span>'
 
 
 def chart_svg(names: Sequence[str], seen: Sequence[tuple[Position, BodyLine | None]],
               ids: Sequence[str], analysis: MatchAnalysis, colours: Sequence[str]) -> str:
     """Running scores by board (a line per player, the target dashed,
     rounds marked), and with the solver's verdicts a value curve under
-    them (:func:`_curve`, with its band of one standard error), the
-    mistakes and blunders marked on it in their colours. Each board is a
-    link, over both."""
+    them (:func:`_curve`), the mistakes and blunders marked on it. Each
+    board is a link, over both. The legend, the ticks and the marks' words
+    are HTML over the drawing."""
     n = max(1, len(seen))
-    target = analysis.summary.target or 0
-    top = max([target, *(max(p.scores) for p, _ in seen)], default=1) or 1
-    low = min([0, *(min(p.scores) for p, _ in seen)])
     weighing = analysis.weigh is not None
-    height = _CH + (_VALUE_H + 16 if weighing else 0) + 30
-    step = (_CW - _LEFT - 10) / max(1, n - 1)
+    height = _CH + (_GAP + _VALUE_H if weighing else 0) + _FOOT
+    step = (_W - 2 * _EDGE) / max(1, n - 1)
 
     def x(i: int) -> float:
-        return _LEFT + i * step
+        return _EDGE + i * step
+
+    label = "running scores and the value of each turn" if weighing else "running scores"
+    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {_W} '
+           f'{height}" preserveAspectRatio="none" style="height:{height}px" role="img" '
+           f'aria-label="{label} by turn">']
+    words: list[str] = []
+    _scores(seen, analysis.summary.target or 0, colours, x, height, svg, words)
+    marks: list[str] = []
+    if weighing:
+        _value_panel(names, seen, ids, analysis, colours, x, svg, words, marks)
+    # Hit areas last, so that they take the clicks: a link per board.
+    svg.append(f'<line class="now" x1="{_EDGE}" y1="{_TOP}" x2="{_EDGE}" '
+               f'y2="{height - _FOOT}"/>')
+    for i, bid in enumerate(ids):
+        svg.append(f'<a href="#{bid}"><rect class="hit" data-board="{bid}" '
+                   f'x="{x(i) - step / 2:.1f}" y="0" width="{max(step, 1):.1f}" '
+                   f'height="{height - _FOOT}"/></a>')
+    svg.append("</svg>")
+    return (_legend(names, analysis, marks) + '<div class="chart-box"><div class="plot">'
+            + "".join(svg) + "".join(words) + "".join(marks) + "</div></div>")
+
+
+def _legend(names: Sequence[str], analysis: MatchAnalysis, marks: Sequence[str]) -> str:
+    short = short_names(names)
+    items = [f'<li class="p{s}"><span class="swatch"></span>{escape(name)}'
+             + (f' <b class="short">{escape(short[s])}</b>' if marks else "") + "</li>"
+             for s, name in enumerate(names)]
+    if analysis.weigh is not None:
+        items.append('<li class="mark mistake"><span class="dot"></span>mistake ?</li>')
+        items.append('<li class="mark blunder"><span class="dot"></span>blunder ??</li>')
+        if _banded(analysis):
+            items.append('<li class="mark band"><span class="swatch"></span>'
+                         "\u00b1 one standard error</li>")
+    return '<ul class="legend">' + "".join(items) + "</ul>"
+
+
+def _scores(seen: Sequence[tuple[Position, BodyLine | None]], target: int,
+            colours: Sequence[str], x: Callable[[int], float], height: float,
+            svg: list[str], words: list[str]) -> None:
+    """The running scores: a line a player, the target dashed, the rounds."""
+    top = max([target, *(max(p.scores) for p, _ in seen)], default=1) or 1
+    low = min([0, *(min(p.scores) for p, _ in seen)])
 
     def y(v: float) -> float:
         return _TOP + (_CH - _TOP) * (top - v) / max(1, top - low)
 
-    label = "running scores and the value of each turn" if weighing else "running scores"
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {_CW} '
-           f'{height}" role="img" aria-label="{label} by turn">']
-    out.append(f'<line class="axis" x1="{_LEFT}" y1="{y(0):.1f}" x2="{_CW - 10}" '
-               f'y2="{y(0):.1f}"/>')
+    svg.append(f'<line class="axis" x1="0" y1="{y(0):.1f}" x2="{_W}" y2="{y(0):.1f}"/>')
+    words.append(_label("tick", "0", y(0) - 8))
     if target:
-        out.append(f'<line class="target" x1="{_LEFT}" y1="{y(target):.1f}" x2="{_CW - 10}" '
-                   f'y2="{y(target):.1f}"/><text class="tick" x="{_LEFT - 4}" '
-                   f'y="{y(target) + 4:.1f}">{target}</text>')
-    out.append(f'<text class="tick" x="{_LEFT - 4}" y="{y(0) + 4:.1f}">0</text>')
+        svg.append(f'<line class="target" x1="0" y1="{y(target):.1f}" x2="{_W}" '
+                   f'y2="{y(target):.1f}"/>')
+        words.append(_label("tick", str(target), y(target) - 8))
     for i, (pos, _) in enumerate(seen):
         if i == 0 or seen[i - 1][0].round != pos.round:
-            out.append(f'<line class="round" x1="{x(i):.1f}" y1="{_TOP}" x2="{x(i):.1f}" '
-                       f'y2="{height - 24}"/><text class="rlabel" x="{x(i) + 3:.1f}" '
-                       f'y="{height - 12}">R{pos.round}</text>')
-    for s, _name in enumerate(names):
+            svg.append(f'<line class="round" x1="{x(i):.1f}" y1="{_TOP}" x2="{x(i):.1f}" '
+                       f'y2="{height - _FOOT}"/>')
+            words.append(_label("rlabel", f"R{pos.round}", height - _FOOT + 3, x(i)))
+    for s in range(len(seen[0][0].scores) if seen else 0):
         pts = " ".join(f"{x(i):.1f},{y(p.scores[s]):.1f}" for i, (p, _) in enumerate(seen))
-        out.append(f'<polyline class="score" stroke="{colours[s % len(colours)]}" '
+        svg.append(f'<polyline class="score" stroke="{colours[s % len(colours)]}" '
                    f'points="{pts}"/>')
-    if weighing:
-        out.extend(_value_panel(names, seen, ids, analysis, colours, x))
-    # Hit areas last, so that they take the clicks: a link per board.
-    out.append(f'<line class="now" x1="{_LEFT}" y1="{_TOP}" x2="{_LEFT}" '
-               f'y2="{height - 24}"/>')
-    for i, bid in enumerate(ids):
-        out.append(f'<a href="#{bid}"><rect class="hit" data-board="{bid}" '
-                   f'x="{x(i) - step / 2:.1f}" y="0" width="{max(step, 1):.1f}" '
-                   f'height="{height - 20}"/></a>')
-    out.append("</svg>")
-    return "".join(out)
 
 
 def _value_panel(names: Sequence[str], seen: Sequence[tuple[Position, BodyLine | None]],
                  ids: Sequence[str], analysis: MatchAnalysis, colours: Sequence[str],
-                 x: Callable[[int], float]) -> list[str]:
-    """The value curve under the scores: a segment per round and series,
-    its band, the two sides' areas (two players), the verdicts marked."""
-    points_ = _curve(names, seen, analysis)
-    top = _CH + 16
+                 x: Callable[[int], float], svg: list[str], words: list[str],
+                 marks: list[str]) -> None:
+    """The value curve under the scores: a line a player and round in their
+    colour, its band, every point, the verdicts marked with whose they are."""
+    points_ = _curve(seen, analysis)
+    short = short_names(names)
+    top = _CH + _GAP
     bottom = top + _VALUE_H
     reach = max((abs(p.value) + p.error for p in points_), default=0.0)
     reach = max(reach, 5.0) * 1.08
@@ -187,45 +230,39 @@ def _value_panel(names: Sequence[str], seen: Sequence[tuple[Position, BodyLine |
     def y(v: float) -> float:
         return zero - (bottom - top) / 2 * v / reach
 
-    out = []
-    out.append(f'<line class="axis" x1="{_LEFT}" y1="{zero:.1f}" x2="{_CW - 10}" '
-               f'y2="{zero:.1f}"/><text class="tick" x="{_LEFT - 4}" y="{zero + 4:.1f}">0</text>')
+    svg.append(f'<line class="axis" x1="0" y1="{zero:.1f}" x2="{_W}" y2="{zero:.1f}"/>')
+    words.append(_label("tick", "0", zero - 8))
     tick = _nice(reach * 0.8)
     for v in (tick, -tick):
-        out.append(f'<line class="grid" x1="{_LEFT}" y1="{y(v):.1f}" x2="{_CW - 10}" '
-                   f'y2="{y(v):.1f}"/><text class="tick" x="{_LEFT - 4}" '
-                   f'y="{y(v) + 4:.1f}">{_said(v)}</text>')
+        svg.append(f'<line class="grid" x1="0" y1="{y(v):.1f}" x2="{_W}" y2="{y(v):.1f}"/>')
+        words.append(_label("tick", _said(v), y(v) - 8))
     segments: dict[tuple[int, int], list[_Point]] = {}
     for p in points_:
         segments.setdefault((p.round, p.series), []).append(p)
     for (_, series), seg in segments.items():
-        line = [(x(p.board), y(p.value)) for p in seg]
-        colour = colours[series % len(colours)] if series >= 0 else "#333"
-        if len(names) == 2:
-            crossed = _with_crossings(line, zero)
-            first, last = crossed[0][0], crossed[-1][0]
-            for side, keep in ((0, min), (1, max)):
-                area = [(px, keep(py, zero)) for px, py in crossed]
-                out.append(f'<polygon class="side" fill="{colours[side]}" points="'
-                           f'{_poly([(first, zero), *area, (last, zero)])}"/>')
+        colour = colours[series % len(colours)]
         if any(p.error for p in seg):
             band = ([(x(p.board), y(p.value + p.error)) for p in seg]
                     + [(x(p.board), y(p.value - p.error)) for p in reversed(seg)])
-            out.append(f'<polygon class="band" points="{_poly(band)}"/>')
-        out.append(f'<polyline class="value" stroke="{colour}" points="{_poly(line)}"/>')
+            svg.append(f'<polygon class="band" fill="{colour}" points="{_poly(band)}"/>')
+        line = [(x(p.board), y(p.value)) for p in seg]
+        svg.append(f'<polyline class="value" stroke="{colour}" points="{_poly(line)}"/>')
     for p in points_:
         # Every point, for a reader's tooltip and a test's eyes; the
-        # verdicts larger and in their colours.
+        # verdicts larger, in their colours, with whose they are.
         glyph = verdict_glyph(p.verdict)
         px, py = x(p.board), y(p.value)
-        who = f" {names[p.series]}" if p.series >= 0 else ""
-        tip = f"{ids[p.board]}{who}: {_said(p.value, p.error)}"
+        colour = colours[p.series % len(colours)]
+        tip = f"{ids[p.board]} {names[p.series]}: {_said(p.value, p.error)}"
         if glyph:
-            out.append(f'<circle class="pt verdict {p.verdict}" data-board="{ids[p.board]}" '
-                       f'data-v="{p.value:.2f}" cx="{px:.1f}" cy="{py:.1f}" r="4.5">'
+            svg.append(f'<circle class="pt verdict {p.verdict} p{p.series}" '
+                       f'data-board="{ids[p.board]}" data-v="{p.value:.2f}" cx="{px:.1f}" '
+                       f'cy="{py:.1f}" r="0.5" stroke="{colour}">'
                        f"<title>{escape(tip)}, {escape(glyph)} {p.verdict}</title></circle>")
+            marks.append(_label(f"mk {p.verdict} p{p.series}", f"{short[p.series]}{glyph}",
+                                py - 20 if p.value >= 0 else py + 5, px,
+                                f' data-board="{ids[p.board]}" data-seat="{p.series}"'))
         else:
-            out.append(f'<circle class="pt" data-board="{ids[p.board]}" data-v="{p.value:.2f}" '
-                       f'cx="{px:.1f}" cy="{py:.1f}" r="1.6"><title>{escape(tip)}</title>'
-                       "</circle>")
-    return out
+            svg.append(f'<circle class="pt" data-board="{ids[p.board]}" '
+                       f'data-v="{p.value:.2f}" cx="{px:.1f}" cy="{py:.1f}" r="0.5" '
+                       f'stroke="{colour}"><title>{escape(tip)}</title></circle>')

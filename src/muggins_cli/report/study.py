@@ -459,7 +459,7 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
         players=tuple((n, COLOURS[i % len(COLOURS)]) for i, n in enumerate(names)),
         most=most,
         costly=tuple(costly),
-        curve=curve_text(names) if analysis.weigh is not None else "",
+        curve=curve_text(names, analysis) if analysis.weigh is not None else "",
     )
 
 

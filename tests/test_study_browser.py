@@ -11,12 +11,17 @@ install it (``.ci/run`` does).
 
 from __future__ import annotations
 
+import importlib.util
 import io
+import json
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+import numpy as np
 import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Page, Request, Route, sync_playwright
@@ -412,6 +417,11 @@ MEASURE = """() => {
   const box = s => { const e = Array.from(document.querySelectorAll(s)).find(shown);
     if (!e) { return null; } const r = e.getBoundingClientRect();
     return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  const felt = document.querySelector('.board.shown rect.felt');
+  const tile = document.querySelector('.board.shown use.tile, .board.shown use.back');
+  out.felt = felt ? felt.getBoundingClientRect().height : 0;
+  out.tile = tile ? Math.max(tile.getBoundingClientRect().width,
+                             tile.getBoundingClientRect().height) : 0;
   out.views = {table: box('.board.shown .table-wrap'),
                verdict: box('.board.shown .turn .verdict, .turn-slot .turn .verdict'),
                cands: box('.board.shown table.cands, .turn-slot table.cands'),
@@ -447,12 +457,19 @@ def _measured(browser: Browser, page: Path, width: int, at: str | None) -> dict[
     return got
 
 
-def _worst(w: Watched) -> str:
-    """The costly turn with the most candidates: the widest panel."""
-    return str(w.page.eval_on_selector_all(
-        "section.board[data-verdict='mistake'], section.board[data-verdict='blunder']",
-        "bs => bs.reduce((a, b) => b.querySelectorAll('tr.cand').length > "
-        "a.querySelectorAll('tr.cand').length ? b : a).id"))
+def _widest(w: Watched) -> list[str]:
+    """The weighed turns whose panels are hardest to fit: the one with the
+    most candidates, and the one with the longest candidate row."""
+    got: list[str] = w.page.eval_on_selector_all(
+        "section.board[data-verdict]",
+        """bs => {
+          const rows = b => Array.from(b.querySelectorAll('tr.cand'));
+          const longest = b => Math.max(0, ...rows(b).map(r => r.textContent.trim().length));
+          const most = bs.reduce((a, b) => rows(b).length > rows(a).length ? b : a);
+          const wide = bs.reduce((a, b) => longest(b) > longest(a) ? b : a);
+          return [most.id, wide.id];
+        }""")
+    return got
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))
@@ -467,10 +484,10 @@ def test_the_page_fits_the_window(browser: Browser, laid: dict[str, Path], key: 
     context = browser.new_context(viewport={"width": width, "height": WIDTHS[width]})
     w = Watched(context.new_page(), laid[key].resolve().as_uri())
     w.page.goto(laid[key].resolve().as_uri())
-    worst = _worst(w)
+    hardest = _widest(w)
     context.close()
     high = WIDTHS[width]
-    for at in (None, worst):
+    for at in (None, *hardest):
         got = _measured(browser, laid[key], width, at)
         _said(capsys, f"{key} at {width} ({at or 'r1t0'}): scroll width {got['scroll']}, "
                       f"outside {len(got['outside'])} {got['outside'][:4]}, wrapped "
@@ -482,9 +499,101 @@ def test_the_page_fits_the_window(browser: Browser, laid: dict[str, Path], key: 
         assert got["axis"] and min(got["axis"]) >= AXIS_TEXT
         assert got["errors"] == []
         if at is None:
+            # The deal: nothing on the table yet, so a strip of felt, not
+            # the round's whole field empty (it was 8 tiles high).
+            assert got["felt"] <= 3 * got["tile"], (got["felt"], got["tile"])
             continue
         views = got["views"]
         # The board, the verdict and the head of the candidates in view.
         assert views["table"]["top"] >= 0 and views["table"]["bottom"] <= high, views
         assert views["verdict"]["top"] >= 0 and views["verdict"]["bottom"] <= high, views
         assert views["cands"]["top"] + 60 <= high, views
+
+
+# -- the README's pictures ------------------------------------------------------
+
+REPO = RECORDS.parent
+BLOCK = 16
+"""Pictures are compared a square of 16 x 16 pixels at a time: a changed
+number is a few such squares changed a lot, which an average over the
+whole picture would drown; a font smoothed a shade differently is every
+square changed a little."""
+DRIFT = 12.0
+"""The most a square may differ on average (grey levels, of 255): a digit
+changed in a square of text differs by 30 or more."""
+
+
+def _tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("screenshot", REPO / "tools" / "screenshot.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("screenshot", module)  # its dataclasses look themselves up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def drift(a: Path, b: Path) -> float:
+    """How far apart two pictures are: the largest mean difference of any
+    16-pixel square, in grey levels (inf when their sizes differ)."""
+    x = np.asarray(Image.open(a).convert("L"), dtype=np.float64)
+    y = np.asarray(Image.open(b).convert("L"), dtype=np.float64)
+    if x.shape != y.shape:
+        return float("inf")
+    h, w = (x.shape[0] // BLOCK) * BLOCK, (x.shape[1] // BLOCK) * BLOCK
+    d = np.abs(x[:h, :w] - y[:h, :w]).reshape(h // BLOCK, BLOCK, w // BLOCK, BLOCK)
+    return float(d.mean(axis=(1, 3)).max())
+
+
+@pytest.fixture(scope="module")
+def today(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """The README's pictures taken again from the page built today, by the
+    command that made the committed ones."""
+    folder = tmp_path_factory.mktemp("today")
+    tool = _tool()
+    tool.build(folder / "club.html")
+    words: dict[str, Any] = tool.take_all(folder / "club.html", folder)
+    return folder, words
+
+
+def test_the_readme_pictures_show_todays_page(today: tuple[Path, dict[str, Any]],
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """What the README's pictures show is what the page built today shows:
+    its words and numbers exactly (docs/study-shots.json, written with the
+    pictures: the turn, the verdict, the luck, the candidates, the
+    per-player table), and its pixels within a shade. Not flaky under
+    load: the page is the same bytes every time (all hands seen), each
+    picture is taken once the page has settled (fonts loaded, two frames
+    drawn, no animation, no caret), and nothing in it depends on time.
+    Run `python tools/screenshot.py --docs` when the page changes on
+    purpose."""
+    folder, words = today
+    committed = json.loads((REPO / "docs" / "study-shots.json").read_text(encoding="utf-8"))
+    assert words == committed
+    for name in committed:
+        far = drift(REPO / "docs" / name, folder / name)
+        _said(capsys, f"{name}: drift {far:.1f} grey levels (at most {DRIFT})")
+        assert far <= DRIFT, name
+
+
+def test_the_drift_measure_sees_a_changed_number(today: tuple[Path, dict[str, Any]],
+                                                 tmp_path: Path) -> None:
+    """The pixel comparison catches what the README's old picture got
+    wrong (Luck +44.4 for +26.4): the same picture with one number of the
+    luck line changed drifts past the bound; itself, it does not drift."""
+    folder, _ = today
+    shot = folder / "study-1280.png"
+    assert drift(shot, shot) == 0.0
+    page = folder / "club.html"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        tab = context.new_page()
+        tab.goto(page.resolve().as_uri())
+        tab.click(".moves a[data-board='r1t9']")
+        tab.click("label[for='c-r1t9-0']")
+        tab.evaluate("""() => { const l = document.querySelector('.turn-slot .luck');
+                                l.textContent = l.textContent.replace('+26.4', '+44.4'); }""")
+        tab.evaluate("window.scrollTo(0, 0)")
+        tab.screenshot(path=str(tmp_path / "changed.png"), animations="disabled", caret="hide")
+        browser.close()
+    assert drift(shot, tmp_path / "changed.png") > DRIFT

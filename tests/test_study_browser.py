@@ -1,9 +1,11 @@
 """``muggins study`` in a real browser: Debian's chromium, driven by
 Playwright, opens the page from ``file://`` with every request but the page
 itself refused, and a reader clicks and steps through the turns, picks a
-candidate play and jumps with the keys, at 1280 and at 800 pixels wide.
-The run keeps a screenshot at each width (the folder is printed); the
-README's pictures are copies of them.
+candidate play and jumps with the keys, at 1280 and at 800 pixels wide;
+the layout is measured at 1280, 800 and 390 (a phone) on three records;
+the README's pictures are taken again from the page built today and
+compared with the committed ones (``python tools/screenshot.py --docs``
+makes them).
 
 Never skipped: without /usr/bin/chromium the test fails and says how to
 install it (``.ci/run`` does).
@@ -597,3 +599,58 @@ def test_the_drift_measure_sees_a_changed_number(today: tuple[Path, dict[str, An
         tab.screenshot(path=str(tmp_path / "changed.png"), animations="disabled", caret="hide")
         browser.close()
     assert drift(shot, tmp_path / "changed.png") > DRIFT
+
+
+@pytest.mark.parametrize("key", list(LAID))
+def test_the_value_curve_says_whose_each_point_is(browser: Browser, laid: dict[str, Path],
+                                                  key: str) -> None:
+    """With 2, 3 and 4 players alike: every point of the value curve is in
+    the colour of the player who moved (as the move list colours the turn),
+    every mistake and blunder the page judges is marked once, on its
+    player's curve, by a word naming the player (their initial in the
+    legend) and the verdict's glyph, over its dot, at a body's size."""
+    url = laid[key].resolve().as_uri()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    w = Watched(context.new_page(), url)
+    w.page.goto(url)
+    got: dict[str, Any] = w.page.evaluate("""() => {
+      const seatOf = b => { const li = document.querySelector(
+        '.moves li > a[data-board="' + b + '"]').parentNode;
+        return Array.from(li.classList).find(c => /^p\\d$/.test(c)).slice(1); };
+      const colour = k => getComputedStyle(document.querySelector('.legend .p' + k + ' .swatch'))
+        .backgroundColor;
+      const points = Array.from(document.querySelectorAll('svg.chart circle.pt')).map(c => ({
+        board: c.dataset.board, seat: seatOf(c.dataset.board),
+        stroke: getComputedStyle(c).stroke, verdict: c.classList.contains('verdict')}));
+      const marks = Array.from(document.querySelectorAll('.plot .mk')).map(m => {
+        const dot = document.querySelector('svg.chart circle.verdict[data-board="' +
+                                           m.dataset.board + '"]').getBoundingClientRect();
+        const r = m.getBoundingClientRect();
+        return {board: m.dataset.board, seat: seatOf(m.dataset.board), text: m.textContent,
+                glyph: document.querySelector('.moves li > a[data-board="' + m.dataset.board +
+                                              '"] .glyph').textContent,
+                short: document.querySelector('.legend .p' + seatOf(m.dataset.board) +
+                                              ' .short').textContent,
+                off: Math.abs((r.left + r.right) / 2 - (dot.left + dot.right) / 2),
+                size: parseFloat(getComputedStyle(m).fontSize)};
+      });
+      const costly = Array.from(document.querySelectorAll(
+        "section.board[data-verdict='mistake'], section.board[data-verdict='blunder']"))
+        .map(b => b.id);
+      const colours = {};
+      for (const p of points) { colours[p.seat] = colour(p.seat); }
+      return {points, marks, costly, colours};
+    }""")
+    context.close()
+    points, marks = got["points"], got["marks"]
+    assert len(points) >= 20
+    seats = {p["seat"] for p in points}
+    assert len(seats) == {"club": 2, "spinner": 3, "ronda": 4}[key]
+    for p in points:
+        if not p["verdict"]:
+            assert p["stroke"] == got["colours"][p["seat"]], p
+    assert sorted(m["board"] for m in marks) == sorted(got["costly"])
+    assert len(marks) >= 3
+    for m in marks:
+        assert m["text"] == m["short"] + m["glyph"], m
+        assert m["off"] <= 3 and m["size"] >= AXIS_TEXT, m

@@ -107,6 +107,16 @@ def frame_for(rules: Rules) -> Rect:
     return Rect(-half_w, -half_h, 2 * half_w, 2 * half_h)
 
 
+def _upright(frame: Rect) -> Rect:
+    """The frame a spinner's up and down arms keep to: as tall as the
+    line's frame is wide, so that they run as far straight as the line
+    does before a corner (within the line's short frame they turned after
+    two tiles, and a tile played at the top of one, or its ghost, lay
+    sideways, off the arm's centre)."""
+    half = max(frame.w, frame.h) / 2
+    return Rect(frame.x, -half, frame.w, 2 * half)
+
+
 def _size(double: bool, d: Vec) -> tuple[int, int]:
     """Length along the direction of play, and width across it."""
     return (S, L) if double else (L, S)
@@ -205,8 +215,11 @@ def lay_table(rules: Rules, layout: Layout, frame: Rect | None = None) -> Table:
     index = {End.L: 0, End.R: 1, End.U: 2, End.D: 3}
     # The line first, then the spinner's up and down arms: the line is what
     # the players laid first and it keeps the straight run.
+    line = walker.frame
     for end, head, d in starts:
+        walker.frame = _upright(line) if d in (UP, DOWN) else line
         heads[end] = walker.arm(arms[index[end]].tiles, head, d, out)
+    walker.frame = line
     ends = []
     for end, pip in open_ends(rules, layout).items():
         (hx, hy), d = heads[end]

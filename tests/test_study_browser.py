@@ -547,14 +547,24 @@ def drift(a: Path, b: Path) -> float:
 
 
 @pytest.fixture(scope="module")
-def today(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+def today(tmp_path_factory: pytest.TempPathFactory,
+          docs_browser: Browser) -> tuple[Path, dict[str, Any]]:
     """The README's pictures taken again from the page built today, by the
     command that made the committed ones."""
     folder = tmp_path_factory.mktemp("today")
     tool = _tool()
     tool.build(folder / "club.html")
-    words: dict[str, Any] = tool.take_all(folder / "club.html", folder)
+    words: dict[str, Any] = tool.take_all(folder / "club.html", folder, docs_browser)
     return folder, words
+
+
+@pytest.fixture(scope="module")
+def docs_browser(browser: Browser) -> Iterator[Browser]:
+    """A browser launched as the tool launches its own (its flags fix the
+    fonts' rendering), from the test's Playwright."""
+    b = browser.browser_type.launch(executable_path=CHROMIUM, args=_tool().ARGS)
+    yield b
+    b.close()
 
 
 def test_the_readme_pictures_show_todays_page(today: tuple[Path, dict[str, Any]],
@@ -578,6 +588,7 @@ def test_the_readme_pictures_show_todays_page(today: tuple[Path, dict[str, Any]]
 
 
 def test_the_drift_measure_sees_a_changed_number(today: tuple[Path, dict[str, Any]],
+                                                 docs_browser: Browser,
                                                  tmp_path: Path) -> None:
     """The pixel comparison catches what the README's old picture got
     wrong (Luck +44.4 for +26.4): the same picture with one number of the
@@ -586,18 +597,16 @@ def test_the_drift_measure_sees_a_changed_number(today: tuple[Path, dict[str, An
     shot = folder / "study-1280.png"
     assert drift(shot, shot) == 0.0
     page = folder / "club.html"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        tab = context.new_page()
-        tab.goto(page.resolve().as_uri())
-        tab.click(".moves a[data-board='r1t9']")
-        tab.click("label[for='c-r1t9-0']")
-        tab.evaluate("""() => { const l = document.querySelector('.turn-slot .luck');
-                                l.textContent = l.textContent.replace('+26.4', '+44.4'); }""")
-        tab.evaluate("window.scrollTo(0, 0)")
-        tab.screenshot(path=str(tmp_path / "changed.png"), animations="disabled", caret="hide")
-        browser.close()
+    context = docs_browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    tab.goto(page.resolve().as_uri())
+    tab.click(".moves a[data-board='r1t9']")
+    tab.click("label[for='c-r1t9-0']")
+    tab.evaluate("""() => { const l = document.querySelector('.turn-slot .luck');
+                            l.textContent = l.textContent.replace('+26.4', '+44.4'); }""")
+    tab.evaluate("window.scrollTo(0, 0)")
+    tab.screenshot(path=str(tmp_path / "changed.png"), animations="disabled", caret="hide")
+    context.close()
     assert drift(shot, tmp_path / "changed.png") > DRIFT
 
 

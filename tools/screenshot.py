@@ -102,12 +102,15 @@ def take(browser: Browser, page: Path, shot: Shot, out: Path) -> dict[str, Any]:
             **words}
 
 
-def take_all(page: Path, folder: Path) -> dict[str, Any]:
-    """Every picture of :data:`SHOTS` into ``folder``, and their words."""
+def take_all(page: Path, folder: Path, browser: Browser | None = None) -> dict[str, Any]:
+    """Every picture of :data:`SHOTS` into ``folder``, and their words, with
+    ``browser`` (one launched with :data:`ARGS`) or a browser of its own."""
+    if browser is not None:
+        return {s.name: take(browser, page, s, folder / s.name) for s in SHOTS}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        words = {s.name: take(browser, page, s, folder / s.name) for s in SHOTS}
-        browser.close()
+        own = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        words = {s.name: take(own, page, s, folder / s.name) for s in SHOTS}
+        own.close()
     return words
 
 

@@ -4,11 +4,12 @@ solver's verdicts, the value curve under them.
 The lines are one inline SVG whose every board is a link, so that the chart
 is a way through the match as well as a picture of it. It is stretched to
 its column's width and drawn at a fixed height in pixels
-(``preserveAspectRatio="none"``, strokes that do not scale, dots that are
-strokes of a point): its words (ticks, rounds, the legend, whose mistake a
-mark is) are HTML laid over it, so that they keep the body's size at any
-width, where text inside a scaled SVG shrank to 3 px on a phone. The page
-gives the seats' colours (it colours the move list and the summary alike).
+(``preserveAspectRatio="none"``, strokes that do not scale, each dot the
+unscaled stroke of a tiny circle, so round at any width): its words
+(ticks, rounds, the legend, whose mistake a mark is) are HTML laid over
+it, so that they keep the body's size at any width, where text inside a
+scaled SVG shrank to 3 px on a phone. The page gives the seats' colours
+(it colours the move list and the summary alike).
 """
 
 from __future__ import annotations

@@ -362,7 +362,7 @@ candidates, curve and verdict panels as a full weighing draws, in seconds."""
 AXIS_TEXT = 11.0
 """The least size, in CSS px, of the chart's words and numbers: a body's."""
 
-MEASURE = """() => {
+MEASURE = """(whole = true) => {
   const W = window.innerWidth, out = {scroll: document.documentElement.scrollWidth,
     outside: [], wrapped: [], axis: [], views: {}};
   const name = e => (e.id ? '#' + e.id : e.tagName.toLowerCase()) +
@@ -370,9 +370,10 @@ MEASURE = """() => {
   const shown = e => { const r = e.getBoundingClientRect(); return r.width > 0 || r.height > 0; };
   const inside = (r, p, vertical) => r.left >= p.left - 0.5 && r.right <= p.right + 0.5 &&
     (!vertical || (r.top >= p.top - 0.5 && r.bottom <= p.bottom + 0.5));
+  // The turn's own panels; with ``whole``, those every turn shares too.
   const panels = Array.from(document.querySelectorAll(
-    '.board.shown .table-wrap, .board.shown .turn, .turn-slot .turn, .moves, .story, ' +
-    '.summary table, header.top, .board.shown .bar')).filter(shown);
+    '.board.shown .table-wrap, .board.shown .turn, .turn-slot .turn, .board.shown .bar' +
+    (whole ? ', .moves, .story, .summary table, header.top' : ''))).filter(shown);
   for (const p of panels) {
     const pr = p.getBoundingClientRect();
     const scrolls = ['auto', 'scroll'].includes(getComputedStyle(p).overflowY);
@@ -401,8 +402,8 @@ MEASURE = """() => {
   }
   // A number of a table on one line: a cell whose text takes more lines
   // than one (195.8 ± 29.1 broken in three) reads as three numbers.
-  for (const td of document.querySelectorAll('.summary td, .board.shown table.cands td.num, ' +
-                                             '.turn-slot table.cands td.num')) {
+  for (const td of document.querySelectorAll((whole ? '.summary td, ' : '') +
+      '.board.shown table.cands td.num, .turn-slot table.cands td.num')) {
     const range = document.createRange();
     range.selectNodeContents(td);
     // Lines, not boxes: a smaller word beside a number (its deals) is a
@@ -415,8 +416,8 @@ MEASURE = """() => {
     }
     if (lines > 1) { out.wrapped.push(td.textContent.trim()); }
   }
-  for (const t of document.querySelectorAll('.story text, .story .tick, .story .rlabel, ' +
-                                            '.story .mk, .story .legend li')) {
+  for (const t of document.querySelectorAll(whole ? '.story text, .story .tick, ' +
+      '.story .rlabel, .story .mk, .story .legend li' : 'none')) {
     if (!shown(t)) { continue; }
     const size = parseFloat(getComputedStyle(t).fontSize);
     const scale = t.getScreenCTM ? t.getScreenCTM().d : 1;
@@ -481,23 +482,23 @@ def test_the_page_fits_the_window(browser: Browser, laid: dict[str, Path], key: 
     context = browser.new_context(viewport={"width": width, "height": high})
     w = Watched(context.new_page(), url)
     w.page.goto(url)
-    deal = w.page.evaluate(MEASURE)
+    deal = w.page.evaluate(MEASURE, True)
     # The deal: nothing on the table yet, so a strip of felt, not the
     # round's whole field empty (it was 8 tiles high).
     assert deal["felt"] <= 3 * deal["tile"], (deal["felt"], deal["tile"])
     weighed: list[str] = w.page.eval_on_selector_all("section.board[data-verdict]",
                                                      "bs => bs.map(b => b.id)")
     scroll, outside, wrapped, axis = deal["scroll"], list(deal["outside"]), 0, deal["axis"]
-    for bid in weighed:
+    for bid in weighed:  # the panels every turn shares were measured with the deal
         w.page.evaluate(f"location.hash = '#{bid}'")
-        got = w.page.evaluate(MEASURE)
+        got = w.page.evaluate(MEASURE, False)
         scroll = max(scroll, got["scroll"])
         outside += [f"{bid}: {o}" for o in got["outside"]]
         wrapped += bool(got["wrapped"])
     for bid in _widest(w):
         w.page.click(f".moves a[data-board='{bid}']")
         assert _shown(w) == bid
-        views = w.page.evaluate(MEASURE)["views"]
+        views = w.page.evaluate(MEASURE, True)["views"]
         _said(capsys, f"{key} at {width}, {bid}: table {views['table']}, verdict "
                       f"{views['verdict']}, candidates {views['cands']}")
         # The board, the verdict and the head of the candidates in view.

@@ -262,10 +262,10 @@ def test_a_line_from_one_sampled_deal_says_so(perfect: str, sample: str) -> None
 def test_the_value_curve_is_the_rounds_margin_after_each_play(
         record: str, perfect: str, solved: Callable[[str], dict[str, Any]],
         plays: Callable[[bool], list[dict[str, Any]]]) -> None:
-    """A point per weighed turn: the first player's points less the second's
-    in the round so far, plus the value ``muggins solve`` gives the play
-    made (negated when the second moved); the mistakes and blunders in
-    their colours, as ``analyze`` judges them."""
+    """A point per weighed turn, on its mover's curve: the mover's points
+    less the other's in the round so far, plus the value ``muggins solve``
+    gives the play made; the mistakes and blunders in their colours, on
+    the curve of the player who made them, as ``analyze`` judges them."""
     match = read_match(record, 1)
     resolve = record_resolver(record)
     start = position_at(match, resolve, "1.1").scores
@@ -283,13 +283,16 @@ def test_the_value_curve_is_the_rounds_margin_after_each_play(
             continue
         value = next(m["value"] for m in moves if _move(m["move"]) == _as_move(d.move))
         before = position_at(match, resolve, f"{at.round}.{at.turn}").scores
-        made = (before[0] - start[0]) - (before[1] - start[1])
-        assert points[bid] == pytest.approx(made + (value if at.to_move == 0 else -value))
+        m, o = at.to_move, 1 - at.to_move
+        made = (before[m] - start[m]) - (before[o] - start[o])
+        assert points[bid] == pytest.approx(made + value)
         checked += 1
     assert checked >= 6
-    marked = re.findall(r'<circle class="pt verdict (\w+)"', perfect)
-    judged = [p["solver"]["verdict"] for p in plays(True)]
-    assert sorted(marked) == sorted(v for v in judged if v in ("mistake", "blunder"))
+    marked = re.findall(r'<circle class="pt verdict (\w+) p(\d)" data-board="r1t(\d+)"', perfect)
+    seats = {"Siti Rahma": "0"}
+    judged = [(p["solver"]["verdict"], seats.get(p["player"], "1"), str(p["turn"]))
+              for p in plays(True)]
+    assert sorted(marked) == sorted(v for v in judged if v[0] in ("mistake", "blunder"))
 
 
 def _entries(html: str) -> dict[int, str]:

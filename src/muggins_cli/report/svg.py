@@ -107,6 +107,16 @@ def frame_for(rules: Rules) -> Rect:
     return Rect(-half_w, -half_h, 2 * half_w, 2 * half_h)
 
 
+def _upright(frame: Rect) -> Rect:
+    """The frame a spinner's up and down arms keep to: as tall as the
+    line's frame is wide, so that they run as far straight as the line
+    does before a corner (within the line's short frame they turned after
+    two tiles, and a tile played at the top of one, or its ghost, lay
+    sideways, off the arm's centre)."""
+    half = max(frame.w, frame.h) / 2
+    return Rect(frame.x, -half, frame.w, 2 * half)
+
+
 def _size(double: bool, d: Vec) -> tuple[int, int]:
     """Length along the direction of play, and width across it."""
     return (S, L) if double else (L, S)
@@ -205,8 +215,11 @@ def lay_table(rules: Rules, layout: Layout, frame: Rect | None = None) -> Table:
     index = {End.L: 0, End.R: 1, End.U: 2, End.D: 3}
     # The line first, then the spinner's up and down arms: the line is what
     # the players laid first and it keeps the straight run.
+    line = walker.frame
     for end, head, d in starts:
+        walker.frame = _upright(line) if d in (UP, DOWN) else line
         heads[end] = walker.arm(arms[index[end]].tiles, head, d, out)
+    walker.frame = line
     ends = []
     for end, pip in open_ends(rules, layout).items():
         (hx, hy), d = heads[end]
@@ -346,28 +359,50 @@ def board_svg(pos: Position, last: Tile | None = None, *, extent: Rect | None = 
     extent = table.extent() if extent is None else union(extent, table.extent())
     faces: set[tuple[Pip, Pip, bool]] = set()
     parts: list[str] = []
-    lines = [t for t in (caption, scored) if t] if legend else []
-    ends = ends_text(rules, pos.layout)
-    if ends and legend:
-        made = layout_score(rules, pos.layout)
-        lines.append(f"open ends {ends}" + (f", which scores {made}" if made else ""))
+    lines = _legend_lines(pos, caption, scored) if legend else []
     for k, text in enumerate(lines):
         parts.append(f'<text class="lbl" x="8" y="{16 + 16 * k}">{for_xml(text)}</text>')
     top: float = 8 + 16 * len(lines) if legend else 2
     width = max(extent.w, 400)
-    dx = -extent.x + (width - extent.w) / 2
-    dy = top - extent.y
+    felt = extent.h if table.tiles or ghosts else min(extent.h, _EMPTY_FELT)
     parts.append(f'<rect class="felt" x="0" y="{_num(top)}" width="{_num(width)}" '
-                 f'height="{_num(extent.h)}" rx="8"/>')
-    parts.append(f'<g class="table" transform="translate({_num(dx)} {_num(dy)})">')
+                 f'height="{_num(felt)}" rx="8"/>')
+    dx = -extent.x + (width - extent.w) / 2
+    parts.extend(_laid(table, last, ghosts, dx, top - extent.y, faces))
+    y = _hands(pos, top + felt + 10, width, parts, faces)
+    height = _stock(pos.stock_count, y, width, parts)
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="table-svg" '
+            f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" '
+            f'height="{_num(height)}">')
+    return Board(head + "".join(parts) + "</svg>", frozenset(faces))
+
+
+_EMPTY_FELT = 2 * L
+"""The felt of a table nothing is laid on yet (a deal): a strip, not the
+round's whole field left empty."""
+
+
+def _legend_lines(pos: Position, caption: str | None, scored: str | None) -> list[str]:
+    """The lines of text over a standalone board: what was played, what it
+    scored, and the open ends with their total."""
+    lines = [t for t in (caption, scored) if t]
+    ends = ends_text(pos.rules, pos.layout)
+    if ends:
+        made = layout_score(pos.rules, pos.layout)
+        lines.append(f"open ends {ends}" + (f", which scores {made}" if made else ""))
+    return lines
+
+
+def _laid(table: Table, last: Tile | None, ghosts: Sequence[Ghost], dx: float, dy: float,
+          faces: set[tuple[Pip, Pip, bool]]) -> list[str]:
+    """The tiles on the table, the last one outlined, the open ends' pips
+    and the ghosts, moved by ``dx``, ``dy`` onto the felt."""
+    parts = [f'<g class="table" transform="translate({_num(dx)} {_num(dy)})">']
     for t in table.tiles:
         faces.add((t.a, t.b, t.upright))
         mark = ' data-last="1"' if t.tile == last else ""
         parts.append(_use(face_id(t.a, t.b, t.upright), t.rect.x, t.rect.y, extra=mark))
-    if last is not None:
-        for t in table.tiles:
-            if t.tile == last:
-                parts.append(_ring("last", t.rect))
+    parts.extend(_ring("last", t.rect) for t in table.tiles if last is not None and t.tile == last)
     for e in table.ends:
         parts.append(f'<g class="end" data-end="{e.end.value}"><circle cx="{_num(e.x)}" '
                      f'cy="{_num(e.y)}" r="9"/><text x="{_num(e.x)}" '
@@ -379,22 +414,25 @@ def board_svg(pos: Position, last: Tile | None = None, *, extent: Rect | None = 
                      + _use(face_id(t.a, t.b, t.upright), t.rect.x, t.rect.y, "ghost-tile")
                      + _ring("ghost-ring", t.rect) + "</g>")
     parts.append("</g>")
+    return parts
 
-    # Hands, two to a row (a long hand wraps within its half), then the stock.
-    y = top + extent.h + 10
+
+def _hands(pos: Position, y: float, width: float, parts: list[str],
+           faces: set[tuple[Pip, Pip, bool]]) -> float:
+    """Each hand from ``y`` down, two to a row (a long hand wraps within its
+    half), with its player's name and score; returns where they end."""
     col_w = width / 2
     per_row = max(1, int((col_w - 16) // (S + HAND_GAP)))
     held: list[list[Tile | None]] = [
         [*sorted(hand)] if hand is not None else [None] * pos.hand_sizes[i]
         for i, hand in enumerate(pos.hands)]
-    for pair in range(0, len(pos.players), 2):
-        rows = max(max(1, -(-len(held[i]) // per_row))
-                   for i in range(pair, min(pair + 2, len(pos.players))))
-        for i in range(pair, min(pair + 2, len(pos.players))):
+    seats = len(pos.players)
+    for pair in range(0, seats, 2):
+        rows = max(max(1, -(-len(held[i]) // per_row)) for i in range(pair, min(pair + 2, seats)))
+        for i in range(pair, min(pair + 2, seats)):
             x = (i % 2) * col_w + 8
-            name = pos.players[i]
             mover = i == pos.to_move and not pos.round_over
-            label = f"{'▶ ' if mover else ''}{name}  {pos.scores[i]}"
+            label = f"{'▶ ' if mover else ''}{pos.players[i]}  {pos.scores[i]}"
             cls = "lbl mover" if mover else "lbl"
             parts.append(f'<text class="{cls}" x="{_num(x)}" y="{_num(y + 12)}">'
                          f"{for_xml(label)}</text>")
@@ -409,19 +447,20 @@ def board_svg(pos: Position, last: Tile | None = None, *, extent: Rect | None = 
                     parts.append(_use(face_id(tile.hi, tile.lo, True), tx, ty))
             parts.append("</g>")
         y += _HAND_TOP + rows * (L + HAND_GAP) + 8
-    parts.append(f'<text class="lbl" x="8" y="{_num(y + 12)}">stock {pos.stock_count}</text>')
+    return y
+
+
+def _stock(count: int, y: float, width: float, parts: list[str]) -> float:
+    """The stock face down from ``y``; returns the drawing's height."""
+    parts.append(f'<text class="lbl" x="8" y="{_num(y + 12)}">stock {count}</text>')
     parts.append('<g class="stock">')
     per_row = max(1, int((width - 80) // (S + HAND_GAP)))
-    for k in range(pos.stock_count):
+    for k in range(count):
         tx = 72 + (k % per_row) * (S + HAND_GAP)
         parts.append(_use("back", tx, y + (k // per_row) * (L + HAND_GAP), "back"))
     parts.append("</g>")
-    rows = max(1, -(-pos.stock_count // per_row))
-    height = y + rows * (L + HAND_GAP) + 6
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="table-svg" '
-            f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" '
-            f'height="{_num(height)}">')
-    return Board(head + "".join(parts) + "</svg>", frozenset(faces))
+    rows = max(1, -(-count // per_row))
+    return y + rows * (L + HAND_GAP) + 6
 
 
 def union(a: Rect, b: Rect) -> Rect:

@@ -43,7 +43,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from muggins_cli.analysis.weigh import WeighOptions
+from muggins_cli.analysis.verdicts import WeighOptions
 from muggins_cli.cli.solver_options import solver_weigher
 from muggins_cli.cli.study_cmd import study_analysis, study_html, study_page
 

@@ -19,15 +19,9 @@ from muggins_cli.analysis.annotate import verdict_glyph
 from muggins_cli.analysis.files import FileAnalysis
 from muggins_cli.analysis.match import MatchAnalysis, PlayerStats
 from muggins_cli.analysis.plays import Option, PlayAnalysis
-from muggins_cli.analysis.weigh import (
-    CLOSE,
-    UNCERTAIN,
-    VERDICT_WORDS,
-    SolverStats,
-    Weighed,
-    measured,
-    verdict_reason,
-)
+from muggins_cli.analysis.solver_stats import SolverStats
+from muggins_cli.analysis.verdicts import CLOSE, UNCERTAIN, VERDICT_WORDS, measured, verdict_reason
+from muggins_cli.analysis.weigh import Weighed
 from muggins_cli.report.escape import for_terminal, terminal_table
 from muggins_cli.report.json_report import REPORT_START, Totals, dumps, file_json
 

@@ -8,7 +8,7 @@ import statistics
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from muggins_cli.analysis.weigh import value_error
+from muggins_cli.analysis.race import value_error
 from muggins_cli.engine.state import Draw, Place, RoundState, UnseenDraw, apply, placement_score
 from muggins_cli.replay.position import Position
 from muggins_cli.report.escape import for_terminal

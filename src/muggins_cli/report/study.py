@@ -37,19 +37,18 @@ from markupsafe import Markup, escape
 from muggins_cli.analysis.annotate import verdict_glyph
 from muggins_cli.analysis.match import MatchAnalysis
 from muggins_cli.analysis.plays import PlayAnalysis, play_text, written_halves
-from muggins_cli.analysis.weigh import (
+from muggins_cli.analysis.verdicts import (
     BLUNDER,
     CLOSE,
     FINE,
     MISTAKE,
     UNCERTAIN,
     VERDICT_WORDS,
-    Candidate,
-    Weighed,
     WeighOptions,
     points,
     verdict_reason,
 )
+from muggins_cli.analysis.weigh import Candidate, Weighed
 from muggins_cli.engine.layout import Layout, layout_score, open_ends
 from muggins_cli.engine.state import Draw, Pass, Place, UnseenDraw, placed_scored
 from muggins_cli.notation.model import (

@@ -57,18 +57,27 @@ def settled(verdict: str, low: float, high: float, done: int,
             or done >= options.blunder_deals)
 
 
-def racer(played: SolverMove, options: WeighOptions) -> Enough:
+class Race:
     """When a sampled decision has had enough deals (module docstring), and
     which moves are still worth valuing: the play made, the leader, and
-    every move not yet clearly below the leader."""
-    seen: SolverMove = as_seen(played)
-    asked = set(looks(options.min_deals, options.samples))
+    every move not yet clearly below the leader. Called as an
+    :data:`~muggins_cli.solver.api.Enough`; ``dropped`` keeps, for each
+    move it stopped valuing, the deals it had been valued in and how far
+    below the leader it was known to lie then (the leader's lead less
+    :data:`.verdicts.DROP_Z` standard errors), which is all that is known of
+    it after."""
 
-    def enough(per: Mapping[SolverMove, Sequence[float]],
-               done: int) -> Collection[SolverMove] | None:
-        nonlocal seen
+    def __init__(self, played: SolverMove, options: WeighOptions) -> None:
+        self.seen: SolverMove = as_seen(played)
+        self.options = options
+        self.asked = set(looks(options.min_deals, options.samples))
+        self.dropped: dict[SolverMove, tuple[int, float]] = {}
+
+    def __call__(self, per: Mapping[SolverMove, Sequence[float]],
+                 done: int) -> Collection[SolverMove] | None:
+        seen, options = self.seen, self.options
         if seen not in per:  # a lead names its orientation; the solver's may differ
-            seen = next((m for m in per if same(m, seen)), seen)
+            seen = self.seen = next((m for m in per if same(m, seen)), seen)
         mine = per.get(seen)
         if mine is None or len(mine) < done:
             return None  # not a move here: the caller says so
@@ -78,7 +87,7 @@ def racer(played: SolverMove, options: WeighOptions) -> Enough:
                        key=lambda m: (m != seen, -sum(per[m])))
         if done >= options.samples:
             return None
-        if done not in asked:
+        if done not in self.asked:
             return alive
         verdict, low, high, leader = judge({m: per[m] for m in alive}, seen, options)
         if settled(verdict, low, high, done, options):
@@ -86,11 +95,17 @@ def racer(played: SolverMove, options: WeighOptions) -> Enough:
         keep = []
         for m in alive:
             gap, _ = _paired(per[leader], per[m])
-            if m in (seen, leader) or gap - margin(per[leader], per[m], DROP_Z) <= 0:
+            below = gap - margin(per[leader], per[m], DROP_Z)
+            if m in (seen, leader) or below <= 0:
                 keep.append(m)
+            else:
+                self.dropped[m] = (done, below)
         return keep
 
-    return enough
+
+def racer(played: SolverMove, options: WeighOptions) -> Race:
+    """A new :class:`Race` for a decision whose play made is ``played``."""
+    return Race(played, options)
 
 
 def judge(per: Mapping[SolverMove, Sequence[float]], played: SolverMove,

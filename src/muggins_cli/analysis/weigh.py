@@ -66,12 +66,14 @@ or took, and nothing the player chose.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from muggins_cli.analysis.lines import LineTurn, line_turns
 from muggins_cli.analysis.plays import TurnRef, named_best, play_text, written, written_halves
 from muggins_cli.analysis.race import (
+    Race,
     cost_error,
     counted,
     judge,
@@ -79,6 +81,7 @@ from muggins_cli.analysis.race import (
     move_of,
     pair_error,
     racer,
+    same,
     value_error,
     value_of,
 )
@@ -90,7 +93,8 @@ from muggins_cli.analysis.verdicts import (
     MISTAKE,
     WeighOptions,
 )
-from muggins_cli.engine.state import Place, UnseenDraw
+from muggins_cli.engine.layout import Layout
+from muggins_cli.engine.state import Place, UnseenDraw, placed_scored
 from muggins_cli.engine.view import moves_seen
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.model import Match
@@ -128,7 +132,14 @@ class Candidate:
     error of ``value`` itself. ``deals`` counts the deals it was valued in
     (0 when exact; fewer than the best's when the race stopped valuing it).
     ``line`` is the solver's best line after it (``MoveValue.pv`` without
-    the move), empty when the solver gives none.
+    the move), empty when the solver gives none, and ``turns`` the same
+    line as a reader follows it (:func:`.lines.line_turns`), walked in the
+    deal the solver played it in. ``text`` is the play in MGN as the
+    reports write it (the tile the record placed in the record's order),
+    ``points`` what it scores at once and ``layout`` the table after it
+    (None for a draw or a pass). ``below``: for a play the race stopped
+    valuing, how far below the leader it was known to lie then
+    (:class:`.race.Race`), after ``deals`` deals.
     """
 
     move: SolverMove
@@ -138,6 +149,11 @@ class Candidate:
     value_error: float | None = None
     deals: int = 0
     line: tuple[SolverMove, ...] = ()
+    text: str = ""
+    points: int = 0
+    layout: Layout | None = None
+    turns: tuple[LineTurn, ...] = ()
+    below: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +186,10 @@ class Weighed(TurnRef):
     ``cost_high`` the cost was found in (``z`` standard errors either side,
     and every other move's lead over the play made); None when there was no
     choice or no answer. ``candidates`` are every legal play the search
-    valued, best first (:class:`Candidate`).
+    valued, best first (:class:`Candidate`), ``rank`` the index of the play
+    made among them (None when it is not one), and ``sampled`` whether
+    their lines are played in one sampled deal of the unseen tiles rather
+    than the recorded one.
     """
 
     choices: int
@@ -194,6 +213,8 @@ class Weighed(TurnRef):
     dealt: int = 0
     unfinished: int = 0
     dropped: int = 0
+    rank: int | None = None
+    sampled: bool = False
 
     @property
     def costly(self) -> bool:
@@ -230,6 +251,7 @@ class _Searched:
     dealt: int = 0
     unfinished: int = 0
     counted: int = 0
+    below: Mapping[SolverMove, tuple[int, float]] | None = None
 
 
 def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
@@ -289,11 +311,13 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
             nodes, solved = res.nodes, res.dealt
         left = None if work is None else work - nodes
         enough: Enough
+        race: Race | None = None
         if played is None:
             samples = min(options.luck_deals, options.samples)
             enough = counted(samples)
         else:
-            samples, enough = options.samples, racer(played, options)
+            race = racer(played, options)
+            samples, enough = options.samples, race
         res = solve(rules, know, mode="sample", objective="points", node_limit=per_deal,
                     samples=samples, seed=options.seed * 1_000_003 + line,
                     multi=Multi.PARANOID, enough=enough, node_total=left, pv=lines)
@@ -308,28 +332,41 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
         return _Searched(None, f"{res.samples} deal{'s' if res.samples != 1 else ''} within "
                                f"the turn's work bound, fewer than {least}", nodes, solved,
                          res.dealt, res.unfinished, res.samples)
-    return _Searched(res, None, nodes, solved, res.dealt, res.unfinished, res.samples)
+    return _Searched(res, None, nodes, solved, res.dealt, res.unfinished, res.samples,
+                     race.dropped if race is not None else None)
 
 
-def _candidates(result: SolveResult, named: SolverMove | None = None) -> tuple[Candidate, ...]:
+def _candidates(at: Position, result: SolveResult, named: SolverMove | None,
+                written: tuple[int, int] | None,
+                below: Mapping[SolverMove, tuple[int, float]] | None) -> tuple[Candidate, ...]:
     """Every move the search valued, best first (``named``, the best as the
     turn names it, then the solver's order among equals): its value, its
-    cost against the best and their errors, and the line the solver expects
-    after it (when it was asked for)."""
+    cost against the best and their errors, what it lays and scores, the
+    line the solver expects after it (when it was asked for) walked in the
+    deal it was played in, and where the race dropped it."""
     best = move_of(result, result.best) if result.best is not None else None
     if best is None or best.value is None:
         return ()
     first = move_of(result, named) if named is not None else None
     first = best if first is None else first
+    rules, layout = at.rules, at.layout
+    deal = result.deal if result.mode.value == "sample" else at.state()
     out = []
     for mv in result.moves:
         if mv.value is None:
             continue
         error = (None if mv is best or result.exact or len(mv.deals) < 2
                  else pair_error(best, mv))
+        text, points, after = str(mv.move), 0, None
+        if isinstance(mv.move, Place):
+            text = play_text(rules, layout, mv.move, written)
+            after, points = placed_scored(rules, layout, mv.move)
+        dropped = (below or {}).get(mv.move)
         out.append(Candidate(mv.move, mv.value, max(0.0, best.value - mv.value), error,
                              None if result.exact else mean_error(mv),
-                             len(mv.deals), tuple(mv.pv[1:])))
+                             len(mv.deals), tuple(mv.pv[1:]), text, points, after,
+                             line_turns(rules, deal, mv.pv[0], mv.pv[1:]) if mv.pv else (),
+                             dropped[1] if dropped is not None else None))
     order = sorted(range(len(out)), key=lambda i: (out[i].move != first.move, -out[i].value, i))
     return tuple(out[i] for i in order)
 
@@ -489,7 +526,18 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
                     value_error=value_error(res, d.move),
                     best_value_error=value_error(res, res.best),
                     luck_error=luck_error, cost_low=low, cost_high=high,
-                    candidates=_candidates(res, named), **work.counts())
+                    **_listed(d, res, named, searched.below), **work.counts())
+
+
+def _listed(d: Decision, res: SolveResult, named: SolverMove | None,
+            below: Mapping[SolverMove, tuple[int, float]] | None) -> dict[str, Any]:
+    """A weighed turn's candidates, the rank of the play made among them,
+    and whether their lines are played in one sampled deal."""
+    cands = _candidates(d.at, res, named, written_halves(d.turn), below)
+    rank = next((k for k, c in enumerate(cands)
+                 if d.move is not None and same(c.move, d.move)), None)
+    sampled = res.mode.value == "sample" and any(c.turns for c in cands)
+    return {"candidates": cands, "rank": rank, "sampled": sampled}
 
 
 #: Weighs a match's decisions, in order: one after another here

@@ -267,64 +267,77 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
     together, bar the overrun of one deal's cap: every deal dealt counts
     (:func:`muggins_cli.solver.api._average`). The principal lines are
     asked for only with ``options.lines`` and ``played``."""
-    from muggins_cli.solver import Multi, solve
-
-    rules = pos.rules
-    players = len(pos.players)
-    per_deal = options.node_limit(players)
     lines = options.lines and played is not None
     try:
         if view == "perfect":
-            if not pos.perfect:
-                return _Searched(None, "the record does not show every hand and the stock "
-                                       "order (deal and stock lines)")
-            res = solve(rules, pos.state(), scores=pos.scores, target=pos.target,
-                        mode="perfect", objective="points", multi=Multi.PARANOID,
-                        node_limit=per_deal, pv=lines)
-            if res.interrupted:
-                raise KeyboardInterrupt
-            if res.stopped is not None:
-                return _Searched(None, "the search did not finish within the node budget "
-                                       "(--deal-nodes)", res.nodes, 1)
-            return _Searched(res, None, res.nodes, 1)
+            return _search_perfect(pos, options, lines)
         if pos.hands[pos.to_move] is None:
             return _Searched(None, "the record does not show the mover's hand (deal lines)")
         if work is not None and work <= 0:
             return _Searched(None, "the turn's work bound was spent before a deal")
-        know = pos.view()
-        nodes = solved = 0
-        every = every_deal(know, options.exact) if options.exact else None
-        if every is not None:
-            # The deals share half the turn's work, and none may take more
-            # than a deal's node cap on average. A listing cut short is
-            # given up whole (it is no sample: nothing is left out of one).
-            caps = [c for c in (None if work is None else work // 2,
-                                None if per_deal is None else per_deal * len(every))
-                    if c is not None]
-            res = solve(rules, know, mode="sample", objective="points", deals=every,
-                        node_limit=min(caps) if caps else None, multi=Multi.PARANOID,
-                        pv=lines)
-            if res.interrupted:
-                raise KeyboardInterrupt
-            if res.exact:
-                return _Searched(res, None, res.nodes, res.dealt)
-            nodes, solved = res.nodes, res.dealt
-        left = None if work is None else work - nodes
-        enough: Enough
-        race: Race | None = None
-        if played is None:
-            samples = min(options.luck_deals, options.samples)
-            enough = counted(samples)
-        else:
-            race = racer(played, options)
-            samples, enough = options.samples, race
-        res = solve(rules, know, mode="sample", objective="points", node_limit=per_deal,
-                    samples=samples, seed=options.seed * 1_000_003 + line,
-                    multi=Multi.PARANOID, enough=enough, node_total=left, pv=lines)
-        nodes += res.nodes
-        solved += res.dealt
+        return _search_sampled(pos, options, line, played, work, lines)
     except MugginsError as e:  # counts that do not add up after an error in the record
         return _Searched(None, str(e))
+
+
+def _search_perfect(pos: Position, options: WeighOptions, lines: bool) -> _Searched:
+    """Every hand and the stock order seen: one exact search."""
+    from muggins_cli.solver import Multi, solve
+
+    if not pos.perfect:
+        return _Searched(None, "the record does not show every hand and the stock "
+                               "order (deal and stock lines)")
+    res = solve(pos.rules, pos.state(), scores=pos.scores, target=pos.target,
+                mode="perfect", objective="points", multi=Multi.PARANOID,
+                node_limit=options.node_limit(len(pos.players)), pv=lines)
+    if res.interrupted:
+        raise KeyboardInterrupt
+    if res.stopped is not None:
+        return _Searched(None, "the search did not finish within the node budget "
+                               "(--deal-nodes)", res.nodes, 1)
+    return _Searched(res, None, res.nodes, 1)
+
+
+def _search_sampled(pos: Position, options: WeighOptions, line: int,
+                    played: SolverMove | None, work: int | None, lines: bool) -> _Searched:
+    """The mover's view: every deal when there are few enough, else deals
+    dealt at random and raced (:func:`_search`)."""
+    from muggins_cli.solver import Multi, solve
+
+    rules = pos.rules
+    per_deal = options.node_limit(len(pos.players))
+    know = pos.view()
+    nodes = solved = 0
+    every = every_deal(know, options.exact) if options.exact else None
+    if every is not None:
+        # The deals share half the turn's work, and none may take more
+        # than a deal's node cap on average. A listing cut short is
+        # given up whole (it is no sample: nothing is left out of one).
+        caps = [c for c in (None if work is None else work // 2,
+                            None if per_deal is None else per_deal * len(every))
+                if c is not None]
+        res = solve(rules, know, mode="sample", objective="points", deals=every,
+                    node_limit=min(caps) if caps else None, multi=Multi.PARANOID,
+                    pv=lines)
+        if res.interrupted:
+            raise KeyboardInterrupt
+        if res.exact:
+            return _Searched(res, None, res.nodes, res.dealt)
+        nodes, solved = res.nodes, res.dealt
+    left = None if work is None else work - nodes
+    enough: Enough
+    race: Race | None = None
+    if played is None:
+        samples = min(options.luck_deals, options.samples)
+        enough = counted(samples)
+    else:
+        race = racer(played, options)
+        samples, enough = options.samples, race
+    res = solve(rules, know, mode="sample", objective="points", node_limit=per_deal,
+                samples=samples, seed=options.seed * 1_000_003 + line,
+                multi=Multi.PARANOID, enough=enough, node_total=left, pv=lines)
+    nodes += res.nodes
+    solved += res.dealt
     if res.interrupted:  # solve answers Ctrl-C with what it has; a whole match stops
         raise KeyboardInterrupt
     least = min(MIN_DEALS, options.samples)
@@ -505,11 +518,7 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
     named = res.best
     if named is not None and best_value is not None and mv is not None:
         named = named_best(named, best_value, mv.move, value)
-    best: str | None = None
-    if isinstance(named, Place):
-        best = play_text(at.rules, at.layout, named, written_halves(turn))
-    elif named is not None:
-        best = str(named)
+    best = _named_text(d, named)
     if value is None or best_value is None or mv is None:
         return _weighed(d, choices, None, best, None, luck, res.exact, res.samples,
                         "the play made is not a legal move here", luck_error=luck_error,
@@ -527,6 +536,14 @@ def weigh_decision(d: Decision, options: WeighOptions) -> Weighed:
                     best_value_error=value_error(res, res.best),
                     luck_error=luck_error, cost_low=low, cost_high=high,
                     **_listed(d, res, named, searched.below), **work.counts())
+
+
+def _named_text(d: Decision, named: SolverMove | None) -> str | None:
+    """The best play as the reports name it: the tile the record placed in
+    the record's order, any other with its joining half first."""
+    if isinstance(named, Place):
+        return play_text(d.at.rules, d.at.layout, named, written_halves(d.turn))
+    return str(named) if named is not None else None
 
 
 def _listed(d: Decision, res: SolveResult, named: SolverMove | None,

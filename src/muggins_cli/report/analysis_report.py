@@ -320,6 +320,10 @@ def weighed_json(w: Weighed) -> dict[str, Any]:
         "luck_error": _r(w.luck_error),
         "lost_low": _r(w.cost_low),
         "lost_high": _r(w.cost_high),
+        "plays": [{"play": c.text, "value": _r(c.value), "lost": round(c.cost, 3),
+                   "lost_error": _r(c.error), "value_error": _r(c.value_error),
+                   "deals": c.deals, "played": k == w.rank, "dropped_below": _r(c.below)}
+                  for k, c in enumerate(w.candidates)],
     }
 
 

@@ -14,14 +14,14 @@ position and the page works with JavaScript off; the small script only
 adds keys and keeps the current turn in view.
 
 With the solver, a board's section also holds the weighing of the turn
-that led to it, written out here so that it reads without script: every
-legal play the solver valued, ranked, with its value and error, the one
-played and the best marked; a radio button per play draws it on the board
-as a ghost tile (CSS ``:has``, no script) and shows the line the solver
-expects after it, when it gives one. Under the score chart a value curve
-gives, turn by turn, what the mover could expect the round's margin to be
-after their play (points already made in the round included), so that the
-swings and the costly turns stand out.
+that led to it, written out so that it reads without script (every legal
+play, ranked, the one played and the best marked; a radio button per play
+draws it as a ghost tile, CSS ``:has``, and shows the solver's line after
+it; beside the play made's, how the round went on at the table): the
+weighing's data, put in words by :mod:`.study_turn`; the move list is
+:mod:`.study_moves`. Under the score chart a value curve gives, turn by
+turn, what the mover could expect the round's margin to be after their
+play, so that the swings and the costly turns stand out.
 """
 
 from __future__ import annotations

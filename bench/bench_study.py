@@ -4,6 +4,7 @@ without the solver and with it.
     python bench/bench_study.py              # 5 repeats without the solver, 3 with
     python bench/bench_study.py --repeats 9 --solver-repeats 5
     python bench/bench_study.py --solver-repeats 0    # the plain page only
+    python bench/bench_study.py --page-only 5         # one analysis, its page 5 times
 
 The match is the example record ``records/club-night-pagat-2p.mgn`` (224
 turns, 235 boards). Without the solver the aim is a page under 2 MB written
@@ -43,7 +44,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from muggins_cli.analysis.weigh import WeighOptions
+from muggins_cli.analysis.verdicts import WeighOptions
 from muggins_cli.cli.solver_options import solver_weigher
 from muggins_cli.cli.study_cmd import study_analysis, study_html, study_page
 
@@ -176,12 +177,50 @@ def solver(repeats: int) -> bool:
     return met
 
 
+def page_only(repeats: int) -> bool:
+    """One analysis with the solver (the mover's view, in process), then the
+    page on top of it built ``repeats`` times: what writing the page adds,
+    apart from the analysis's own time, which the load of a shared machine
+    moves by minutes."""
+    with solver_weigher("bench", None, quiet=True) as (weigher, _):
+        t0 = time.perf_counter()
+        studied = study_analysis(str(CLUB), 1, WeighOptions(), weigher)
+        took = time.perf_counter() - t0
+    page: list[float] = []
+    cpu: list[float] = []
+    digests: set[str] = set()
+    size = 0
+    for _ in range(repeats):
+        t1, c1 = time.perf_counter(), time.process_time()
+        html = study_html(studied)
+        page.append(time.perf_counter() - t1)
+        cpu.append(time.process_time() - c1)
+        size = len(html.encode("utf-8"))
+        digests.add(_digest(html))
+    weighed = [w for w in studied.analysis.weighed if w.candidates]
+    print("with --solver, the page alone (the mover's view, in process)")
+    print(f"  analysis     {took:.1f} s once; {len(weighed)} turns with candidates")
+    print(f"  page size    {size:,} bytes ({size / 1e6:.2f} MB; aim under "
+          f"{AIM_SOLVER_BYTES / 1e6:.1f} MB)")
+    print(f"  page         wall {_figures(page)}; CPU {_figures(cpu)} over {repeats} "
+          f"builds (aim under {AIM_SOLVER_EXTRA:.0f} s)")
+    print(f"  same bytes   {'yes' if len(digests) == 1 else 'NO'} over {repeats} pages")
+    met = size < AIM_SOLVER_BYTES and min(cpu) < AIM_SOLVER_EXTRA and len(digests) == 1
+    print(f"  aim          {'met' if met else 'NOT met'}")
+    return met
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5, help="without the solver")
     ap.add_argument("--solver-repeats", type=int, default=3,
                     help="with --solver (0: not measured); each takes about a minute")
+    ap.add_argument("--page-only", type=int, default=0, metavar="N",
+                    help="only: one analysis with --solver, then its page built N times")
     a = ap.parse_args()
+    if a.page_only:
+        page_only(a.page_only)
+        return
     print(f"record       {CLUB.relative_to(ROOT)}")
     load = os.getloadavg()[0]
     print(f"machine      load {load:.1f} on {os.cpu_count()} cores (wall time waits for the rest)")

@@ -114,19 +114,9 @@ from pathlib import Path
 from typing import Any
 
 from muggins_cli.analysis.plays import written
-from muggins_cli.analysis.weigh import (
-    BLUNDER,
-    CLOSE,
-    FINE,
-    MISTAKE,
-    UNCERTAIN,
-    Weighed,
-    WeighOptions,
-    _choices,
-    _move_of,
-    cost_error,
-    weigh_decision,
-)
+from muggins_cli.analysis.race import cost_error, move_of
+from muggins_cli.analysis.verdicts import BLUNDER, CLOSE, FINE, MISTAKE, UNCERTAIN, WeighOptions
+from muggins_cli.analysis.weigh import Weighed, _choices, weigh_decision
 from muggins_cli.check import record_resolver
 from muggins_cli.engine.scoring import settle
 from muggins_cli.engine.state import (
@@ -311,8 +301,8 @@ def reference_turn(args: tuple[str, int, int, int]) -> dict[str, Any]:
                 node_limit=None, samples=deals, pv=False,
                 seed=seed * 1_000_003 + d.turn.line, multi=Multi.PARANOID,
                 enough=lambda per, done: list(per))
-    played = _move_of(res, d.move)
-    best = _move_of(res, res.best) if res.best is not None else None
+    played = move_of(res, d.move)
+    best = move_of(res, res.best) if res.best is not None else None
     assert played is not None and best is not None and res.value is not None
     cost = max(0.0, res.value - (played.value or 0.0))
     return {"line": d.turn.line, "played": written(d.turn), "best": str(best.move),

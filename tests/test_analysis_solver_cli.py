@@ -13,7 +13,8 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from muggins_cli.analysis.weigh import WeighOptions, weigh_match
+from muggins_cli.analysis.verdicts import WeighOptions
+from muggins_cli.analysis.weigh import weigh_match
 from muggins_cli.check import check_file, record_resolver
 from muggins_cli.cli import app
 from muggins_cli.notation.parser import parse_text

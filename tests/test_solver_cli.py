@@ -80,8 +80,9 @@ def test_json_has_exactly_the_documented_fields(tmp_path: Path) -> None:
                                  "--objective", "points", "--json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert set(doc) == {"position", "to_move", "mode", "objective", "exact", "moves", "best",
-                        "value", "nodes", "seconds"}
+    assert set(doc) == {"position", "to_move", "mode", "objective", "exact", "moves",
+                        "sampled_line", "best", "value", "nodes", "seconds"}
+    assert doc["sampled_line"] is False  # every hand seen: the recorded deal
     assert doc["position"] == "1.5" and doc["to_move"] == "Nyoman" and doc["mode"] == "perfect"
     assert doc["exact"] is True
     assert all(set(m) == {"move", "value", "error", "pv"} for m in doc["moves"])

@@ -9,7 +9,8 @@ import math
 import statistics
 from pathlib import Path
 
-from muggins_cli.analysis.weigh import WeighOptions, weigh_decision, weigh_match
+from muggins_cli.analysis.verdicts import WeighOptions
+from muggins_cli.analysis.weigh import weigh_decision, weigh_match
 from muggins_cli.check import record_resolver
 from muggins_cli.engine.state import UnseenDraw, apply, legal_moves
 from muggins_cli.notation.parser import parse_text

@@ -8,15 +8,8 @@ import random
 
 import pytest
 
-from muggins_cli.analysis.weigh import (
-    WeighOptions,
-    _racer,
-    bounds,
-    judge,
-    looks,
-    settled,
-    student,
-)
+from muggins_cli.analysis.race import bounds, judge, looks, racer, settled, student
+from muggins_cli.analysis.verdicts import WeighOptions
 from muggins_cli.engine.state import Place, legal_moves
 from muggins_cli.engine.view import view_of
 from muggins_cli.rules.loader import load_preset
@@ -62,7 +55,7 @@ def test_a_turn_known_to_lie_near_the_line_is_settled_as_close(close_z: float,
     The race stops at the first look past that, and the verdict is close."""
     options = WeighOptions(costly=5, blunder=15, z=2.0, min_deals=8, samples=100,
                            close=2.0, close_z=close_z)
-    enough = _racer(A, options)
+    enough = racer(A, options)
     per: dict[object, list[float]] = {A: [], B: []}
     for k in range(1, 101):
         per[A].append(0.0)
@@ -80,13 +73,13 @@ A, B, C = Place(Tile.parse("1-2")), Place(Tile.parse("3-4")), Place(Tile.parse("
 
 
 def test_the_race_stops_at_once_on_a_clear_cut_turn() -> None:
-    enough = _racer(A, OPTIONS)
+    enough = racer(A, OPTIONS)
     per = {A: [0.0] * 8, B: [30.0] * 8}
     assert enough(per, 8) is None  # 30 better in every deal: a blunder, known
 
 
 def test_the_race_goes_on_for_a_close_call_and_stops_at_the_cap() -> None:
-    enough = _racer(A, OPTIONS)
+    enough = racer(A, OPTIONS)
     rng = random.Random(1)
     per: dict[object, list[float]] = {A: [], B: []}
     for k in range(1, 41):
@@ -100,7 +93,7 @@ def test_the_race_goes_on_for_a_close_call_and_stops_at_the_cap() -> None:
 
 
 def test_the_race_drops_a_move_clearly_below_the_leader() -> None:
-    enough = _racer(A, OPTIONS)
+    enough = racer(A, OPTIONS)
     rng = random.Random(2)
     per = {A: [rng.uniform(-3, 3) for _ in range(8)], B: [], C: []}
     per[B] = [a + 5 + rng.uniform(-6, 6) for a in per[A]]  # near the threshold
@@ -135,7 +128,7 @@ def test_solve_deals_until_the_caller_has_enough() -> None:
 def test_a_play_that_leads_by_a_hair_is_not_fine_until_the_runner_up_is_known() -> None:
     """The played move leads, but another is only 1 point behind with a
     large spread: it may truly be better by more than the threshold."""
-    enough = _racer(A, OPTIONS)
+    enough = racer(A, OPTIONS)
     rng = random.Random(3)
     per = {A: [0.0] * 8, B: [rng.choice([-12.0, 10.0]) for _ in range(8)]}
     assert sum(per[B]) / 8 < 0  # A leads
@@ -177,7 +170,7 @@ def test_the_verdict_is_asked_at_a_few_counts_of_deals_only() -> None:
     assert looks(8, 100) == [8, 12, 18, 27, 40, 60, 90, 100]
     assert looks(8, 8) == [8]
     options = WeighOptions(costly=5, blunder=15, z=2.0, min_deals=8, samples=100)
-    enough = _racer(A, options)
+    enough = racer(A, options)
     per = {A: [0.0] * 9, B: [30.0] * 9}  # 30 better in every deal: a blunder, known
     assert enough(per, 9) is not None  # 9 is no count the verdict is asked at
     per = {A: [0.0] * 12, B: [30.0] * 12}
@@ -197,7 +190,7 @@ def test_a_costly_turn_is_not_dealt_on_past_blunder_deals_to_tell_the_glyph() ->
     assert done(8.0, 16.0, 27) is True    # at blunder_deals: enough
     assert done(3.0, 16.0, 500) is False  # fine or not is never left open
     assert done(0.0, 4.0, 8) is True      # fine: 15 plays no part
-    enough = _racer(A, options)
+    enough = racer(A, options)
     per: dict[object, list[float]] = {A: [], B: []}
     for k in range(1, 28):
         per[A].append(0.0)
@@ -246,7 +239,7 @@ def test_the_race_names_the_play_made_and_the_leader_first() -> None:
     """A deal whose search is cut short has valued the moves named first:
     the play made, the leader, then the others by their mean."""
     options = WeighOptions(costly=5, blunder=15, z=2.0, min_deals=8, samples=100)
-    enough = _racer(A, options)
+    enough = racer(A, options)
     rng = random.Random(2)
     per = {C: [10 + rng.uniform(-60, 60) for _ in range(8)],
            B: [15 + rng.uniform(-60, 60) for _ in range(8)],
@@ -276,7 +269,7 @@ def test_the_default_rule_is_the_one_the_readme_states() -> None:
         16, 24, 36, 54, 81, 122, 183, 274, 411, 616, 924, 1024]
 
     def race(diffs: list[float]) -> tuple[int, str]:
-        enough = _racer(A, options)
+        enough = racer(A, options)
         per: dict[object, list[float]] = {A: [], B: []}
         for k, d in enumerate(diffs, 1):
             per[A].append(0.0)

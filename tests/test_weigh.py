@@ -11,16 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from muggins_cli.analysis.weigh import (
+from muggins_cli.analysis.solver_stats import (
     COSTLY_PLAY,
     SolverStats,
-    Weighed,
-    WeighOptions,
     costly_findings,
     solver_stats,
-    weigh_decision,
-    weigh_match,
 )
+from muggins_cli.analysis.verdicts import WeighOptions
+from muggins_cli.analysis.weigh import Weighed, weigh_decision, weigh_match
 from muggins_cli.check import record_resolver
 from muggins_cli.engine.state import Place, UnseenDraw, legal_moves
 from muggins_cli.engine.view import SeatView, SeenMove

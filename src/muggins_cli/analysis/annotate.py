@@ -39,9 +39,10 @@ from dataclasses import dataclass
 from muggins_cli import lexicon
 from muggins_cli.analysis.match import MatchAnalysis
 from muggins_cli.analysis.plays import PlayAnalysis
-from muggins_cli.analysis.weigh import BLUNDER as BLUNDER_VERDICT
-from muggins_cli.analysis.weigh import CLOSE, UNCERTAIN, VERDICT_WORDS, Weighed, measured, points
-from muggins_cli.analysis.weigh import MISTAKE as MISTAKE_VERDICT
+from muggins_cli.analysis.verdicts import BLUNDER as BLUNDER_VERDICT
+from muggins_cli.analysis.verdicts import CLOSE, UNCERTAIN, VERDICT_WORDS, measured, points
+from muggins_cli.analysis.verdicts import MISTAKE as MISTAKE_VERDICT
+from muggins_cli.analysis.weigh import Weighed
 from muggins_cli.errors import MugginsError
 from muggins_cli.notation.model import Annotation, BodyLine, Match, Placement, Severity, Turn
 from muggins_cli.notation.parser import parse_text

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 
 from muggins_cli.analysis.match import MatchAnalysis, analyse_match
-from muggins_cli.analysis.weigh import Weigher, WeighOptions, weigh_each
+from muggins_cli.analysis.verdicts import WeighOptions
+from muggins_cli.analysis.weigh import Weigher, weigh_each
 from muggins_cli.batch import Work, relabel_report
 from muggins_cli.check import (
     STDIN,

@@ -13,16 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from muggins_cli.analysis.plays import PlayAnalysis, analyse_event, written, written_halves
-from muggins_cli.analysis.weigh import (
-    SolverStats,
-    Weighed,
-    Weigher,
-    WeighOptions,
-    costly_findings,
-    solver_stats,
-    weigh_each,
-    weigh_match,
-)
+from muggins_cli.analysis.solver_stats import SolverStats, costly_findings, solver_stats
+from muggins_cli.analysis.verdicts import WeighOptions
+from muggins_cli.analysis.weigh import Weighed, Weigher, weigh_each, weigh_match
 from muggins_cli.notation.model import (
     Diagnostic,
     Match,

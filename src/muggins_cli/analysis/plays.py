@@ -35,27 +35,29 @@ class Option:
     text: str
 
 
+def play_halves(rules: Rules, layout: Layout, move: Place,
+                written: tuple[int, int] | None = None) -> tuple[int, int]:
+    """``move``'s tile as it reads off the table: the half that joins the
+    end first (a lead: the heavier half first, or as it lies); or, when
+    ``written`` (the halves of the tile the record placed, in its order) is
+    the same tile, in the record's order, so that a message naming the play
+    made and a better one writes one tile one way (a placement's halves
+    orient themselves, and a lead whichever way round is the same play)."""
+    tile = move.tile
+    if written is not None and Tile.of(*written) == tile:
+        return written
+    if move.end is None:
+        first = tile.hi if move.left is None else move.left
+    else:
+        first = open_ends(rules, layout)[move.end]
+    return first, tile.other(first)
+
+
 def play_text(rules: Rules, layout: Layout, move: Place,
               written: tuple[int, int] | None = None) -> str:
-    """``move`` in MGN, the half that joins the end written first (a lead:
-    the heavier half first, or as it lies); or, when ``written`` (the
-    halves of the tile the record placed, in its order) is the same tile,
-    in the record's order, so that a message naming the play made and a
-    better one writes one tile one way (a placement's halves orient
-    themselves, and a lead whichever way round is the same play)."""
-    tile = move.tile
-    mine = written is not None and Tile.of(*written) == tile
-    if move.end is None:
-        if mine:  # a lead is written as it was played
-            assert written is not None
-            return f"{written[0]}-{written[1]}"
-        first = tile.hi if move.left is None else move.left
-        return f"{first}-{tile.other(first)}"
-    if mine:
-        assert written is not None
-        return f"{written[0]}-{written[1]}{move.end.value}"
-    pip = open_ends(rules, layout)[move.end]
-    return f"{pip}-{tile.other(pip)}{move.end.value}"
+    """``move`` in MGN, its halves as :func:`play_halves` orders them."""
+    a, b = play_halves(rules, layout, move, written)
+    return f"{a}-{b}{move.end.value if move.end is not None else ''}"
 
 
 def options(rules: Rules, layout: Layout, tiles: Iterable[Tile],

@@ -126,8 +126,9 @@ def solve_cmd(
                            "wins or loses the match, in words), the best and its principal "
                            "variation; json: one JSON document: position, to_move, mode, "
                            "objective, exact, moves [{move, value, error, pv; with "
-                           "--objective match, match: {wins, losses, of, points}}], best, "
-                           "value, nodes, seconds."),
+                           "--objective match, match: {wins, losses, of, points}}], "
+                           "sampled_line (whether the lines are played in one sampled "
+                           "deal), best, value, nodes, seconds."),
     ] = Format.text.value,
     as_json: JsonOption = False,
     quiet: QuietOption = False,

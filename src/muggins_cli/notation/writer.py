@@ -129,15 +129,7 @@ def _comment(comment: Comment) -> str:
 def format_line(record: BodyLine) -> str:
     """A body line without its annotations (also what the replay quotes)."""
     if isinstance(record, Turn):
-        steps = [_draw(draw) for draw in record.draws]
-        action = record.action
-        if isinstance(action, Pass):
-            steps.append("pass")
-        else:
-            steps.append(_placement(action))
-        if record.claim is not None:
-            steps.append(f"+{record.claim.points}")
-        return f"{record.player}: {' '.join(steps)}"
+        return f"{record.player}: {turn_steps(record)}"
     if isinstance(record, DealLine):
         return _with_tiles(f"deal {record.player}", record.tiles)
     if isinstance(record, RoundLine):
@@ -154,6 +146,18 @@ def format_line(record: BodyLine) -> str:
     if isinstance(record, MugginsCall):
         return f"{record.player}: muggins +{record.points}"
     raise TypeError(f"not a body line: {record!r}")
+
+
+def turn_steps(turn: Turn, *, claim: bool = True) -> str:
+    """A turn line after the mover's name: its draws, its play and, with
+    ``claim``, its claim (a page that shows the points made beside the
+    claim leaves it out)."""
+    steps = [_draw(draw) for draw in turn.draws]
+    action = turn.action
+    steps.append("pass" if isinstance(action, Pass) else _placement(action))
+    if claim and turn.claim is not None:
+        steps.append(f"+{turn.claim.points}")
+    return " ".join(steps)
 
 
 def _with_tiles(head: str, tiles: tuple[TileTok, ...]) -> str:

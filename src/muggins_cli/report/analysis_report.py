@@ -19,15 +19,9 @@ from muggins_cli.analysis.annotate import verdict_glyph
 from muggins_cli.analysis.files import FileAnalysis
 from muggins_cli.analysis.match import MatchAnalysis, PlayerStats
 from muggins_cli.analysis.plays import Option, PlayAnalysis
-from muggins_cli.analysis.weigh import (
-    CLOSE,
-    UNCERTAIN,
-    VERDICT_WORDS,
-    SolverStats,
-    Weighed,
-    measured,
-    verdict_reason,
-)
+from muggins_cli.analysis.solver_stats import SolverStats
+from muggins_cli.analysis.verdicts import CLOSE, UNCERTAIN, VERDICT_WORDS, measured, verdict_reason
+from muggins_cli.analysis.weigh import Weighed
 from muggins_cli.report.escape import for_terminal, terminal_table
 from muggins_cli.report.json_report import REPORT_START, Totals, dumps, file_json
 
@@ -326,6 +320,10 @@ def weighed_json(w: Weighed) -> dict[str, Any]:
         "luck_error": _r(w.luck_error),
         "lost_low": _r(w.cost_low),
         "lost_high": _r(w.cost_high),
+        "plays": [{"play": c.text, "value": _r(c.value), "lost": round(c.cost, 3),
+                   "lost_error": _r(c.error), "value_error": _r(c.value_error),
+                   "deals": c.deals, "played": k == w.rank, "dropped_below": _r(c.below)}
+                  for k, c in enumerate(w.candidates)],
     }
 
 

@@ -21,7 +21,7 @@ from markupsafe import escape
 
 from muggins_cli.analysis.annotate import verdict_glyph
 from muggins_cli.analysis.match import MatchAnalysis
-from muggins_cli.analysis.weigh import measured
+from muggins_cli.analysis.verdicts import measured
 from muggins_cli.notation.model import BodyLine, Turn
 from muggins_cli.replay.position import Position
 

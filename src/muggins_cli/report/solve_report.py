@@ -8,7 +8,7 @@ import statistics
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from muggins_cli.analysis.weigh import value_error
+from muggins_cli.analysis.race import value_error
 from muggins_cli.engine.state import (
     KnownDraw,
     Place,
@@ -218,8 +218,9 @@ def solve_json(pos: Position, where: str, res: SolveResult, state: RoundState | 
     [{move, value, error, pv}] (``error`` the standard error of a sampled
     value, null when exact; under the match objective ``match``: the deals
     that win and lose the match, of how many, and the value in points
-    without the match's bonus, what the text writes), best, value, nodes,
-    seconds."""
+    without the match's bonus, what the text writes), ``sampled_line``
+    (whether the lines are played in one sampled deal of the unseen tiles,
+    as the text says above them), best, value, nodes, seconds."""
     match = _Outcomes(res, len(pos.players))
 
     def outcome(m: MoveValue) -> dict[str, Any]:
@@ -240,6 +241,7 @@ def solve_json(pos: Position, where: str, res: SolveResult, state: RoundState | 
              **outcome(m)}
             for m in res.moves
         ],
+        "sampled_line": res.mode.value == "sample" and any(len(m.pv) > 1 for m in res.moves),
         "best": str(res.best) if res.best is not None else None,
         "value": res.value,
         "nodes": res.nodes,

@@ -14,14 +14,14 @@ position and the page works with JavaScript off; the small script only
 adds keys and keeps the current turn in view.
 
 With the solver, a board's section also holds the weighing of the turn
-that led to it, written out here so that it reads without script: every
-legal play the solver valued, ranked, with its value and error, the one
-played and the best marked; a radio button per play draws it on the board
-as a ghost tile (CSS ``:has``, no script) and shows the line the solver
-expects after it, when it gives one. Under the score chart a value curve
-gives, turn by turn, what the mover could expect the round's margin to be
-after their play (points already made in the round included), so that the
-swings and the costly turns stand out.
+that led to it, written out so that it reads without script (every legal
+play, ranked, the one played and the best marked; a radio button per play
+draws it as a ghost tile, CSS ``:has``, and shows the solver's line after
+it; beside the play made's, how the round went on at the table): the
+weighing's data, put in words by :mod:`.study_turn`; the move list is
+:mod:`.study_moves`. Under the score chart a value curve gives, turn by
+turn, what the mover could expect the round's margin to be after their
+play, so that the swings and the costly turns stand out.
 """
 
 from __future__ import annotations
@@ -29,63 +29,53 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
-from typing import TYPE_CHECKING
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from muggins_cli.analysis.annotate import verdict_glyph
 from muggins_cli.analysis.match import MatchAnalysis
-from muggins_cli.analysis.plays import PlayAnalysis, play_text, written_halves
-from muggins_cli.analysis.weigh import (
-    BLUNDER,
-    CLOSE,
-    FINE,
-    MISTAKE,
-    UNCERTAIN,
-    VERDICT_WORDS,
-    Candidate,
-    Weighed,
-    WeighOptions,
-    points,
-    verdict_reason,
-)
-from muggins_cli.engine.layout import Layout, layout_score, open_ends
-from muggins_cli.engine.state import KnownDraw, PassTurn, Place, UnseenDraw, placed_scored
-from muggins_cli.notation.model import (
-    NO_COMMENTS,
-    Annotation,
-    BodyLine,
-    Comments,
-    Match,
-    MugginsCall,
-    RoundLine,
-    Turn,
-)
-from muggins_cli.notation.model import Pass as PassStep
-from muggins_cli.notation.writer import format_line
+from muggins_cli.analysis.plays import PlayAnalysis
+from muggins_cli.analysis.verdicts import BLUNDER, MISTAKE, WeighOptions
+from muggins_cli.analysis.weigh import Weighed
+from muggins_cli.engine.layout import Layout, layout_score
+from muggins_cli.notation.model import BodyLine, Match, RoundLine, Turn
+from muggins_cli.notation.writer import turn_steps
 from muggins_cli.replay.position import Position
 from muggins_cli.report.analysis_report import (
     player_headers,
     player_rows,
     weigh_line,
 )
-from muggins_cli.report.board import after_settlement, ends_text, went_out
+from muggins_cli.report.board import ends_text
 from muggins_cli.report.chart import chart_svg, curve_text
+from muggins_cli.report.study_moves import (
+    Call,
+    MoveEntry,
+    RoundView,
+    calls_by_turn,
+    comments_of,
+    match_notes,
+    move_entry,
+    round_end,
+)
+from muggins_cli.report.study_turn import (
+    LINE_TURNS,
+    Step,
+    TurnView,
+    ghosts,
+    turn_view,
+)
 from muggins_cli.report.svg import (
     Ghost,
     Rect,
+    Table,
     board_svg,
     defs_svg,
-    face_id,
     lay_table,
     new_tile,
     union,
 )
 from muggins_cli.rules.model import Rules
-
-if TYPE_CHECKING:  # the solver (Numba) only when a page is weighed
-    from muggins_cli.solver import SolverMove
 
 COLOURS = ("#1f6fb4", "#2e8b57", "#8e44ad", "#7a5c2e")
 """One per seat, in the chart, the move list and the summary: none of them
@@ -93,102 +83,6 @@ red or orange, the colours of a mistake and a blunder."""
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
        "img-src data:")
 """Nothing remote, ever: the page opens from disk and fetches nothing."""
-LINE_TURNS = 6
-"""How many turns of the solver's line a candidate shows: enough to see the
-plan, few enough to read at a glance."""
-MINUS = "\u2212"
-
-
-@dataclass(frozen=True)
-class Call:
-    player: str
-    seat: int
-    points: int
-    notes: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A turn in the move list: as written, with its notes and calls, what
-    it scored, and the analysis's verdict on it. ``verdict`` is the
-    solver's (``mistake``, ``blunder``: coloured, with ``glyph``); ``lost``
-    says what the play gave away, neutral unless it is a verdict."""
-
-    board: str
-    turn: int
-    player: str
-    seat: int
-    text: str
-    points: int | None
-    claim: int | None
-    notes: tuple[str, ...]
-    calls: tuple[Call, ...]
-    missed: int = 0
-    best: str | None = None
-    lost: str | None = None
-    glyph: str | None = None
-    comments: tuple[str, ...] = ()
-    verdict: str | None = None
-    luck: str | None = None
-
-
-@dataclass(frozen=True)
-class Step:
-    """One turn of a solver's line: who, the tiles they drew, what they
-    laid (``face``: the tile as a page draws it, the half that joins first)
-    and what it scored."""
-
-    player: str
-    seat: int
-    draws: tuple[str, ...]
-    play: str
-    face: str | None
-    points: int
-
-
-@dataclass(frozen=True)
-class CandidateView:
-    """One legal play of a weighed turn, as its row in the turn's table."""
-
-    key: str
-    rank: int
-    play: str
-    scores: int
-    value: str
-    spread: str
-    """The value with its standard error and deals, or ``exact``."""
-    cost: str
-    deals: int
-    """The deals it was valued in when fewer than the turn's (the race
-    stopped valuing it, clearly worse), else 0."""
-    played: bool
-    best: bool
-    ghost: bool
-    line: tuple[Step, ...] = ()
-    more: int = 0
-
-
-@dataclass(frozen=True)
-class TurnView:
-    """The solver's weighing of the turn that led to a board."""
-
-    player: str
-    seat: int
-    played: str
-    choices: int
-    verdict: str
-    """``blunder``, ``mistake``, ``uncertain``, ``fine``, ``best``,
-    ``forced`` or ``unweighed``: the class the page colours it by."""
-    glyph: str | None
-    summary: str
-    luck: str | None
-    how: str
-    meaning: str
-    candidates: tuple[CandidateView, ...] = ()
-    exact: bool = False
-    sampled: bool = False
-    """Whether the solver's lines are played in one deal of the unseen
-    tiles (the mover's view) rather than the recorded one."""
 
 
 @dataclass(frozen=True)
@@ -205,19 +99,6 @@ class BoardView:
     ends: str = ""
     weighed: TurnView | None = None
     seat: int | None = None
-
-
-@dataclass
-class RoundView:
-    number: int
-    board: str
-    leader: str
-    entries: list[Entry] = field(default_factory=list)
-    comments: list[str] = field(default_factory=list)
-    end: str = ""
-    settlement: list[tuple[str, int, str, int]] = field(default_factory=list)
-    """Each player: name, seat, the change the settlement made (``+5``, ``-10``)
-    and the total after it."""
 
 
 @dataclass(frozen=True)
@@ -241,74 +122,6 @@ class Page:
     to the next one)."""
     curve: str = ""
     """What the value curve under the scores shows (none without the solver)."""
-
-
-def _notes(item: BodyLine) -> tuple[str, ...]:
-    return tuple(" ".join(n.text.split()) for n in item.notes)
-
-
-def _calls(match: Match, seat: dict[str, int]) -> dict[int, tuple[Call, ...]]:
-    """The muggins calls that follow each turn line, by the turn's line."""
-    out: dict[int, list[Call]] = {}
-    last: int | None = None
-    for item in match.body:
-        if isinstance(item, Turn):
-            last = item.line
-        elif isinstance(item, MugginsCall) and last is not None:
-            out.setdefault(last, []).append(
-                Call(item.player, seat.get(item.player, 0), item.points, _notes(item)))
-        else:
-            last = None
-    return {k: tuple(v) for k, v in out.items()}
-
-
-def _texts(comments: Comments, notes: Sequence[Annotation] = ()) -> list[str]:
-    """A line's comments in the order written: those above it, the one at
-    its end, then those that went with its annotations."""
-    out = [c.text.strip() for c in comments.before]
-    if comments.end is not None:
-        out.append(comments.end.text.strip())
-    for n in notes:
-        out.extend(_texts(n.comments))
-    return out
-
-
-def _comments(match: Match) -> tuple[dict[int, list[str]], dict[int, list[str]], list[str]]:
-    """Each ``#`` comment with what the parser gave it to: a turn's (and
-    the muggins calls after it) by the turn's line, the other lines of a
-    round by its number, the tags' and the closing ones to the match."""
-    by_turn: dict[int, list[str]] = {}
-    by_round: dict[int, list[str]] = {}
-    rest = [t for tag in match.tags for t in _texts(tag.comments)]
-    rest += _texts(NO_COMMENTS, match.notes)
-    number = 0
-    last: int | None = None
-    for item in match.body:
-        texts = _texts(item.comments, item.notes)
-        if isinstance(item, Turn):
-            last = item.line
-        if isinstance(item, RoundLine):
-            number = item.number
-        if not texts:
-            continue
-        if isinstance(item, Turn | MugginsCall) and last is not None:
-            by_turn.setdefault(last, []).extend(texts)
-        elif number:
-            by_round.setdefault(number, []).extend(texts)
-        else:
-            rest.extend(texts)
-    rest += [c.text.strip() for c in match.closing]
-    return by_turn, by_round, rest
-
-
-def _steps(turn: Turn) -> str:
-    """The turn's draws and play as written: no name (names hold no colon)
-    and no claim (the entry shows it beside the points really made)."""
-    return format_line(turn.changed(drop_claim=True)).split(": ", 1)[1]
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
 
 
 def _ending(analysis: MatchAnalysis, seen: Sequence[tuple[Position, BodyLine | None]],
@@ -342,28 +155,50 @@ def _ending(analysis: MatchAnalysis, seen: Sequence[tuple[Position, BodyLine | N
     return f"{s.winner} won (target {target})."
 
 
-def build_page(match: Match, number: int, analysis: MatchAnalysis,
-               seen: Sequence[tuple[Position, BodyLine | None]], *,
-               notes: Sequence[str] = ()) -> Page:
-    """The page of one replayed and analysed match. ``seen`` are the
-    replay's positions (:func:`muggins_cli.replay.position.positions`)."""
-    s = analysis.summary
-    names = tuple(s.players)
-    seat = {n: i for i, n in enumerate(names)}
-    calls = _calls(match, seat)
-    turn_comments, round_comments, match_comments = _comments(match)
-    plays = {p.line: p for p in analysis.plays}
-    weighed: dict[int, Weighed] = (analysis.weighed_by_line() if analysis.weigh is not None
-                                   else {})
-    final = tuple(s.scores[p] for p in names)
+@dataclass(frozen=True)
+class _Sources:
+    """What the page looks up by a turn's line or a round's number: the
+    seats, the muggins calls and comments the record gives each turn, the
+    analysis of each play and the solver's weighing."""
 
-    # What each board shows: the table laid out, the turn that led to it
-    # (with the plays the solver weighed there as ghost tiles), and every
-    # board of a round in one frame, so that stepping through it (or
-    # showing a ghost) does not make the table jump.
+    names: tuple[str, ...]
+    seat: dict[str, int]
+    calls: dict[int, tuple[Call, ...]]
+    turn_comments: dict[int, list[str]]
+    round_comments: dict[int, list[str]]
+    match_comments: list[str]
+    plays: dict[int, PlayAnalysis]
+    weighed: dict[int, Weighed]
+    options: WeighOptions | None
+
+    @staticmethod
+    def of(match: Match, analysis: MatchAnalysis) -> _Sources:
+        names = tuple(analysis.summary.players)
+        seat = {n: i for i, n in enumerate(names)}
+        by_turn, by_round, rest = comments_of(match)
+        weighed = analysis.weighed_by_line() if analysis.weigh is not None else {}
+        return _Sources(names, seat, calls_by_turn(match, seat), by_turn, by_round, rest,
+                        {p.line: p for p in analysis.plays}, weighed, analysis.weigh)
+
+
+@dataclass(frozen=True)
+class _Frames:
+    """What each board shows of the table: the layout drawn, the turn that
+    led to it (with the plays the solver weighed there as ghost tiles), and
+    every board of a round in one frame, so that stepping through it (or
+    showing a ghost) does not make the table jump."""
+
+    tables: list[Table]
+    led: list[Turn | None]
+    ghosts: list[tuple[Ghost, ...]]
+    extents: dict[int, Rect]
+
+
+def _frames(seen: Sequence[tuple[Position, BodyLine | None]],
+            weighed: dict[int, Weighed]) -> _Frames:
     tables = [lay_table(pos.rules, pos.layout) for pos, _ in seen]
     led: list[Turn | None] = [None] * len(seen)
-    ghosts: list[tuple[Ghost, ...]] = [()] * len(seen)
+    shown: list[tuple[Ghost, ...]] = [()] * len(seen)
     extents: dict[int, Rect] = {}
     for k, (pos, _) in enumerate(seen):
         e = tables[k].extent()
@@ -372,93 +207,146 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
             led[k] = before[1]
             w = weighed.get(before[1].line)
             if w is not None:
-                ghosts[k], e = _ghosts(before[0], _played(before[0], pos, before[1], w), w, e)
+                shown[k], e = ghosts(before[0].rules, w, e)
         extents[pos.round] = union(extents[pos.round], e) if pos.round in extents else e
+    return _Frames(tables, led, shown, extents)
 
-    boards: list[BoardView] = []
-    rounds: list[RoundView] = []
-    faces: set[tuple[int, int, bool]] = set()
-    ids: list[str] = []
-    taken: set[str] = set()  # ids, to ask in one step (a list took the square of the turns)
-    moments: list[str] = []
-    costly: list[str] = []
-    most = 0
+
+@dataclass
+class _Walk:
+    """What walking the positions gathers: the boards, the rounds' move
+    lists, each board's id and moment (for the ending's words), the boards
+    after a mistake or a blunder, the tile faces drawn and the most
+    candidates of a turn."""
+
+    boards: list[BoardView] = field(default_factory=list)
+    rounds: list[RoundView] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)
+    taken: set[str] = field(default_factory=set)  # ids, to ask in one step
+    moments: list[str] = field(default_factory=list)
+    costly: list[str] = field(default_factory=list)
+    faces: set[tuple[int, int, bool]] = field(default_factory=set)
+    most: int = 0
+
+    def new_id(self, bid: str, k: int) -> str:
+        if bid in self.taken:  # a record whose rounds repeat a number: still one id each
+            bid = f"{bid}-{k}"
+        self.ids.append(bid)
+        self.taken.add(bid)
+        return bid
+
+    def turn(self, bid: str, turn_no: int, played: Turn,
+             src: _Sources) -> tuple[str, TurnView | None]:
+        """The move list's entry for the turn that led to board ``bid``,
+        and its weighing's panel; returns the board's caption and the panel."""
+        entry = replace(move_entry(bid, turn_no, played, src.seat, src.calls, src.plays,
+                                   src.weighed, src.options),
+                        comments=tuple(src.turn_comments.get(played.line, ())))
+        self.rounds[-1].entries.append(entry)
+        scored = f"{played.player}: {entry.text}" + (
+            f" (scored {entry.points})" if entry.points else "")
+        for c in entry.calls:
+            scored += f"; {c.player}: muggins +{c.points}"
+        w = src.weighed.get(played.line)
+        if w is None or src.options is None:
+            return scored, None
+        view = turn_view(w, src.names, src.options, self.faces)
+        self.most = max(self.most, len(view.candidates))
+        if entry.verdict in (MISTAKE, BLUNDER):
+            self.costly.append(bid)
+        return scored, view
+
+
+def _walk(seen: Sequence[tuple[Position, BodyLine | None]], frames: _Frames, src: _Sources,
+          final: Sequence[int]) -> _Walk:
+    """Every position as a board, and the move list beside them."""
+    out = _Walk()
     prev: tuple[Position, BodyLine | None] | None = None
     for k, (pos, item) in enumerate(seen):
-        first = prev is None or prev[0].round != pos.round
-        played = led[k]
+        played = frames.led[k] if prev is not None else None
         turn_no = prev[0].turn if played is not None and prev is not None else 0
-        bid = f"r{pos.round}t{turn_no}"
-        if bid in taken:  # a record whose rounds repeat a number: still one id each
-            bid = f"{bid}-{k}"
-        ids.append(bid)
-        taken.add(bid)
-        if first:
-            leader = names[pos.to_move] if isinstance(item, Turn) else ""
-            rounds.append(RoundView(pos.round, bid, leader,
-                                    comments=round_comments.get(pos.round, [])))
-        rnd = rounds[-1]
-        last = new_tile(prev[0], pos) if prev is not None and played is not None else None
-        scored = ""
-        view: TurnView | None = None
-        if played is not None and prev is not None:
-            entry = replace(_entry(bid, turn_no, played, seat, calls, plays, weighed,
-                                   analysis.weigh),
-                            comments=tuple(turn_comments.get(played.line, ())))
-            rnd.entries.append(entry)
-            scored = f"{played.player}: {entry.text}" + (
-                f" (scored {entry.points})" if entry.points else "")
-            for c in entry.calls:
-                scored += f"; {c.player}: muggins +{c.points}"
-            w = weighed.get(played.line)
-            if w is not None and analysis.weigh is not None:
-                view = _turn_view(prev[0], pos, played, w, analysis.weigh, faces)
-                most = max(most, len(view.candidates))
-                if entry.verdict in (MISTAKE, BLUNDER):
-                    costly.append(bid)
+        bid = out.new_id(f"r{pos.round}t{turn_no}", k)
+        if prev is None or prev[0].round != pos.round:
+            leader = src.names[pos.to_move] if isinstance(item, Turn) else ""
+            out.rounds.append(RoundView(pos.round, bid, leader,
+                                        comments=src.round_comments.get(pos.round, [])))
+        rnd = out.rounds[-1]
+        scored, view = out.turn(bid, turn_no, played, src) if played is not None else ("", None)
         at_end = item is None or isinstance(item, RoundLine)
         if at_end:
-            rnd.end, rnd.settlement = _round_end(seen, k, final)
+            rnd.end, rnd.settlement = round_end(seen, k, final)
         heading = (f"Round {pos.round}, the deal" if turn_no == 0 else
                    f"Round {pos.round}, after turn {turn_no}")
         if at_end and rnd.end:
             heading += f": {rnd.end}"
-        board = board_svg(pos, last, extent=extents[pos.round], table=tables[k],
-                          legend=False, ghosts=ghosts[k])
-        faces |= board.faces
-        boards.append(BoardView(bid, k, pos.round, turn_no, heading, Markup(board.svg),
-                                caption=scored, ends=_ends(pos.rules, pos.layout),
-                                weighed=view,
-                                seat=seat.get(played.player) if played is not None else None))
-        moments.append(f"turn {turn_no} of round {pos.round}" + (
-            f" ({played.player}: {_steps(played)})" if played is not None else ""))
+        last = new_tile(prev[0], pos) if prev is not None and played is not None else None
+        board = board_svg(pos, last, extent=frames.extents[pos.round], table=frames.tables[k],
+                          legend=False, ghosts=frames.ghosts[k])
+        out.faces |= board.faces
+        out.boards.append(BoardView(bid, k, pos.round, turn_no, heading, Markup(board.svg),
+                                    caption=scored, ends=_ends(pos.rules, pos.layout),
+                                    weighed=view,
+                                    seat=src.seat.get(played.player) if played else None))
+        out.moments.append(f"turn {turn_no} of round {pos.round}" + (
+            f" ({played.player}: {turn_steps(played, claim=False)})" if played else ""))
         prev = (pos, item)
+    return out
 
-    linked = tuple(
-        replace(b, prev=boards[i - 1].id if i else None,
-                next=boards[i + 1].id if i + 1 < len(boards) else None)
-        for i, b in enumerate(boards))
+
+def _real(entries: Sequence[MoveEntry]) -> tuple[tuple[Step, ...], int]:
+    """The turns that followed at the table, as the move list writes them."""
+    steps = tuple(Step(e.player, e.seat, (), e.text, None, e.points or 0)
+                  for e in entries[:LINE_TURNS])
+    return steps, max(0, len(entries) - LINE_TURNS)
+
+
+def _linked(walk: _Walk) -> tuple[BoardView, ...]:
+    """The boards linked to their neighbours, and each weighed turn's panel
+    given how the round really went on after it."""
+    after: dict[str, Sequence[MoveEntry]] = {}
+    for r in walk.rounds:
+        for i, e in enumerate(r.entries):
+            after[e.board] = r.entries[i + 1:]
+    boards = walk.boards
+    out = []
+    for i, b in enumerate(boards):
+        view = b.weighed
+        if view is not None and view.candidates and after.get(b.id):
+            real, more = _real(after[b.id])
+            view = replace(view, real=real, real_more=more)
+        out.append(replace(b, weighed=view, prev=boards[i - 1].id if i else None,
+                           next=boards[i + 1].id if i + 1 < len(boards) else None))
+    return tuple(out)
+
+
+def build_page(match: Match, number: int, analysis: MatchAnalysis,
+               seen: Sequence[tuple[Position, BodyLine | None]], *,
+               notes: Sequence[str] = ()) -> Page:
+    """The page of one replayed and analysed match. ``seen`` are the
+    replay's positions (:func:`muggins_cli.replay.position.positions`)."""
+    s = analysis.summary
+    src = _Sources.of(match, analysis)
+    names = src.names
+    final = tuple(s.scores[p] for p in names)
+    walk = _walk(seen, _frames(seen, src.weighed), src, final)
     event = match.tag("Event")
-    title = event or f"Match {number}"
-    date = match.tag("Date")
-    site = match.tag("Site")
     sub = [", ".join(names), f"{s.rules} rules", f"target {s.target}"]
-    sub += [x for x in (site, date) if x]
+    sub += [x for x in (match.tag("Site"), match.tag("Date")) if x]
     return Page(
-        title=title,
+        title=event or f"Match {number}",
         subtitle=" · ".join(sub),
-        ending=_ending(analysis, seen, moments),
-        notes=(*_notes_of(match), *match_comments, *notes),
-        boards=linked,
-        rounds=tuple(rounds),
-        chart=Markup(chart_svg(names, seen, ids, analysis, COLOURS)),
-        defs=Markup(defs_svg(faces)),
+        ending=_ending(analysis, seen, walk.moments),
+        notes=(*match_notes(match), *src.match_comments, *notes),
+        boards=_linked(walk),
+        rounds=tuple(walk.rounds),
+        chart=Markup(chart_svg(names, seen, walk.ids, analysis, COLOURS)),
+        defs=Markup(defs_svg(walk.faces)),
         headers=player_headers(analysis.weigh is not None),
         rows=tuple(tuple(str(c) for c in row) for row in player_rows(analysis)),
         weigh=tuple((weigh_line(analysis) or "").splitlines()),
         players=tuple((n, COLOURS[i % len(COLOURS)]) for i, n in enumerate(names)),
-        most=most,
-        costly=tuple(costly),
+        most=walk.most,
+        costly=tuple(walk.costly),
         curve=curve_text(names, analysis) if analysis.weigh is not None else "",
     )
 
@@ -470,250 +358,6 @@ def _ends(rules: Rules, layout: Layout) -> str:
         return ""
     made = layout_score(rules, layout)
     return f"open ends {ends}" + (f", which scores {made}" if made else "")
-
-
-# -- a weighed turn ----------------------------------------------------------
-
-
-def _signed_points(x: float) -> str:
-    """A value for the mover, signed, with a true minus sign."""
-    text = points(abs(x))
-    if text in ("0", "0.0"):
-        return "0"
-    return ("+" if x > 0 else MINUS) + text
-
-
-def _error(e: float | None) -> str:
-    return f" ± {e:.1f}" if e else ""
-
-
-def _placed(rules: Rules, layout: Layout, move: SolverMove) -> tuple[Layout, int] | None:
-    """The layout after a placement and what it scores; None for a draw or
-    a pass, or a placement that does not fit (a line the page cannot
-    follow is cut there rather than drawn wrong)."""
-    if not isinstance(move, Place):
-        return None
-    if move.end is not None:
-        pip = open_ends(rules, layout).get(move.end)
-        if pip is None or not move.tile.has(pip):
-            return None
-    return placed_scored(rules, layout, move)
-
-
-def _face(text: str) -> tuple[int, int]:
-    """A placement's halves in the order its MGN text names them (the half
-    that joins first), for drawing the tile the way it is read."""
-    a, b = text.rstrip("LRUD").split("-")
-    return int(a), int(b)
-
-
-def _ghosts(before: Position, played: int | None, w: Weighed,
-            extent: Rect) -> tuple[tuple[Ghost, ...], Rect]:
-    """Each candidate placement where it would lie instead of the play
-    made, keyed by its rank (a draw or a pass lays nothing, and the play
-    made is on the table already), and ``extent`` grown to hold them."""
-    out = []
-    for rank, c in enumerate(w.candidates):
-        after = _placed(before.rules, before.layout, c.move)
-        if after is None or rank == played:
-            continue
-        assert isinstance(c.move, Place)
-        table = lay_table(before.rules, after[0])
-        laid = next((t for t in table.tiles if t.tile == c.move.tile), None)
-        if laid is not None:
-            out.append(Ghost(str(rank), laid))
-            extent = union(extent, table.extent())
-    return tuple(out), extent
-
-
-def _line(before: Position, c: Candidate, seat: int,
-          faces: set[tuple[int, int, bool]]) -> tuple[tuple[Step, ...], int]:
-    """The solver's line after candidate ``c``: its first turns as steps,
-    and how many turns more it goes on for. A draw of a tile nobody knows
-    yet is ``??``."""
-    rules, players = before.rules, before.players
-    n = len(players)
-    first = _placed(rules, before.layout, c.move)
-    layout = first[0] if first is not None else before.layout
-    seat = (seat + 1) % n if not isinstance(c.move, KnownDraw | UnseenDraw) else seat
-    steps: list[Step] = []
-    draws: list[str] = []
-    turns = 0
-    for m in c.line:
-        if isinstance(m, KnownDraw | UnseenDraw):
-            draws.append("??" if isinstance(m, UnseenDraw) else str(m.tile))
-            continue
-        turns += 1
-        if turns > LINE_TURNS:
-            draws = []
-            continue
-        if isinstance(m, PassTurn):
-            steps.append(Step(players[seat], seat, tuple(draws), "pass", None, 0))
-        else:
-            got = _placed(rules, layout, m)
-            if got is None:
-                break
-            text = play_text(rules, layout, m)
-            a, b = _face(text)
-            faces.add((a, b, False))
-            steps.append(Step(players[seat], seat, tuple(draws), text, face_id(a, b, False),
-                              got[1]))
-            layout = got[0]
-        draws = []
-        seat = (seat + 1) % n
-    if draws and turns < LINE_TURNS:
-        steps.append(Step(players[seat], seat, tuple(draws), "", None, 0))
-    return tuple(steps), max(0, turns - LINE_TURNS)
-
-
-def _move_text(rules: Rules, layout: Layout, move: SolverMove,
-               written: tuple[int, int] | None = None) -> str:
-    """A candidate as the analysis writes it: the tile the record placed in
-    the record's order (``written``), any other with its joining half first."""
-    if isinstance(move, Place):
-        return play_text(rules, layout, move, written)
-    return str(move)
-
-
-def _turn_view(before: Position, after: Position, turn: Turn, w: Weighed,
-               options: WeighOptions, faces: set[tuple[int, int, bool]]) -> TurnView:
-    """The weighing of the turn played from ``before`` (its draws aside),
-    as the board's section shows it."""
-    rules, layout = before.rules, before.layout
-    seat = w.seat
-    others = [p for i, p in enumerate(before.players) if i != seat]
-    if len(others) == 1:
-        meaning = f"{w.player}'s points minus {others[0]}'s from here to the end of the round"
-    else:
-        meaning = (f"{w.player}'s points minus the others' average from here to the end "
-                   "of the round")
-    if options.perfect:
-        how = "every hand and the stock seen, exact"
-    else:
-        how = f"{w.player}'s view, the unseen tiles dealt {w.samples} times"
-    luck = None
-    if w.luck is not None:
-        luck = (f"{_signed_points(w.luck)}{_error(w.luck_error)}: what the draws gave "
-                f"{w.player} against the average draw")
-    glyph = verdict_glyph(w.verdict)
-    mine = _played(before, after, turn, w)
-    cands: list[CandidateView] = []
-    for rank, c in enumerate(w.candidates):
-        text = _move_text(rules, layout, c.move, written_halves(turn))
-        got = _placed(rules, layout, c.move)
-        played = rank == mine
-        line, more = _line(before, c, seat, faces)
-        value = _signed_points(c.value)
-        spread = (f"{_signed_points(c.value)}{_error(c.value_error)} over {c.deals} deals"
-                  if c.deals else "exact")
-        deals = c.deals if c.deals < w.samples else 0
-        cost = "" if rank == 0 else (MINUS + points(c.cost) + _error(c.error)
-                                     if c.cost else "0")
-        cands.append(CandidateView(
-            str(rank), rank + 1, text, got[1] if got is not None else 0, value, spread, cost,
-            deals, played, rank == 0, got is not None and not played, line, more))
-    if w.choices == 1:
-        verdict, summary = "forced", f"{w.player} had one legal move."
-    elif not w.weighed:
-        verdict, summary = "unweighed", f"The solver did not weigh this turn: {w.why}."
-    elif w.verdict == MISTAKE or w.verdict == BLUNDER:
-        verdict = w.verdict
-        summary = (f"{verdict.capitalize()}: {w.played} lost "
-                   f"{points(w.cost)}{_error(w.error)} points by the end of the round; "
-                   f"{w.best} was best.")
-    elif not w.cost and w.verdict not in (CLOSE, UNCERTAIN):
-        verdict, summary = "best", f"{w.played} was the solver's best play."
-    elif not w.cost:
-        verdict = w.verdict or UNCERTAIN
-        summary = (f"{w.played} led the solver's plays, but another may be better by up to "
-                   f"{points(w.cost_high or 0.0)} points: {VERDICT_WORDS[verdict]} "
-                   f"({verdict_reason(verdict, options, w.exact)}).")
-    else:
-        verdict = w.verdict if w.verdict in (CLOSE, UNCERTAIN) else FINE
-        summary = (f"{w.played} lost {points(w.cost)}{_error(w.error)} points against "
-                   f"{w.best}: {VERDICT_WORDS[verdict]} "
-                   f"({verdict_reason(verdict, options, w.exact)}).")
-    return TurnView(w.player, seat, w.played, w.choices, verdict, glyph, summary, luck, how,
-                    meaning, tuple(cands), w.exact, not options.perfect)
-
-
-def _played(before: Position, after: Position, turn: Turn, w: Weighed) -> int | None:
-    """Which of ``w``'s candidates the record played (its rank), if any: a
-    pass for a pass; the tile laid, on the end that gives the table as it
-    stands after the turn (a record may leave the end out where only one
-    fits), or for the opening tile the tile whichever way round."""
-    action = turn.action
-    for rank, c in enumerate(w.candidates):
-        move = c.move
-        if isinstance(action, PassStep):
-            if isinstance(move, PassTurn):
-                return rank
-            continue
-        if not isinstance(move, Place) or move.tile != action.tile.tile:
-            continue
-        if move.end is None:
-            return rank
-        got = _placed(before.rules, before.layout, move)
-        if got is not None and got[0] == after.layout:
-            return rank
-    return None
-
-
-def _notes_of(match: Match) -> tuple[str, ...]:
-    return tuple(" ".join(n.text.split()) for n in match.notes)
-
-
-def _entry(bid: str, turn_no: int, turn: Turn, seat: dict[str, int],
-           calls: dict[int, tuple[Call, ...]], plays: dict[int, PlayAnalysis],
-           weighed: dict[int, Weighed], options: WeighOptions | None) -> Entry:
-    p = plays.get(turn.line)
-    w = weighed.get(turn.line)
-    missed, best_now, pts = 0, None, None
-    if p is not None:
-        pts = None if p.played == "pass" else p.points
-        missed = p.missed
-        b = p.best
-        best_now = f"{b.text} scored {b.points}" if missed and b is not None else None
-    lost = glyph = verdict = luck = None
-    if w is not None and options is not None:
-        if w.weighed and w.unforced:
-            glyph = verdict_glyph(w.verdict)
-            verdict = w.verdict
-            if w.cost:
-                lost = f"lost {points(w.cost)}{_error(w.error)}"
-                if w.verdict in (MISTAKE, BLUNDER):
-                    lost += f": {w.best} was better"
-                else:
-                    lost += f", {VERDICT_WORDS.get(w.verdict or '', '')} ({w.best})"
-        if w.luck is not None and abs(w.luck) > 2 * (w.luck_error or 0.0) and w.luck:
-            # Only draws that surely gave or took: the panel has the rest.
-            luck = f"luck {_signed_points(w.luck)}{_error(w.luck_error)}"
-    claim = turn.claim.points if turn.claim is not None else None
-    return Entry(bid, turn_no, turn.player, seat.get(turn.player, 0), _steps(turn), pts,
-                 claim if claim != pts else None, _notes(turn), calls.get(turn.line, ()),
-                 missed, best_now, lost, glyph, verdict=verdict, luck=luck)
-
-
-def _round_end(seen: Sequence[tuple[Position, BodyLine | None]], k: int,
-               final: Sequence[int]) -> tuple[str, list[tuple[str, int, str, int]]]:
-    pos = seen[k][0]
-    after = after_settlement(seen, k, final)
-    if pos.round_over:
-        who = went_out(pos)
-        how = f"{who} went out" if who is not None else "blocked"
-    elif pos.match_over:
-        how = "the match ended"
-    else:
-        how = "the record stops"
-    rows: list[tuple[str, int, str, int]] = []
-    if after is not None:
-        # Applied already (a score line followed the round), or about to be:
-        # then it is what the next position adds (nothing, for a match won
-        # at a placement).
-        deltas = pos.settlement or tuple(a - s for a, s in zip(after, pos.scores))
-        for i, name in enumerate(pos.players):
-            rows.append((name, i, _signed(deltas[i]), after[i]))
-    return how, rows
 
 
 # -- the page ------------------------------------------------------------------

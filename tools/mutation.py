@@ -72,6 +72,9 @@ TESTS = [
     "tests/test_replay_hardening.py",
     "tests/test_keyword_case.py",
     "tests/test_faults_cases.py",
+    "tests/test_closing_cases.py",
+    "tests/test_turn_cases.py",
+    "tests/test_recovery.py",
 ]
 
 #: Tests of those files that need the solver.

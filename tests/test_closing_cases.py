@@ -12,8 +12,8 @@ from pathlib import Path
 
 from muggins_cli.engine.scoring import EndReason
 from muggins_cli.notation.parser import parse_text
-from muggins_cli.replay.replay import MatchReplay, replay_match
-from muggins_cli.replay.values import MatchEnding
+from muggins_cli.replay.replay import replay_match
+from muggins_cli.replay.values import MatchEnding, MatchReplay
 from muggins_cli.rules.resolve import resolver_for
 from tests.test_check import PAGAT, edit
 

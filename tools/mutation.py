@@ -87,7 +87,7 @@ only_mutate = {mutated}
 also_copy = ["docs", "records", "schemas", "src/muggins_cli/docs", "conftest.py"]
 pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:xdist", "-m", "not slow",
                        "-k", "{solver}"]
-pytest_add_cli_args_test_selection = {tests}
+{{tests}}
 # Each mutant forks from a server that has only collected the tests: forked
 # from the process that ran them, it would inherit the layout tables they
 # filled, and a mutant of engine/keys.py behind the table's memo would
@@ -138,6 +138,14 @@ finally:
 '''
 
 
+def _selection(work: Path) -> str:
+    """mutmut's setting that names the test files: those of ``TESTS`` the
+    copy has."""
+    tests = [t for t in TESTS if (work / t).exists()]
+    return ("pytest_add_cli_args_test_selection = ["
+            + ", ".join(f'"{t}"' for t in tests) + "]")
+
+
 def prepare(work: Path, mutated: list[str]) -> None:
     """A copy of the project in ``work`` with mutmut's settings."""
     if work.exists():
@@ -148,11 +156,10 @@ def prepare(work: Path, mutated: list[str]) -> None:
     pyproject = work / "pyproject.toml"
     text = pyproject.read_text(encoding="utf-8")
     text = re.sub(r'\naddopts = "[^"]*"', "", text)  # the suite's own -n auto and marks
-    tests = [t for t in TESTS if (work / t).exists()]
-    pyproject.write_text(text + SETTINGS.format(
-        mutated="[" + ", ".join(f'"{m}"' for m in mutated) + "]",
-        tests="[" + ", ".join(f'"{t}"' for t in tests) + "]",
-        solver=SOLVER_TESTS), encoding="utf-8")
+    settings = SETTINGS.format(mutated="[" + ", ".join(f'"{m}"' for m in mutated) + "]",
+                               solver=SOLVER_TESTS)
+    pyproject.write_text(text + settings.replace("{tests}", _selection(work)),
+                         encoding="utf-8")
 
 
 #: Surviving mutants no test can kill, because the code behaves the same
@@ -199,6 +206,11 @@ def sync(work: Path) -> None:
     for part in ("src", "tests", "docs", "records", "schemas"):
         shutil.copytree(ROOT / part, work / part, dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("__pycache__"))
+    # The test files named since the copy was made are run too.
+    pyproject = work / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    pyproject.write_text(re.sub(r"(?m)^pytest_add_cli_args_test_selection = .*$",
+                                lambda _: _selection(work), text), encoding="utf-8")
 
 
 def results(work: Path, env: dict[str, str]) -> dict[str, str]:

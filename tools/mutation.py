@@ -76,6 +76,7 @@ TESTS = [
     "tests/test_turn_cases.py",
     "tests/test_recovery.py",
     "tests/test_opening_cases.py",
+    "tests/test_ends_cases.py",
 ]
 
 #: Tests of those files that need the solver.

@@ -77,6 +77,7 @@ TESTS = [
     "tests/test_recovery.py",
     "tests/test_opening_cases.py",
     "tests/test_ends_cases.py",
+    "tests/test_tracker_cases.py",
 ]
 
 #: Tests of those files that need the solver.

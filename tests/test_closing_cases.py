@@ -15,7 +15,7 @@ from muggins_cli.notation.parser import parse_text
 from muggins_cli.replay.replay import replay_match
 from muggins_cli.replay.values import MatchEnding, MatchReplay
 from muggins_cli.rules.resolve import resolver_for
-from tests.test_check import PAGAT, edit
+from tests.test_check import PAGAT, SPINNER, edit
 
 Finding = tuple[int, int, str, str, str]
 
@@ -231,3 +231,17 @@ def test_a_result_tag_naming_nobody_at_the_table() -> None:
     assert found(replay(text)) == [
         (4, 1, "ERROR", "result-mismatch", "Result names Cici, who is not a player"),
     ]
+
+
+def test_a_muggins_call_that_reaches_the_target(tmp_path: Path) -> None:
+    """tests/test_check.py's SPINNER with a target of 25 and Budi's 0-2L
+    left unclaimed: the open ends then show L 2, R 3 and the spinner's free
+    U and D 5 each, 15 in all, which Ana calls (line 14): 10 + 15 = 25
+    ends the match there."""
+    (tmp_path / "house.yaml").write_text("base: spinner\ntarget: {2: 25}\n", encoding="utf-8")
+    text = edit(SPINNER, '[Rules "spinner"]', '[Rules "house.yaml"]')
+    text = edit(text, "Budi: 0-2L +10", "Budi: 0-2L")
+    text = edit(text, "Ana: muggins +5\nscore Ana 15, Budi 20\n", "Ana: muggins +15\n")
+    result = replay(edit(text, '[Result "*"]', '[Result "Ana"]'), tmp_path / "m.mgn")
+    assert found(result) == []
+    assert result.ending == MatchEnding(0, EndReason.MUGGINS, 1, 14, (25, 10), 25)

@@ -88,3 +88,14 @@ def test_who_went_out_leads_the_next_round() -> None:
                       "Ana: 5-5 +10\nscore Ana 20, Budi 25")
     assert errors(text) == [
         (25, 1, "wrong-leader", "Budi went out last round and leads round 2, not Ana")]
+
+
+def test_a_stock_line_without_deals_holds_the_undealt_count() -> None:
+    """No deal lines: the stock line (line 8) is all that says where the
+    tiles are, and it must hold the 28 - 2 x 7 = 14 not dealt."""
+    text = "\n".join(line for line in PAGAT.splitlines() if not line.startswith("deal ")) + "\n"
+    assert errors(text) == []
+    assert errors(edit(text, "stock 0-4 2-6 ", "stock ")) == [
+        (8, 1, "bad-deal", "the stock holds 12 tiles; 14 were left undealt")]
+    assert errors(edit(text, "stock 0-4 2-6 ", "stock 0-9 2-6 ")) == [
+        (8, 7, "bad-deal", "0-9 is not in the set")]

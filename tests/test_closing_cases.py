@@ -16,6 +16,7 @@ from muggins_cli.replay.replay import replay_match
 from muggins_cli.replay.values import MatchEnding, MatchReplay
 from muggins_cli.rules.resolve import resolver_for
 from tests.test_check import PAGAT, SPINNER, edit
+from tests.test_recovery import OUT
 
 Finding = tuple[int, int, str, str, str]
 
@@ -245,3 +246,35 @@ def test_a_muggins_call_that_reaches_the_target(tmp_path: Path) -> None:
     result = replay(edit(text, '[Result "*"]', '[Result "Ana"]'), tmp_path / "m.mgn")
     assert found(result) == []
     assert result.ending == MatchEnding(0, EndReason.MUGGINS, 1, 14, (25, 10), 25)
+
+
+def test_where_a_wrong_muggins_call_is_reported() -> None:
+    """SPINNER's Budi claims 10 of the 15 his 0-2L scores (line 13): a
+    call of 10 asks for more than the 5 left, said at its points (column
+    14); Budi calling on his own play is said at the line's start."""
+    text = edit(SPINNER, "Ana: muggins +5\nscore Ana 15, Budi 20\n", "Ana: muggins +10\n")
+    assert found(replay(text)) == [
+        (14, 14, "ERROR", "muggins-invalid", "Ana calls muggins for 10, but only 5 went "
+         "unclaimed")]
+    text = edit(SPINNER, "Ana: muggins +5\nscore Ana 15, Budi 20\n", "Budi: muggins +5\n")
+    assert found(replay(text)) == [
+        (14, 1, "ERROR", "muggins-invalid", "Budi cannot call muggins on their own play")]
+
+
+def test_a_reveal_after_the_settlement_won_the_match(tmp_path: Path) -> None:
+    """tests/test_recovery.py's OUT under winner-takes with a target of 30:
+    Budi goes out on line 20 with 25 and takes Ana's 1-3, 4 pips, as 5:
+    30 wins the match there (Ana keeps 1-6L's 10 and 3-5L's 5). A reveal
+    after the score line is still held to the hand: Ana held 1-3."""
+    (tmp_path / "house.yaml").write_text(
+        "base: pagat\nround_end: winner-takes\ntarget: {2: 30}\n", encoding="utf-8")
+    text = edit(OUT, '[Players "Ana, Budi"]', '[Players "Ana, Budi"]\n[Rules "house.yaml"]')
+    text = edit(text, '[Result "*"]', '[Result "Budi"]')
+    text = edit(text, "reveal Ana 1-3\nscore Ana 10, Budi 25\n", "score Ana 15, Budi 30\n"
+                "reveal Ana 1-3\n")
+    result = replay(text, tmp_path / "m.mgn")
+    assert found(result) == []
+    assert result.ending == MatchEnding(1, EndReason.SETTLEMENT, 1, 20, (15, 30), 30)
+    wrong = replay(edit(text, "reveal Ana 1-3", "reveal Ana 1-2"), tmp_path / "m.mgn")
+    assert found(wrong) == [
+        (22, 1, "ERROR", "reveal-mismatch", "Ana held 1-3 at the end of round 1, not 1-2")]

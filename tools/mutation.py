@@ -195,6 +195,23 @@ EQUIVALENT.update({
     "muggins_cli.replay.faults.x_pass_fault__mutmut_17": _ONCE_KEY,  # kind "XXpassXX"
     "muggins_cli.replay.faults.x_pass_fault__mutmut_18": _ONCE_KEY,  # kind "PASS"
 })
+_ONCE_A_MATCH = ("check_result gives this note once, as the match's last step, so the "
+                 "once-a-round key and round it is filed under are never asked again")
+EQUIVALENT.update({
+    "muggins_cli.replay.closing.x_muggins_line__mutmut_9":  # nothing pending: rest 1, not 0
+        "with no placement to call on, call_fault answers before it reads what was left "
+        "unclaimed, and no message says it",
+    "muggins_cli.replay.closing.x__take_totals__mutmut_4":  # loose = ... = None
+        "None for False: loose and scores_uncertain are only ever read as true or false",
+    "muggins_cli.replay.closing.x__unfinished__mutmut_2": _ONCE_A_MATCH,  # round None
+    "muggins_cli.replay.closing.x__unfinished__mutmut_5": _ONCE_A_MATCH,  # kind None
+    "muggins_cli.replay.closing.x__unfinished__mutmut_16": _ONCE_A_MATCH,  # "XXresultXX"
+    "muggins_cli.replay.closing.x__unfinished__mutmut_17": _ONCE_A_MATCH,  # "RESULT"
+    "muggins_cli.replay.closing.x__unfinished__mutmut_12":  # the tag's line never taken
+        "the note of totals hidden hands leave unknown is reached only without a Result "
+        "tag (a tag of * returns first, one naming a player gives the winner, any other "
+        "is a result-mismatch), so the match's own line is the line either way",
+})
 
 #: What mutmut's exit codes mean here; anything else (no tests, not
 #: checked, skipped, suspicious, a crash) is a mutant that was not run.

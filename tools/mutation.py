@@ -78,6 +78,7 @@ TESTS = [
     "tests/test_opening_cases.py",
     "tests/test_ends_cases.py",
     "tests/test_tracker_cases.py",
+    "tests/test_keys_model.py",
 ]
 
 #: Tests of those files that need the solver.

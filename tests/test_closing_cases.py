@@ -278,3 +278,28 @@ def test_a_reveal_after_the_settlement_won_the_match(tmp_path: Path) -> None:
     wrong = replay(edit(text, "reveal Ana 1-3", "reveal Ana 1-2"), tmp_path / "m.mgn")
     assert found(wrong) == [
         (22, 1, "ERROR", "reveal-mismatch", "Ana held 1-3 at the end of round 1, not 1-2")]
+
+
+def test_reveals_held_to_the_hands_at_the_end() -> None:
+    """OUT's hands are dealt, so each is known at the end (line 20): Budi
+    went out holding nothing, Ana holds 1-3; a tile shown twice is not
+    what was held, nor is an empty reveal."""
+    def mismatch(old: str, new: str) -> list[Finding]:
+        return [f for f in found(replay(edit(OUT, old, new))) if f[3] == "reveal-mismatch"]
+    assert mismatch("reveal Ana 1-3\n", "reveal Ana 1-3\nreveal Budi 1-3\n") == [
+        (21, 1, "ERROR", "reveal-mismatch", "Budi held nothing at the end of round 1, not 1-3")]
+    assert mismatch("reveal Ana 1-3\n", "reveal Ana 1-3 1-3\n") == [
+        (20, 1, "ERROR", "reveal-mismatch", "Ana held 1-3 at the end of round 1, not 1-3 1-3")]
+    assert mismatch("reveal Ana 1-3\n", "reveal Ana\n") == [
+        (20, 1, "ERROR", "reveal-mismatch", "Ana held 1-3 at the end of round 1, not nothing")]
+
+
+def test_a_hidden_hand_cannot_show_a_tile_laid() -> None:
+    """SPIN: Budi laid 3-3 on line 15, so his one last tile is not 3-3;
+    nor is it nothing."""
+    for shown, listed in (("3-3", "3-3"), ("", "nothing")):
+        text = edit(SPIN, "score Budi 40, Wayan 8", f"reveal Budi {shown}".rstrip()
+                    + "\nscore Budi 40, Wayan 8")
+        assert [f for f in found(replay(text)) if f[3] == "reveal-mismatch"] == [
+            (29, 1, "ERROR", "reveal-mismatch",
+             f"Budi cannot hold {listed} (they hold 1 tiles, known: none)")]

@@ -16,7 +16,7 @@ from muggins_cli.replay.replay import replay_match
 from muggins_cli.replay.values import MatchEnding, MatchReplay
 from muggins_cli.rules.resolve import resolver_for
 from tests.test_check import PAGAT, SPINNER, edit
-from tests.test_recovery import OUT
+from tests.test_recovery import OUT, ROUND_2
 
 Finding = tuple[int, int, str, str, str]
 
@@ -303,3 +303,29 @@ def test_a_hidden_hand_cannot_show_a_tile_laid() -> None:
         assert [f for f in found(replay(text)) if f[3] == "reveal-mismatch"] == [
             (29, 1, "ERROR", "reveal-mismatch",
              f"Budi cannot hold {listed} (they hold 1 tiles, known: none)")]
+
+
+def test_a_wrong_total_the_record_carries_on() -> None:
+    """OUT's score line (line 21) gives Ana 15 where she has 10 (1-6L 10 +
+    3-5L 5 - her 1-3 as 5). When round 2's line goes on from 15 (Budi's
+    1-4 adds 5 to him), the wrong total is said once and taken; when it
+    goes on from 10, the totals stay the table's."""
+    wrong = edit(OUT, "score Ana 10, Budi 25", "score Ana 15, Budi 25")
+    result = replay(wrong + edit(ROUND_2, "score Ana 10, Budi 30", "score Ana 15, Budi 30"))
+    assert found(result) == [
+        (21, 7, "ERROR", "total-mismatch", "Ana has 10, not 15; the score lines after it "
+         "carry these totals on, so they are taken")]
+    assert result.summary.scores == {"Ana": 15, "Budi": 30}
+    result = replay(wrong + ROUND_2)
+    assert found(result) == [(21, 7, "ERROR", "total-mismatch", "Ana has 10, not 15")]
+    assert result.summary.scores == {"Ana": 10, "Budi": 30}
+
+
+def test_the_result_tag_names_the_winner_of_totals_not_known() -> None:
+    """Ana's 250 alone after the turn set aside: Budi's total is unknown,
+    so who won is the Result tag's to say, without a word."""
+    text = edit(edit(LOOSE, "score Ana 35, Budi 10", "score Ana 250"), '[Result "*"]',
+                '[Result "Ana"]')
+    result = replay(text)
+    assert found(result) == [EARLY]
+    assert result.summary.winner == "Ana"

@@ -329,3 +329,17 @@ def test_the_result_tag_names_the_winner_of_totals_not_known() -> None:
     result = replay(text)
     assert found(result) == [EARLY]
     assert result.summary.winner == "Ana"
+
+
+def test_a_new_round_after_the_match_was_won(tmp_path: Path) -> None:
+    """Budi won at the settlement of round 1 (see the case above): a round
+    2 after it (line 23, after the reveal and the score line) is said once,
+    as a new round; a play there is not said again."""
+    (tmp_path / "house.yaml").write_text(
+        "base: pagat\nround_end: winner-takes\ntarget: {2: 30}\n", encoding="utf-8")
+    text = edit(OUT, '[Players "Ana, Budi"]', '[Players "Ana, Budi"]\n[Rules "house.yaml"]')
+    text = edit(text, '[Result "*"]', '[Result "Budi"]')
+    text = edit(text, "score Ana 10, Budi 25\n", "score Ana 15, Budi 30\nround 2\nBudi: 1-4\n")
+    assert found(replay(text, tmp_path / "m.mgn")) == [
+        (23, 1, "ERROR", "after-match-end", "a new round after Budi reached the target of 30; "
+         "the match was over (later lines are not checked)")]

@@ -343,3 +343,23 @@ def test_a_new_round_after_the_match_was_won(tmp_path: Path) -> None:
     assert found(replay(text, tmp_path / "m.mgn")) == [
         (23, 1, "ERROR", "after-match-end", "a new round after Budi reached the target of 30; "
          "the match was over (later lines are not checked)")]
+
+
+def test_hands_shown_with_nothing_to_draw_end_the_round_as_blocked(tmp_path: Path) -> None:
+    """PAGAT kept without deals, under a stock held back whole (nothing
+    to draw): after three plays Ana shows her five tiles left (line 11), so
+    the round is over, taken as blocked, which hidden hands do not let the
+    replay check; Budi's hand stays hidden, so it is not settled. (Her
+    reveal gives her opening hand away, so the first placement not checked
+    is Budi's 5-0 on line 9.)"""
+    from tests.test_faults_cases import HIDDEN, NO_DRAW, cut
+    (tmp_path / "house.yaml").write_text(NO_DRAW, encoding="utf-8")
+    text = edit(cut(HIDDEN, "Ana: 0-0R"), '[Rules "pagat"]', '[Rules "house.yaml"]')
+    result = replay(text + "reveal Ana 3-4 6-1 2-3 4-4 1-1\n", tmp_path / "m.mgn")
+    assert found(result) == [
+        (6, 1, "INFO", "unverified", UNSETTLED),
+        (9, 7, "INFO", "unverified", "round 1: hands are not in the record, so whether "
+         "players held the tiles they placed is not checked (first: Budi's 5-0 here)"),
+        (11, 1, "INFO", "unverified", "round 1 is taken as blocked; with hidden hands that "
+         "nobody could play is not checked"),
+    ]

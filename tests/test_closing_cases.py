@@ -16,6 +16,7 @@ from muggins_cli.replay.replay import replay_match
 from muggins_cli.replay.values import MatchEnding, MatchReplay
 from muggins_cli.rules.resolve import resolver_for
 from tests.test_check import PAGAT, SPINNER, edit
+from tests.test_faults_cases import HIDDEN, NO_DRAW, cut
 from tests.test_recovery import OUT, ROUND_2
 
 Finding = tuple[int, int, str, str, str]
@@ -352,7 +353,6 @@ def test_hands_shown_with_nothing_to_draw_end_the_round_as_blocked(tmp_path: Pat
     replay check; Budi's hand stays hidden, so it is not settled. (Her
     reveal gives her opening hand away, so the first placement not checked
     is Budi's 5-0 on line 9.)"""
-    from tests.test_faults_cases import HIDDEN, NO_DRAW, cut
     (tmp_path / "house.yaml").write_text(NO_DRAW, encoding="utf-8")
     text = edit(cut(HIDDEN, "Ana: 0-0R"), '[Rules "pagat"]', '[Rules "house.yaml"]')
     result = replay(text + "reveal Ana 3-4 6-1 2-3 4-4 1-1\n", tmp_path / "m.mgn")

@@ -363,3 +363,11 @@ def test_hands_shown_with_nothing_to_draw_end_the_round_as_blocked(tmp_path: Pat
         (11, 1, "INFO", "unverified", "round 1 is taken as blocked; with hidden hands that "
          "nobody could play is not checked"),
     ]
+
+
+def test_hands_shown_early_are_said_once() -> None:
+    """Both hands shown before round 1 ended (lines 24 and 25): one
+    finding, at the first; the totals are the score line's."""
+    result = replay(edit(LOOSE, "reveal Budi 1-2\n", "reveal Budi 1-2\nreveal Ana 4-4 1-1 0-4\n"))
+    assert found(result) == [EARLY]
+    assert result.summary.scores == {"Ana": 35, "Budi": 10}

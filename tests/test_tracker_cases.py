@@ -1,0 +1,72 @@
+"""A turn's draws as the round tracker follows them, and every finding
+they give in order: a tile drawn that the stock cannot hold, and what a
+fitting draw then requires.
+
+Each case changes Ana's draws on one line of tests/test_check.py's PAGAT
+(its line 21: the ends show L 5, from 5-5, and R 2, from Budi's 2-2R; she
+draws 0-4 and 2-6, and lays 2-6R). The expected findings are worked out
+by hand from docs/rules.md: a drawn tile that fits must be laid at once,
+so drawing again after it, or laying another tile, is wrong.
+"""
+
+from __future__ import annotations
+
+from muggins_cli.notation.parser import parse_text
+from muggins_cli.replay.replay import replay_match
+from muggins_cli.rules.resolve import resolver_for
+from tests.test_check import PAGAT, edit
+
+Finding = tuple[int, int, str, str, str]
+
+DRAWS = "Ana: d0-4 d2-6 2-6R"
+
+
+def found(text: str) -> list[Finding]:
+    (match,) = parse_text(text)
+    return [(d.line, d.column, d.severity.name, d.code, d.message)
+            for d in replay_match(match, resolver_for(None)).diagnostics]
+
+
+def without(text: str, *starts: str) -> str:
+    """``text`` without the lines that start with any of ``starts``."""
+    return "\n".join(line for line in text.splitlines() if not line.startswith(starts)) + "\n"
+
+
+def test_a_dealt_tile_drawn_where_the_stock_line_is_missing() -> None:
+    """No stock line: the stock is the 14 tiles not dealt, and 1-2 was
+    dealt to Budi (line 19 once the stock line is gone). 1-2 fits R (2):
+    drawing 2-6 after it (column 16) and laying 2-6 (column 21) are
+    wrong."""
+    text = edit(without(PAGAT, "stock "), DRAWS, "Ana: d0-4 d1-2 d2-6 2-6R")
+    assert found(text) == [
+        (20, 11, "ERROR", "illegal-draw", "Ana drew 1-2, which is not in the stock"),
+        (20, 16, "ERROR", "illegal-draw", "Ana drew again after drawing 1-2, which fits R (2)"),
+        (20, 21, "ERROR", "drawn-tile-not-played",
+         "Ana drew 1-2, which fits R (2), and must place it, not 2-6"),
+    ]
+    assert found(without(PAGAT, "stock ")) == []
+
+
+def test_a_dealt_tile_drawn_from_a_stock_line() -> None:
+    text = edit(PAGAT, DRAWS, "Ana: d0-4 d1-2 d2-6 2-6R")
+    assert found(text) == [
+        (21, 11, "ERROR", "illegal-draw", "Ana drew 1-2, which is not in the stock"),
+        (21, 16, "ERROR", "illegal-draw", "Ana drew again after drawing 1-2, which fits R (2)"),
+        (21, 21, "ERROR", "drawn-tile-not-played",
+         "Ana drew 1-2, which fits R (2), and must place it, not 2-6"),
+    ]
+
+
+def test_a_tile_on_the_table_drawn_with_the_hands_hidden() -> None:
+    """No deal or stock lines (line 18 then): 5-0, which Budi laid on line
+    9, cannot be drawn. Taken as drawn, it fits L (5), so the draw after it
+    and the 2-6 laid are wrong, and Ana's draw of 3-5 on line 20 while
+    holding it too."""
+    text = edit(without(PAGAT, "deal ", "stock "), DRAWS, "Ana: d0-4 d5-0 d2-6 2-6R")
+    assert [f for f in found(text) if f[2] == "ERROR"] == [
+        (18, 11, "ERROR", "illegal-draw", "Ana drew 0-5, which is already placed or held"),
+        (18, 16, "ERROR", "illegal-draw", "Ana drew again after drawing 0-5, which fits L (5)"),
+        (18, 21, "ERROR", "drawn-tile-not-played",
+         "Ana drew 0-5, which fits L (5), and must place it, not 2-6"),
+        (20, 6, "ERROR", "illegal-draw", "Ana drew 3-5 while holding 0-5, which fits L (5)"),
+    ]

@@ -505,7 +505,7 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
     together, bar the overrun of one deal's cap: every deal dealt counts
     (:func:`muggins_cli.solver.api._average`). The principal lines are
     asked for only with ``options.lines`` and ``played``."""
-    from muggins_cli.solver import Multi, solve
+    from muggins_cli.solver import Mode, Multi, Objective, Plan, solve
 
     rules = pos.rules
     players = len(pos.players)
@@ -516,9 +516,9 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
             if not pos.perfect:
                 return _Searched(None, "the record does not show every hand and the stock "
                                        "order (deal and stock lines)")
-            res = solve(rules, pos.state(), scores=pos.scores, target=pos.target,
-                        mode="perfect", objective="points", multi=Multi.PARANOID,
-                        node_limit=per_deal, pv=lines)
+            res = solve(rules, pos.state(), Plan(Mode.PERFECT, Objective.POINTS, Multi.PARANOID,
+                                                 node_limit=per_deal, pv=lines),
+                        scores=pos.scores, target=pos.target)
             if res.interrupted:
                 raise KeyboardInterrupt
             if res.stopped is not None:
@@ -539,9 +539,9 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
             caps = [c for c in (None if work is None else work // 2,
                                 None if per_deal is None else per_deal * len(every))
                     if c is not None]
-            res = solve(rules, know, mode="sample", objective="points", deals=every,
-                        node_limit=min(caps) if caps else None, multi=Multi.PARANOID,
-                        pv=lines)
+            res = solve(rules, know, Plan(Mode.SAMPLE, Objective.POINTS, deals=every,
+                                          node_limit=min(caps) if caps else None,
+                                          multi=Multi.PARANOID, pv=lines))
             if res.interrupted:
                 raise KeyboardInterrupt
             if res.exact:
@@ -554,9 +554,10 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
             enough = _counted(samples)
         else:
             samples, enough = options.samples, _racer(played, options)
-        res = solve(rules, know, mode="sample", objective="points", node_limit=per_deal,
-                    samples=samples, seed=options.seed * 1_000_003 + line,
-                    multi=Multi.PARANOID, enough=enough, node_total=left, pv=lines)
+        res = solve(rules, know, Plan(Mode.SAMPLE, Objective.POINTS, node_limit=per_deal,
+                                      samples=samples, seed=options.seed * 1_000_003 + line,
+                                      multi=Multi.PARANOID, enough=enough, node_total=left,
+                                      pv=lines))
         nodes += res.nodes
         solved += res.dealt
     except MugginsError as e:  # counts that do not add up after an error in the record

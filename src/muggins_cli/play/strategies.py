@@ -319,7 +319,7 @@ class SolverStrategy:
             return greedy_seen(rules, seen)
         from muggins_cli.engine.table import table_for
         from muggins_cli.play.expectimax import passed_over_prior
-        from muggins_cli.solver import solve
+        from muggins_cli.solver import Mode, Multi, Objective, Plan, solve
 
         seed = rng.randrange(1 << 31)
         self.searches += 1
@@ -342,9 +342,10 @@ class SolverStrategy:
                 prior = passed_over_prior(table_for(rules), seen, self.passed_over, self.loose)
         cap = self.node_limit
         try:
-            result = solve(rules, seen, mode="sample", objective=objective, samples=samples,
-                           seed=seed, time_limit=self.time_limit, node_limit=cap,
-                           pv=False, prior=prior, multi="paranoid")
+            result = solve(rules, seen, Plan(Mode.SAMPLE, Objective(objective), Multi.PARANOID,
+                                             samples=samples, seed=seed,
+                                             time_limit=self.time_limit, node_limit=cap,
+                                             pv=False, prior=prior))
         except InputError:  # no deal agrees with the view: never seen, but play on
             self.fallbacks += 1
             return greedy_seen(rules, seen)
@@ -389,13 +390,13 @@ class OracleStrategy:
         greedy = GreedyStrategy()
         if len(moves) == 1 or not state.layout.started:
             return greedy.choose(rules, state, moves, rng)
-        from muggins_cli.solver import solve
+        from muggins_cli.solver import Mode, Objective, Plan, solve
 
         self.searches += 1
         cap = self.node_limit
-        result = solve(rules, state, scores=scores, target=target, mode="perfect",
-                       objective=self.objective, node_limit=cap,
-                       time_limit=self.time_limit, pv=False)
+        result = solve(rules, state, Plan(Mode.PERFECT, Objective(self.objective),
+                                          node_limit=cap, time_limit=self.time_limit, pv=False),
+                       scores=scores, target=target)
         if result.interrupted:
             raise KeyboardInterrupt
         if result.best is None or result.best not in moves:

@@ -170,13 +170,11 @@ class CarelessStrategy(GreedyStrategy):
             raise InputError(f"careless: forget must be a probability from 0 to 1, "
                              f"not {forget}")
         self.forget = forget
-        self.forgotten = 0
 
     def claim(self, rules: Rules, view: ClaimView, rng: random.Random) -> int:
         # No draw at 0 or 1: at 0 the match's random stream, and so the
         # match, is greedy's to the byte.
         if self.forget >= 1 or (self.forget > 0 and rng.random() < self.forget):
-            self.forgotten += 1
             return 0
         return view.points
 
@@ -373,7 +371,7 @@ class OracleStrategy:
     round's lead are played as :class:`SolverStrategy` plays them (the lead
     greedily), so the two differ only in what they know. When the node
     budget runs out, the best of the moves already valued is played (the
-    greedy move when none is; counted in ``fallbacks``)."""
+    greedy move when none is)."""
 
     name = "oracle"
 
@@ -382,8 +380,6 @@ class OracleStrategy:
         self.node_limit = node_limit
         self.time_limit = time_limit
         self.objective = objective
-        self.searches = 0
-        self.fallbacks = 0
 
     def choose_full(self, rules: Rules, state: RoundState, moves: list[Move],
                     scores: Sequence[int], target: int, rng: random.Random) -> Move:
@@ -392,15 +388,13 @@ class OracleStrategy:
             return greedy.choose(rules, state, moves, rng)
         from muggins_cli.solver import Mode, Objective, Plan, solve
 
-        self.searches += 1
-        cap = self.node_limit
         result = solve(rules, state, Plan(Mode.PERFECT, Objective(self.objective),
-                                          node_limit=cap, time_limit=self.time_limit, pv=False),
+                                          node_limit=self.node_limit,
+                                          time_limit=self.time_limit, pv=False),
                        scores=scores, target=target)
         if result.interrupted:
             raise KeyboardInterrupt
         if result.best is None or result.best not in moves:
-            self.fallbacks += 1
             return greedy.choose(rules, state, moves, rng)
         choice = result.best
         assert isinstance(choice, Place | Pass | Draw)

@@ -68,7 +68,7 @@ from muggins_cli.solver.perfect import root_node, solve_perfect, value_moves
 from muggins_cli.solver.plan import Enough, Multi, Plan
 from muggins_cli.solver.result import MoveValue, SolveResult
 from muggins_cli.solver.roots import Root
-from muggins_cli.solver.sampled import Deals, Table, average, solve_sample
+from muggins_cli.solver.sampled import Deals, Stakes, average, solve_sample
 
 
 def solve(
@@ -106,19 +106,19 @@ def solve(
         return solve_sample(rules, know, plan, budget)
     if plan.mode is Mode.PERFECT:
         return solve_perfect(rules, position, sc, tg, plan.objective, budget, plan.pv, plan.multi)
-    return _solve_expect(rules, position, Table(sc, tg, position.to_move), plan, budget)
+    return _solve_expect(rules, position, Stakes(sc, tg, position.to_move), plan, budget)
 
 
-def _solve_expect(rules: Rules, state: RoundState, table: Table, plan: Plan,
+def _solve_expect(rules: Rules, state: RoundState, stakes: Stakes, plan: Plan,
                   budget: Budget) -> SolveResult:
     """Hands known, the stock's order not: each draw a chance node over
     the tiles still in the stock (expectimax: alpha-beta on the margin for
     two players, max-n for more). Exact while it fits in half the budget;
     otherwise the average over sampled stock orders."""
-    layouts = table_for(rules)
-    node, _ = root_node(rules, layouts, state, table.scores, table.target, chance=True)
+    table = table_for(rules)
+    node, _ = root_node(rules, table, state, stakes.scores, stakes.target, chance=True)
     objective = plan.objective
-    game = Game(rules, layouts, state.players, None, objective, state.lead_tile)
+    game = Game(rules, table, state.players, None, objective, state.lead_tile)
     moves: list[SolverMove] = [as_seen(m) for m in legal_moves(rules, state)]
     # The exact search gets half of each budget; sampling has the rest.
     half = Budget(
@@ -127,7 +127,7 @@ def _solve_expect(rules: Rules, state: RoundState, table: Table, plan: Plan,
     )
     maxn = state.players > 2
     method = "expecti-max-n" if maxn else "expectimax"
-    res = value_moves(lambda: Root(rules, layouts, game, node, objective, half, maxn=maxn),
+    res = value_moves(lambda: Root(rules, table, game, node, objective, half, maxn=maxn),
                       moves, Mode.EXPECT, objective, half, method, plan.pv)
     if res.stopped is None or res.stopped is Stopped.INTERRUPT:
         return res
@@ -146,7 +146,7 @@ def _solve_expect(rules: Rules, state: RoundState, table: Table, plan: Plan,
 
     orders = dataclasses.replace(plan, multi=Multi.MAXN, enough=None, node_total=None,
                                  first_whole=False)
-    out = average(rules, orders, Deals(deal, "sampled stock orders"), table, budget)
+    out = average(rules, orders, Deals(deal, "sampled stock orders"), stakes, budget)
     out.notes.append("exact expectimax did not fit in half the budget")
     return out
 

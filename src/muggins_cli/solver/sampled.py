@@ -66,7 +66,7 @@ class Deals:
 
 
 @dataclass(frozen=True)
-class Table:
+class Stakes:
     """Where the deals are played: the match's scores and target, and the
     seat whose moves are valued."""
 
@@ -140,11 +140,11 @@ class _Run:
     search took, and why the loop stopped. Every node searched is counted
     in one place, :meth:`_search`, into the budget of the whole answer."""
 
-    def __init__(self, rules: Rules, plan: Plan, deals: Deals, table: Table, budget: Budget,
+    def __init__(self, rules: Rules, plan: Plan, deals: Deals, stakes: Stakes, budget: Budget,
                  first: RoundState) -> None:
         self.rules = rules
         self.plan = plan
-        self.table = table
+        self.stakes = stakes
         self.budget = budget
         self.tally = _Tally([as_seen(m) for m in legal_moves(rules, first)], deals.weights)
         self.took: list[int] = []
@@ -155,7 +155,7 @@ class _Run:
         self.past = False
 
     def _search(self, state: RoundState, budget: Budget) -> SolveResult:
-        t = self.table
+        t = self.stakes
         sub = solve_perfect(self.rules, state, t.scores, t.target, self.plan.objective, budget,
                             False, self.plan.multi, self.keep)
         self.budget.nodes += sub.nodes
@@ -242,7 +242,7 @@ class _Run:
         plan, tally = self.plan, self.tally
         early = plan.enough is not None and self.stop.reason is None
         whole = tally.weights is not None and tally.done == len(tally.weights)
-        res = finish(plan.mode, plan.objective, self.table.seat, tally.rows(), whole,
+        res = finish(plan.mode, plan.objective, self.stakes.seat, tally.rows(), whole,
                      self.budget.nodes, self.budget, method, samples=tally.done,
                      stopped=self.stop.reason if tally.done < plan.samples and not early
                      else None)
@@ -260,14 +260,14 @@ class _Run:
         return res
 
 
-def average(rules: Rules, plan: Plan, deals: Deals, table: Table, budget: Budget
+def average(rules: Rules, plan: Plan, deals: Deals, stakes: Stakes, budget: Budget
             ) -> SolveResult:
     """Solve up to ``plan.samples`` deals from ``deals`` as ``perfect`` and
     average each move's value (see :class:`_Run` for when it stops and
     what counts). ``budget`` is the whole answer's: its nodes count every
     deal's search."""
     state = deals.deal()
-    run = _Run(rules, plan, deals, table, budget, state)
+    run = _Run(rules, plan, deals, stakes, budget, state)
     with stopping(run.stop):
         while run.deal(state):
             state = deals.deal()
@@ -281,7 +281,7 @@ def solve_sample(rules: Rules, know: SeatView, plan: Plan, budget: Budget) -> So
     the principal variations played in one of those deals."""
     if min(know.target - s for s in know.scores) <= 0 and credit_ends_match(rules):
         raise InputError("the match is over: a score has reached the target")
-    table = Table(know.scores, know.target, know.seat)
+    stakes = Stakes(know.scores, know.target, know.seat)
     dealt: list[RoundState] = []
     if plan.deals is not None:
         if not plan.deals:
@@ -291,7 +291,7 @@ def solve_sample(rules: Rules, know: SeatView, plan: Plan, budget: Budget) -> So
         every = dataclasses.replace(plan, samples=len(dealt), enough=None, node_total=None,
                                     first_whole=False)
         res = average(rules, every, Deals(lambda: next(listed), "every deal",
-                                          [w for _, w in plan.deals]), table, budget)
+                                          [w for _, w in plan.deals]), stakes, budget)
     else:
         sampler = Sampler(know, random.Random(plan.seed), prior=plan.prior)
 
@@ -300,14 +300,14 @@ def solve_sample(rules: Rules, know: SeatView, plan: Plan, budget: Budget) -> So
             dealt.append(state)
             return state
 
-        res = average(rules, plan, Deals(deal, "sampled deals"), table, budget)
+        res = average(rules, plan, Deals(deal, "sampled deals"), stakes, budget)
     if plan.pv and not res.interrupted:
-        _lines_in_a_deal(rules, res, dealt, plan, table, budget)
+        _lines_in_a_deal(rules, res, dealt, plan, stakes, budget)
     return res
 
 
 def _lines_in_a_deal(rules: Rules, res: SolveResult, dealt: Sequence[RoundState],
-                     plan: Plan, table: Table, budget: Budget) -> None:
+                     plan: Plan, stakes: Stakes, budget: Budget) -> None:
     """Give each move of a sampled answer the principal variation it has in
     one of the deals: among the deals whose search finished with the best
     move valued, the one in which its value lies nearest its average. Every
@@ -330,7 +330,7 @@ def _lines_in_a_deal(rules: Rules, res: SolveResult, dealt: Sequence[RoundState]
     cap = 2 * res.deal_nodes[at] + LINES_LEAST_NODES
     if budget.node_limit is not None and budget.nodes < budget.node_limit:
         cap = min(cap, budget.node_limit - budget.nodes)
-    sub = solve_perfect(rules, dealt[at], table.scores, table.target, plan.objective,
+    sub = solve_perfect(rules, dealt[at], stakes.scores, stakes.target, plan.objective,
                         Budget(left, cap), True, plan.multi)
     if sub.stopped is not None:
         return

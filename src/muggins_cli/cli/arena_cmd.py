@@ -41,7 +41,7 @@ from muggins_cli.cli.options import (
     prepare_solver,
     worker_count,
 )
-from muggins_cli.cli.progress import Tally, counted, with_progress
+from muggins_cli.cli.progress import ProgressCount, counted, with_progress
 from muggins_cli.cli.selfplay_cmd import rules_tag
 from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.errors import InputError, MugginsError
@@ -316,7 +316,7 @@ def _ladder(names: list[str], spec: ArenaSpec, matches: int, every: bool, jobs: 
     start = time.perf_counter()
     total = len(pairings(names, every)) * matches
     try:
-        with Tally(total, quiet=quiet, noun="deal sequence", verb="played") as count:
+        with ProgressCount(total, quiet=quiet, noun="deal sequence", verb="played") as count:
             result = run_ladder(names, spec, matches, every=every, jobs=jobs,
                                 on_pair=lambda _: count.advance())
     except KeyboardInterrupt:

@@ -503,7 +503,7 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
     verdict on that move is known (:func:`_racer`), and without, it takes
     ``luck_deals`` deals. ``work`` bounds the nodes the deals search
     together, bar the overrun of one deal's cap: every deal dealt counts
-    (:func:`muggins_cli.solver.api._average`). The principal lines are
+    (:func:`muggins_cli.solver.sampled.average`). The principal lines are
     asked for only with ``options.lines`` and ``played``."""
     from muggins_cli.solver import Mode, Multi, Objective, Plan, solve
 

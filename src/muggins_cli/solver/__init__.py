@@ -2,12 +2,13 @@
 the mover's view alone.
 
 The public surface is :func:`solve`, the :class:`Plan` it is given and its
-result types. Every search is
-the one compiled kernel of :mod:`.kernel` (alpha-beta for two players and
-the paranoid view, max-n, each with a known stock order or chance nodes),
-which compiles the engine's rules as they stand; :mod:`.roots` values the
-root's moves and writes the principal variations, :mod:`.game` steps
-through them, :mod:`.knowledge` deals the hidden tiles.
+result types. Every search is the one compiled kernel of :mod:`.kernel`
+(alpha-beta for two players and the paranoid view, max-n, each with a
+known stock order or chance nodes), which compiles the engine's rules as
+they stand; :mod:`.roots` values the root's moves and writes the principal
+variations, :mod:`.game` steps through them, :mod:`.knowledge` deals the
+hidden tiles, :mod:`.perfect` values every move of one known deal and
+:mod:`.sampled` averages over deals.
 
 The names are imported when first asked for (PEP 562): the kernel needs
 Numba and NumPy, the ``solver`` extra, and a command that only reads a

@@ -59,6 +59,15 @@ from muggins_cli.engine.state import apply, deal, legal_moves, new_round
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.solver import solve
 
+# solve, the paranoid view without lines; a tree from before the solver's
+# Plan took the plan's fields as keywords of solve.
+def paranoid(rules, state, node_limit=None, **where):
+    try:
+        from muggins_cli.solver import Plan
+    except ImportError:
+        return solve(rules, state, pv=False, multi="paranoid", node_limit=node_limit, **where)
+    return solve(rules, state, Plan(pv=False, multi="paranoid", node_limit=node_limit), **where)
+
 deals = int(sys.argv[1])
 rows = json.loads(sys.argv[2])
 
@@ -75,7 +84,7 @@ def positions(name, players, plies):
 
 work = [(name, players, positions(name, players, plies)) for name, players, plies in rows]
 for _, _, row in work:  # compile (or load) and warm up
-    solve(row[0][0], row[0][1], pv=False, multi="paranoid")
+    paranoid(row[0][0], row[0][1])
 out = []
 for name, players, row in work:
     took = 0.0
@@ -83,7 +92,7 @@ for name, players, row in work:
     values = []
     for rules, state in row:
         start = time.process_time()
-        res = solve(rules, state, pv=False, multi="paranoid")
+        res = paranoid(rules, state)
         took += time.process_time() - start
         nodes += res.nodes
         values.append([round(m.value, 6) for m in res.moves])
@@ -98,6 +107,16 @@ import json, sys, time
 from muggins_cli.engine.state import new_round
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.solver import solve
+
+# solve, the paranoid view without lines; a tree from before the solver's
+# Plan took the plan's fields as keywords of solve.
+def paranoid(rules, state, node_limit=None, **where):
+    try:
+        from muggins_cli.solver import Plan
+    except ImportError:
+        return solve(rules, state, pv=False, multi="paranoid", node_limit=node_limit, **where)
+    return solve(rules, state, Plan(pv=False, multi="paranoid", node_limit=node_limit), **where)
+
 from muggins_cli.tiles import Tile
 
 rows = json.loads(open(sys.argv[1]).read())
@@ -111,14 +130,13 @@ warm = True
 for row in rows:
     rules = load_preset(row["rules"])
     if warm:  # compile (or load) and warm up
-        solve(rules, state(row["deals"][0]), pv=False, multi="paranoid", node_limit=1000)
+        paranoid(rules, state(row["deals"][0]), node_limit=1000)
         warm = False
     nodes, secs, values = [], [], []
     for d in row["deals"]:
         s = state(d)
         start = time.process_time()
-        res = solve(rules, s, scores=d["scores"], target=d["target"], pv=False,
-                    multi="paranoid")
+        res = paranoid(rules, s, scores=d["scores"], target=d["target"])
         secs.append(time.process_time() - start)
         nodes.append(res.nodes)
         values.append([round(m.value, 6) for m in res.moves])

@@ -44,7 +44,7 @@ from muggins_cli.engine.state import (
 )
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import Rules
-from muggins_cli.solver import solve
+from muggins_cli.solver import Plan, solve
 
 TURNS = (1, 5, 10)
 TARGET = 250
@@ -174,8 +174,8 @@ def main() -> None:
         for s in pos[t]:
             t0 = time.perf_counter()
             c0 = time.process_time()
-            res = solve(rules, s, scores=[0, 0], target=TARGET, mode="expect",
-                        node_limit=args.expect_nodes, samples=args.samples)
+            res = solve(rules, s, scores=[0, 0], target=TARGET, plan=Plan(mode="expect",
+                        node_limit=args.expect_nodes, samples=args.samples))
             times.append(time.perf_counter() - t0)
             cpu.append(time.process_time() - c0)
             exact += res.exact

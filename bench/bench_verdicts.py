@@ -130,7 +130,7 @@ from muggins_cli.engine.state import (
 from muggins_cli.notation.parser import parse_text
 from muggins_cli.replay.position import Decision
 from muggins_cli.replay.replay import decisions
-from muggins_cli.solver import Multi, Sampler, solve
+from muggins_cli.solver import Multi, Plan, Sampler, solve
 from muggins_cli.tiles import full_set
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -297,10 +297,10 @@ def reference_turn(args: tuple[str, int, int, int]) -> dict[str, Any]:
     start = time.process_time()
     # Every deal dealt is solved whole, however long it takes: a deal put
     # aside for its cost would leave the costly deals out of the truth.
-    res = solve(pos.rules, pos.view(), mode="sample", objective="points",
+    res = solve(pos.rules, pos.view(), Plan(mode="sample", objective="points",
                 node_limit=None, samples=deals, pv=False,
                 seed=seed * 1_000_003 + d.turn.line, multi=Multi.PARANOID,
-                enough=lambda per, done: list(per))
+                enough=lambda per, done: list(per)))
     played = move_of(res, d.move)
     best = move_of(res, res.best) if res.best is not None else None
     assert played is not None and best is not None and res.value is not None
@@ -454,9 +454,9 @@ def _greedy_playout(rules: Any, state: RoundState, seat: int) -> float:
 def _searched(rules: Any, state: RoundState, know: Any) -> tuple[dict[str, float], float]:
     """Every move's value in one deal, and the CPU seconds it took."""
     start = time.process_time()
-    res = solve(rules, state, scores=know.scores, target=know.target, mode="perfect",
+    res = solve(rules, state, scores=know.scores, target=know.target, plan=Plan(mode="perfect",
                 pv=False, multi=Multi.PARANOID,
-                node_limit=WeighOptions().node_limit(state.players))
+                node_limit=WeighOptions().node_limit(state.players)))
     values = {} if res.stopped is not None else {
         str(as_seen(mv.move)): mv.value for mv in res.moves if mv.value is not None}
     return values, time.process_time() - start

@@ -10,10 +10,9 @@ import pytest
 from muggins_cli.engine.state import legal_moves
 from muggins_cli.engine.view import view_of
 from muggins_cli.rules.loader import load_preset
-from muggins_cli.solver import Multi, solve
-from muggins_cli.solver import api as solver_api
-from muggins_cli.solver.api import value_bound
+from muggins_cli.solver import Multi, Plan, perfect, sampled, solve
 from muggins_cli.solver.common import Objective
+from muggins_cli.solver.sampled import value_bound
 from tests.test_solver_reference import endgame
 
 
@@ -29,8 +28,8 @@ def _free_and_know(seed: int, deals: int):  # type: ignore[no-untyped-def]
     state = endgame(rules, 2, seed, 18, min_stock=4)
     assert len(legal_moves(rules, state)) >= 3
     know = view_of(rules, state, legal_moves(rules, state), (0, 0), 250)
-    free = solve(rules, know, mode="sample", samples=deals, enough=_every, pv=False, seed=seed,
-                 node_limit=None, multi=Multi.PARANOID)
+    free = solve(rules, know, Plan(mode="sample", samples=deals, enough=_every, pv=False, seed=seed,
+                 node_limit=None, multi=Multi.PARANOID))
     assert free.samples == free.dealt == deals and free.unfinished == 0
     return rules, know, free
 
@@ -44,8 +43,8 @@ def test_a_deal_past_the_cap_goes_on_with_the_turns_work_and_is_never_replaced()
     took = sorted(free.deal_nodes)
     cap = took[len(took) // 2]
     assert sum(n > cap for n in free.deal_nodes) >= 3  # deals the cap alone would cut
-    got = solve(rules, know, mode="sample", samples=12, enough=_every, pv=False, seed=3,
-                node_limit=cap, node_total=2 * sum(free.deal_nodes), multi=Multi.PARANOID)
+    got = solve(rules, know, Plan(mode="sample", samples=12, enough=_every, pv=False, seed=3,
+                node_limit=cap, node_total=2 * sum(free.deal_nodes), multi=Multi.PARANOID))
     assert got.samples == got.dealt == 12 and got.unfinished == 0
     assert got.deal_nodes == free.deal_nodes
     truth = {str(mv.move): mv.deals for mv in free.moves}
@@ -71,8 +70,8 @@ def test_the_work_bound_holds_and_the_deal_it_cuts_is_counted_with_a_bound() -> 
     took = free.deal_nodes
     j = _record(took)
     total = sum(took[:j]) + (max(took[:j]) + took[j]) // 2
-    got = solve(rules, know, mode="sample", samples=8, enough=_every, pv=False, seed=1,
-                node_limit=1, node_total=total, multi=Multi.PARANOID)
+    got = solve(rules, know, Plan(mode="sample", samples=8, enough=_every, pv=False, seed=1,
+                node_limit=1, node_total=total, multi=Multi.PARANOID))
     assert got.samples == got.dealt == j + 1 and got.unfinished == 1
     assert got.nodes <= total + 1
     truth = {str(mv.move): mv.deals for mv in free.moves}
@@ -98,8 +97,8 @@ def test_no_deal_is_dealt_that_one_as_costly_as_before_would_not_fit() -> None:
     took = free.deal_nodes
     j = _record(took)
     total = sum(took[:j]) + max(took[:j]) - 1
-    got = solve(rules, know, mode="sample", samples=8, enough=_every, pv=False, seed=1,
-                node_limit=1, node_total=total, multi=Multi.PARANOID)
+    got = solve(rules, know, Plan(mode="sample", samples=8, enough=_every, pv=False, seed=1,
+                node_limit=1, node_total=total, multi=Multi.PARANOID))
     assert got.samples == got.dealt == j and got.unfinished == 0
     assert got.deal_nodes == took[:j]
 
@@ -113,8 +112,8 @@ def test_the_value_bound_bounds_every_exact_value(preset: str, objective: Object
     for players in (2, 3):
         for seed in range(4):
             state = endgame(rules, players, seed, 9)
-            res = solve(rules, state, mode="perfect", objective=objective, pv=False,
-                        multi=Multi.PARANOID)
+            res = solve(rules, state, Plan(mode="perfect", objective=objective, pv=False,
+                        multi=Multi.PARANOID))
             assert res.exact
             bound = value_bound(rules, state, objective)
             assert all(mv.value is not None and abs(mv.value) <= bound for mv in res.moves)
@@ -127,21 +126,21 @@ def test_principal_lines_only_when_asked_and_always_capped(
     a little), whatever the budget of the answer."""
     rules, know, free = _free_and_know(3, 6)
     asked: list[int | None] = []
-    real = solver_api._solve_perfect
+    real = sampled.solve_perfect
 
     def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
         if args[6]:  # want_pv
             asked.append(args[5].node_limit)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(solver_api, "_solve_perfect", spy)
-    solve(rules, know, mode="sample", samples=6, enough=_every, pv=False, seed=3,
-          multi=Multi.PARANOID)
+    monkeypatch.setattr(sampled, "solve_perfect", spy)
+    solve(rules, know, Plan(mode="sample", samples=6, enough=_every, pv=False, seed=3,
+          multi=Multi.PARANOID))
     assert asked == []
-    with_lines = solve(rules, know, mode="sample", samples=6, enough=_every, pv=True, seed=3,
-                       node_limit=None, multi=Multi.PARANOID)
+    with_lines = solve(rules, know, Plan(mode="sample", samples=6, enough=_every, pv=True, seed=3,
+                       node_limit=None, multi=Multi.PARANOID))
     assert len(asked) == 1 and asked[0] is not None
-    assert asked[0] <= 2 * max(free.deal_nodes) + solver_api.LINES_LEAST_NODES
+    assert asked[0] <= 2 * max(free.deal_nodes) + sampled.LINES_LEAST_NODES
     assert with_lines.deal is not None
     assert any(len(mv.pv) > 1 for mv in with_lines.moves)
 
@@ -153,6 +152,6 @@ def test_a_deal_values_the_moves_in_the_order_they_are_named() -> None:
     state = endgame(rules, 2, 3, 18, min_stock=4)
     moves = legal_moves(rules, state)
     assert len(moves) >= 3
-    assert solver_api._in_order(moves, None) == list(range(len(moves)))
-    assert solver_api._in_order(moves, [moves[2], moves[0]]) == [2, 0]
-    assert solver_api._in_order(moves, {moves[2], moves[0]}) == [0, 2]
+    assert perfect.in_order(moves, None) == list(range(len(moves)))
+    assert perfect.in_order(moves, [moves[2], moves[0]]) == [2, 0]
+    assert perfect.in_order(moves, {moves[2], moves[0]}) == [0, 2]

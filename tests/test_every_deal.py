@@ -23,7 +23,7 @@ from muggins_cli.engine.view import SeatView, view_of
 from muggins_cli.engine.voids import Void
 from muggins_cli.errors import InputError
 from muggins_cli.rules.loader import load_preset
-from muggins_cli.solver import Sampler, solve
+from muggins_cli.solver import Plan, Sampler, solve
 from muggins_cli.solver.knowledge import every_deal
 from muggins_cli.tiles import Tile, full_set
 from tests.test_solver_reference import endgame
@@ -173,12 +173,12 @@ def test_solve_over_every_deal_is_their_exact_average(players: int, seed: int) -
     assert got is not None
     weighted = [(s, 1.0 + (i % 3)) for i, (s, _) in enumerate(got)]  # any weights
     for deals in (got, weighted):
-        res = solve(PAGAT, know, mode="sample", deals=deals, multi="paranoid")
+        res = solve(PAGAT, know, Plan(mode="sample", deals=deals, multi="paranoid"))
         assert res.exact and res.samples == len(deals) and res.stopped is None
         total = sum(w for _, w in deals)
         sums: dict[str, float] = {}
         for state, w in deals:
-            one = solve(PAGAT, state, mode="perfect", multi="paranoid", pv=False,
+            one = solve(PAGAT, state, Plan(mode="perfect", multi="paranoid", pv=False),
                         scores=(0,) * players, target=250)
             for mv in one.moves:
                 assert mv.value is not None
@@ -193,5 +193,5 @@ def test_every_deal_out_of_budget_is_not_exact() -> None:
     know = _small(2, 3, 8)
     got = every_deal(know, 5_000)
     assert got is not None and len(got) > 2
-    res = solve(PAGAT, know, mode="sample", deals=got, node_limit=5)
+    res = solve(PAGAT, know, Plan(mode="sample", deals=got, node_limit=5))
     assert not res.exact and res.stopped == "nodes"

@@ -434,7 +434,7 @@ def _round_end_scores(target: int, players: int, seed: int) -> list[int]:
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("rules", [ROUND_END_FIVES, ROUND_END_PAGAT], ids=lambda r: r.name)
 def test_solver_perfect_round_end_equals_exhaustive_search(rules: Rules, players: int) -> None:
-    from muggins_cli.solver import solve
+    from muggins_cli.solver import Plan, solve
     from tests.test_solver_reference import endgame, move_value2, move_vec
 
     for seed in range(8):
@@ -442,7 +442,7 @@ def test_solver_perfect_round_end_equals_exhaustive_search(rules: Rules, players
         target = rules.target_for(players)
         scores = _round_end_scores(target, players, seed)
         dists = [target - s for s in scores]
-        res = solve(rules, state, scores=scores, target=target, objective="match")
+        res = solve(rules, state, scores=scores, target=target, plan=Plan(objective="match"))
         assert res.exact
         for mv, em in zip(res.moves, legal_moves(rules, state), strict=True):
             assert mv.move == em
@@ -456,7 +456,7 @@ def test_solver_perfect_round_end_equals_exhaustive_search(rules: Rules, players
 @pytest.mark.parametrize("players", [2, 3])
 def test_solver_expect_round_end_equals_exhaustive_average(players: int) -> None:
     from muggins_cli.engine.state import KnownDraw
-    from muggins_cli.solver import solve
+    from muggins_cli.solver import Plan, solve
     from tests.test_solver_reference import endgame, expect_move2, expect_move_n
 
     rules = ROUND_END_FIVES
@@ -465,8 +465,8 @@ def test_solver_expect_round_end_equals_exhaustive_average(players: int) -> None
         target = rules.target_for(players)
         scores = _round_end_scores(target, players, seed + 1)
         dists = [target - s for s in scores]
-        res = solve(rules, state, scores=scores, target=target, mode="expect",
-                    objective="match")
+        res = solve(rules, state, scores=scores, target=target, plan=Plan(mode="expect",
+                    objective="match"))
         assert res.exact
         for mv, em in zip(res.moves, legal_moves(rules, state)):
             assert isinstance(em, KnownDraw) or mv.move == em
@@ -482,17 +482,17 @@ def test_solver_round_end_a_placement_to_the_target_wins_nothing_yet() -> None:
     """A position where the mover's placement takes them past the target:
     under at-target it is worth MATCH_WIN; under round-end it is not (the
     round goes on and the opponent may still finish higher)."""
-    from muggins_cli.solver import MATCH_WIN, solve
+    from muggins_cli.solver import MATCH_WIN, Plan, solve
     from tests.test_solver_reference import endgame
 
     for seed in range(40):
         state = endgame(PAGAT, 2, 900 + seed, 10)
-        at = solve(PAGAT, state, scores=[245, 0], target=250, objective="match")
+        at = solve(PAGAT, state, scores=[245, 0], target=250, plan=Plan(objective="match"))
         if state.to_move == 0 and at.value is not None and at.value > MATCH_WIN // 2:
             break
     else:
         raise AssertionError("no position where a placement reaches the target")
-    later = solve(ROUND_END_PAGAT, state, scores=[245, 0], target=250, objective="match")
+    later = solve(ROUND_END_PAGAT, state, scores=[245, 0], target=250, plan=Plan(objective="match"))
     assert later.value is not None and later.value < at.value
 
 
@@ -745,7 +745,7 @@ def test_the_movers_view_of_a_highest_double_opening_has_only_that_lead() -> Non
     from muggins_cli.check import record_resolver
     from muggins_cli.engine.state import Place
     from muggins_cli.replay.replay import position_at
-    from muggins_cli.solver import solve
+    from muggins_cli.solver import Plan, solve
 
     path = RECORDS / "highest-double-3p.mgn"
     match = parse_text(path.read_text())[0]
@@ -754,6 +754,6 @@ def test_the_movers_view_of_a_highest_double_opening_has_only_that_lead() -> Non
     assert view.hand == {Tile(3, 3), Tile(0, 0), Tile(1, 2), Tile(6, 6), Tile(2, 4)}
     assert view.lead_tile == Tile(6, 6)
     assert view.moves == (Place(Tile(6, 6)),)
-    res = solve(resolve("highest-double.yaml"), view, mode="sample", samples=2, seed=1,
-                node_limit=20_000)
+    res = solve(resolve("highest-double.yaml"), view, Plan(mode="sample", samples=2, seed=1,
+                node_limit=20_000))
     assert [mv.move for mv in res.moves] == [Place(Tile(6, 6))]

@@ -219,7 +219,9 @@ def test_the_sampling_solver_deals_by_what_was_passed_over(
     real = solver_pkg.solve
 
     def spy(*args: object, **kw: object) -> object:
-        priors.append(kw.get("prior"))
+        plan = args[2]
+        assert isinstance(plan, solver_pkg.Plan)
+        priors.append(plan.prior)
         return real(*args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(solver_pkg, "solve", spy)

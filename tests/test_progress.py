@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from muggins_cli.cli.progress import Tally, with_progress
+from muggins_cli.cli.progress import ProgressCount, with_progress
 
 
 class Terminal(io.StringIO):
@@ -22,7 +22,7 @@ def test_bar_on_a_terminal_leaves_redirected_stdout_alone(
     err, out = Terminal(), io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
     monkeypatch.setattr(sys, "stdout", out)
-    with Tally(2, quiet=False, verb="weighed", noun="turn") as tally:
+    with ProgressCount(2, quiet=False, verb="weighed", noun="turn") as tally:
         assert tally._bar is not None  # a bar: stderr is a terminal
         sys.stdout.write("Ana: 6-6\n")
         tally.advance()
@@ -38,7 +38,7 @@ def test_count_line_without_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     assert err.getvalue() == "analysed 3 files\n"
     err.truncate(0)
     err.seek(0)
-    with Tally(quiet=True) as tally:
+    with ProgressCount(quiet=True) as tally:
         tally.add(5)
         tally.advance()
     assert err.getvalue() == ""

@@ -265,7 +265,7 @@ def test_a_known_deal_is_played_as_the_exact_search_values_it() -> None:
     """Once the deal is known the solver plays a move the perfect-information
     search of the real state values best: an exhaustive second model of the
     same position, not the strategy's own search read back."""
-    from muggins_cli.solver import solve
+    from muggins_cli.solver import Plan, solve
 
     rules = load_preset("pagat")
     checked = 0
@@ -274,8 +274,8 @@ def test_a_known_deal_is_played_as_the_exact_search_values_it() -> None:
             seen = view_of(rules, state, moves, (0, 0), 250)
             strategy = SolverStrategy(node_limit=None)
             choice = strategy.choose_seen(rules, seen, random.Random(seed))
-            exact = solve(rules, state, scores=(0, 0), target=250, mode="perfect",
-                          objective="match", pv=False)
+            exact = solve(rules, state, scores=(0, 0), target=250, plan=Plan(mode="perfect",
+                          objective="match", pv=False))
             best = max(v.value for v in exact.moves if v.value is not None)
             valued = {v.move: v.value for v in exact.moves}
             assert valued[choice] == best

@@ -31,10 +31,10 @@ from muggins_cli.engine.view import view_of
 from muggins_cli.errors import InputError
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import RoundEnd, Rules, ScoreValue, SpinnerCount
-from muggins_cli.solver import MATCH_WIN, solve
-from muggins_cli.solver.api import _root
+from muggins_cli.solver import MATCH_WIN, Plan, solve
 from muggins_cli.solver.game import Ending as Ended
 from muggins_cli.solver.game import SolverGame
+from muggins_cli.solver.perfect import root_node
 from muggins_cli.tiles import End, Tile, full_set
 from tests.conftest import quick_then_thorough
 from tests.test_solver_reference import endgame, move_value2, move_vec
@@ -85,7 +85,7 @@ def test_every_move_value_equals_exhaustive_search(name: str, players: int, seed
         dists = [target - s for s in scores]
         match = seed % 3 == 0
         res = solve(rules, state, scores=scores, target=target,
-                    objective="match" if match else "points")
+                    plan=Plan(objective="match" if match else "points"))
         assert res.exact and res.stopped is None
         assert [m.move for m in res.moves] == legal_moves(rules, state)
         for mv in res.moves:
@@ -131,7 +131,7 @@ def test_match_objective_plays_for_the_target() -> None:
     seen_win = False
     for seed in range(40):
         state = endgame(PAGAT, 2, 500 + seed, 8)
-        res = solve(PAGAT, state, scores=[240, 240], target=250, objective="match")
+        res = solve(PAGAT, state, scores=[240, 240], target=250, plan=Plan(objective="match"))
         pts = solve(PAGAT, state, scores=[240, 240], target=250)
         for a, b in zip(res.moves, pts.moves):
             assert a.value is not None and b.value is not None
@@ -256,7 +256,7 @@ def test_internal_moves_match_engine_legal_moves() -> None:
             state = new_round(hands, stock, 0)
             scores = [0] * players
             while not state.over:
-                node, order = _root(rules, table, state, scores, 10_000, chance=False)
+                node, order = root_node(rules, table, state, scores, 10_000, chance=False)
                 game = SolverGame(rules, table, players, order, _objective_points())
                 assert game.legal(node) == legal_moves(rules, state)
                 move = rng.choice(legal_moves(rules, state))
@@ -292,7 +292,7 @@ def test_refusals() -> None:
     with pytest.raises(InputError):
         solve(PAGAT, state, scores=[250, 0], target=250)
     with pytest.raises(InputError):
-        solve(PAGAT, view_of(PAGAT, state, legal_moves(PAGAT, state), [0, 0], 250), mode="perfect")
+        solve(PAGAT, view_of(PAGAT, state, legal_moves(PAGAT, state), [0, 0], 250), Plan(mode="perfect"))
     over = dataclasses.replace(state, over=True)
     with pytest.raises(InputError):
         solve(PAGAT, over)
@@ -326,7 +326,7 @@ def test_a_drawn_tile_must_be_laid(name: str) -> None:
         for mv in res.moves:
             assert mv.value == move_value2(rules, state, mv.move, [250, 250], False)
         for mode in ("expect", "sample"):
-            other = solve(rules, state, mode=mode, samples=3)
+            other = solve(rules, state, Plan(mode=mode, samples=3))
             assert [m.move for m in other.moves] == legal_moves(rules, state)
 
 
@@ -339,12 +339,12 @@ def test_a_position_gets_the_same_values_whatever_was_solved_before() -> None:
     positions = [(PAGAT, endgame(PAGAT, 2, 900 + s, 9)) for s in range(4)]
     spinner = VARIANTS["spinner"]
     others = [(spinner, endgame(spinner, 3, 950 + s, 9)) for s in range(4)]
-    first = [[m.value for m in solve(r, st, scores=[0, 0], target=250, pv=False).moves]
+    first = [[m.value for m in solve(r, st, scores=[0, 0], target=250, plan=Plan(pv=False)).moves]
              for r, st in positions]
     for r, st in others:
-        solve(r, st, pv=False, multi="paranoid", objective="match")
-        solve(r, st, pv=False, scores=[0, 0, 0], target=30)
-    again = [[m.value for m in solve(r, st, scores=[0, 0], target=250, pv=False).moves]
+        solve(r, st, Plan(pv=False, multi="paranoid", objective="match"))
+        solve(r, st, Plan(pv=False), scores=[0, 0, 0], target=30)
+    again = [[m.value for m in solve(r, st, scores=[0, 0], target=250, plan=Plan(pv=False)).moves]
              for r, st in positions]
     assert again == first
     for (r, st), values in zip(positions, first):

@@ -20,8 +20,8 @@ from muggins_cli.notation.reading import read_match, read_record_text
 from muggins_cli.replay.position import Position
 from muggins_cli.replay.replay import position_at
 from muggins_cli.rules.resolve import resolver_for
+from muggins_cli.solver import Plan, solve
 from muggins_cli.solver import common as solver_common
-from muggins_cli.solver import solve
 from muggins_cli.solver.knowledge import Sampler
 from muggins_cli.tiles import Tile
 from tests.records import IMPOSSIBLE
@@ -147,7 +147,7 @@ def test_one_rounding_for_every_value_of_an_answer() -> None:
     assert result.exit_code == 0, result.output
     pos = _position(path, "1.2")
     api = solve(pos.rules, pos.state(), scores=pos.scores, target=pos.target,
-                multi="paranoid")
+                plan=Plan(multi="paranoid"))
     values = [m.value for m in api.moves]
     assert any(v is not None and not float(v).is_integer() for v in values)
     assert any(v is not None and float(v).is_integer() for v in values)
@@ -206,7 +206,7 @@ def test_sampled_values_carry_their_standard_error(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     pos = _position(path, "1.6")
-    api = solve(pos.rules, pos.view(), mode="sample", samples=6, seed=2)
+    api = solve(pos.rules, pos.view(), Plan(mode="sample", samples=6, seed=2))
     for m, mv in zip(doc["moves"], api.moves):
         assert len(mv.deals) == 6
         assert m["error"] == pytest.approx(statistics.stdev(mv.deals) / math.sqrt(6))
@@ -304,8 +304,8 @@ def test_a_budget_too_small_for_one_deal_still_values_every_play(tmp_path: Path)
     doc = json.loads(result.stdout)
     pos = _position(path, "1.6")
     first = Sampler(pos.view(), random.Random(4)).deal()
-    exact = solve(pos.rules, first, scores=pos.scores, target=pos.target, mode="perfect",
-                  multi="paranoid", pv=False)
+    exact = solve(pos.rules, first, scores=pos.scores, target=pos.target, plan=Plan(mode="perfect",
+                  multi="paranoid", pv=False))
     assert [m["move"] for m in doc["moves"]] == [str(m.move) for m in exact.moves]
     assert [m["value"] for m in doc["moves"]] == [m.value for m in exact.moves]
     assert all(m["deals"] == 1 for m in doc["moves"])

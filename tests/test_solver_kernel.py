@@ -21,11 +21,11 @@ from muggins_cli.engine.state import deal, legal_moves, new_round
 from muggins_cli.engine.table import table_for
 from muggins_cli.errors import InputError
 from muggins_cli.rules.model import MatchEnd
-from muggins_cli.solver import common, kernel, kernel_frame, solve
-from muggins_cli.solver.api import _root
+from muggins_cli.solver import Plan, common, kernel, kernel_frame, solve
 from muggins_cli.solver.common import Objective
 from muggins_cli.solver.game import SolverGame
 from muggins_cli.solver.kernel import SLICE
+from muggins_cli.solver.perfect import root_node
 from muggins_cli.solver.roots import Root
 from tests.test_solver import PAGAT, VARIANTS
 from tests.test_solver_reference import (
@@ -46,7 +46,7 @@ def _exhaustive2(rules, state):  # type: ignore[no-untyped-def]
 
 
 def _values(rules, state, **kw):  # type: ignore[no-untyped-def]
-    res = solve(rules, state, scores=[0] * state.players, target=250, pv=False, **kw)
+    res = solve(rules, state, Plan(pv=False, **kw), scores=[0] * state.players, target=250)
     return [m.value for m in res.moves], res.nodes
 
 
@@ -94,7 +94,7 @@ def test_a_memo_at_its_largest_is_emptied_and_a_search_that_needs_more_is_refuse
     monkeypatch.setattr(kernel, "_MEMO", {})
     hands, stock = deal(SPINNER, 2, random.Random(5))
     with pytest.raises(InputError, match="more layouts than the solver keeps"):
-        solve(SPINNER, new_round(hands, stock, 0), pv=False)
+        solve(SPINNER, new_round(hands, stock, 0), Plan(pv=False))
 
 
 def test_a_slice_of_a_few_nodes_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -112,8 +112,8 @@ def test_a_node_budget_stops_at_that_node(limit: int) -> None:
     """A round from its lead needs far more nodes: the search stops at the
     budget exactly, and says why."""
     hands, stock = deal(PAGAT, 3, random.Random(0))
-    res = solve(PAGAT, new_round(hands, stock, 0), pv=False, multi="paranoid",
-                node_limit=limit)
+    res = solve(PAGAT, new_round(hands, stock, 0), Plan(pv=False, multi="paranoid",
+                node_limit=limit))
     assert res.stopped == "nodes" and not res.exact
     assert res.nodes == limit
 
@@ -126,8 +126,8 @@ def test_a_deadline_lands_between_slices(monkeypatch: pytest.MonkeyPatch) -> Non
     ticks = itertools.count()
     monkeypatch.setattr(common.time, "perf_counter", lambda: float(next(ticks)))
     hands, stock = deal(PAGAT, 3, random.Random(0))
-    res = solve(PAGAT, new_round(hands, stock, 0), pv=False, multi="paranoid",
-                time_limit=3.5)
+    res = solve(PAGAT, new_round(hands, stock, 0), Plan(pv=False, multi="paranoid",
+                time_limit=3.5))
     assert res.stopped == "time"
     assert 0 < res.nodes <= 4 * SLICE
 
@@ -155,9 +155,9 @@ def test_the_kernel_runs_as_plain_python_under_numba_disable_jit() -> None:
         "from tests.test_solver_reference import endgame, move_value2\n"
         "from muggins_cli.engine.state import legal_moves\n"
         "from muggins_cli.rules.loader import load_preset\n"
-        "from muggins_cli.solver import solve\n"
+        "from muggins_cli.solver import Plan, solve\n"
         "r = load_preset('pagat'); s = endgame(r, 2, 4800, 7)\n"
-        "got = [m.value for m in solve(r, s, scores=[0, 0], target=250, pv=False).moves]\n"
+        "got = [m.value for m in solve(r, s, Plan(pv=False), scores=[0, 0], target=250).moves]\n"
         "want = [move_value2(r, s, m, [250, 250], False) for m in legal_moves(r, s)]\n"
         "assert got == want, (got, want); print('same')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -214,8 +214,8 @@ def test_every_seat_near_the_target_keeps_its_own_distance(players: int) -> None
         rng = random.Random(seed)
         scores = [target - rng.choice([5, 10, 15, 20]) for _ in range(players)]
         dists = [target - s for s in scores]
-        res = solve(PAGAT, state, scores=scores, target=target, objective="match",
-                    multi="paranoid", pv=False)
+        res = solve(PAGAT, state, scores=scores, target=target, plan=Plan(objective="match",
+                    multi="paranoid", pv=False))
         assert res.exact
         for mv in res.moves:
             ref = paranoid_move(PAGAT, state, mv.move, dists, True, state.to_move)
@@ -262,8 +262,8 @@ def test_forced_lines_followed_in_one_frame_keep_every_value(
         dists = [target - s for s in scores]
         match = seed == 1
         res = solve(rules, state, scores=scores, target=target,
-                    objective="match" if match else "points", pv=False,
-                    multi="max-n" if players == 3 else "paranoid")
+                    plan=Plan(objective="match" if match else "points", pv=False,
+                    multi="max-n" if players == 3 else "paranoid"))
         assert res.exact
         for mv in res.moves:
             if players == 2:
@@ -300,7 +300,7 @@ def test_an_entry_holds_at_other_distances_only_where_no_line_met_the_target(
         objective = Objective.MATCH if match else Objective.POINTS
         rng = random.Random(seed)
         near = [5] * players
-        node, order = _root(rules, table, state, [target - x for x in near], target, False)
+        node, order = root_node(rules, table, state, [target - x for x in near], target, False)
         game = SolverGame(rules, table, players, order, objective, state.lead_tile)
         maxn = players == 3 and seed == 2
         root = Root(rules, table, game, node, objective, common.Budget(None, None), maxn=maxn)

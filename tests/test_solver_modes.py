@@ -27,7 +27,7 @@ from muggins_cli.engine.state import (
 from muggins_cli.engine.view import SeatView, view_of
 from muggins_cli.replay.position import Position
 from muggins_cli.rules.loader import load_preset
-from muggins_cli.solver import Sampler, Void, solve
+from muggins_cli.solver import Plan, Sampler, Void, solve
 from muggins_cli.solver import common as solver_common
 from muggins_cli.tiles import Tile, full_set
 from tests.conftest import quick_then_thorough
@@ -54,8 +54,8 @@ def test_expect_equals_exhaustive_average_over_stock_orders(name: str, players: 
         scores = [target - 10 if (seed + i) % 3 == 0 else 0 for i in range(players)]
         dists = [target - s for s in scores]
         match = seed % 2 == 0
-        res = solve(rules, state, scores=scores, target=target, mode="expect",
-                    objective="match" if match else "points")
+        res = solve(rules, state, scores=scores, target=target, plan=Plan(mode="expect",
+                    objective="match" if match else "points"))
         assert res.exact and res.method.startswith("expecti")
         engine_moves = legal_moves(rules, state)
         assert [m.move for m in res.moves] == [
@@ -80,7 +80,7 @@ def test_expect_with_a_drawing_root() -> None:
         state = endgame(PAGAT, 2, seed, 8, min_stock=3)
         if not isinstance(legal_moves(PAGAT, state)[0], KnownDraw):
             continue
-        res = solve(PAGAT, state, mode="expect")
+        res = solve(PAGAT, state, Plan(mode="expect"))
         (mv,) = res.moves
         assert isinstance(mv.move, UnseenDraw) and mv.pv == [UnseenDraw()]
         ref = expect_move2(PAGAT, state, legal_moves(PAGAT, state)[0], [250, 250], False)
@@ -93,8 +93,8 @@ def test_expect_with_a_drawing_root() -> None:
 
 def test_expect_falls_back_to_sampled_stock_orders() -> None:
     state = _midgame(5, steps=12)
-    a = solve(PAGAT, state, mode="expect", node_limit=100_000, samples=4, seed=3)
-    b = solve(PAGAT, state, mode="expect", node_limit=100_000, samples=4, seed=3)
+    a = solve(PAGAT, state, Plan(mode="expect", node_limit=100_000, samples=4, seed=3))
+    b = solve(PAGAT, state, Plan(mode="expect", node_limit=100_000, samples=4, seed=3))
     assert not a.exact and a.method == "sampled stock orders"
     assert a.samples == 4
     assert [(m.move, m.value) for m in a.moves] == [(m.move, m.value) for m in b.moves]
@@ -141,8 +141,8 @@ def test_sample_never_depends_on_hidden_tiles(seeds: range) -> None:
         state = _midgame(seed)
         other = _reshuffle_hidden(state, random.Random(seed))
         assert other.hands != state.hands or other.stock != state.stock
-        a = solve(PAGAT, state, mode="sample", samples=6, seed=11)
-        b = solve(PAGAT, other, mode="sample", samples=6, seed=11)
+        a = solve(PAGAT, state, Plan(mode="sample", samples=6, seed=11))
+        b = solve(PAGAT, other, Plan(mode="sample", samples=6, seed=11))
         assert [(m.move, m.value) for m in a.moves] == [(m.move, m.value) for m in b.moves]
         assert a.samples == 6 and not a.exact
 
@@ -189,8 +189,8 @@ def test_sample_reads_only_the_movers_view() -> None:
         layout=state.layout, to_move=seat, drawn=None, scores=(0, 0), target=250,
         unseen=unseen, voids=(), round_over=False, winner=None)
     know = pos.view()
-    res = solve(PAGAT, know, mode="sample", samples=4, seed=1)
-    ref = solve(PAGAT, state, mode="sample", samples=4, seed=1)
+    res = solve(PAGAT, know, Plan(mode="sample", samples=4, seed=1))
+    ref = solve(PAGAT, state, Plan(mode="sample", samples=4, seed=1))
     assert [(m.move, m.value) for m in res.moves] == [(m.move, m.value) for m in ref.moves]
 
 
@@ -217,8 +217,8 @@ def test_sample_deals_respect_voids_and_sizes() -> None:
 
 def test_sample_is_seeded() -> None:
     state = _midgame(2)
-    a = solve(PAGAT, state, mode="sample", samples=5, seed=7)
-    b = solve(PAGAT, state, mode="sample", samples=5, seed=7)
+    a = solve(PAGAT, state, Plan(mode="sample", samples=5, seed=7))
+    b = solve(PAGAT, state, Plan(mode="sample", samples=5, seed=7))
     assert [(m.move, m.value) for m in a.moves] == [(m.move, m.value) for m in b.moves]
 
 
@@ -228,7 +228,7 @@ def test_sample_is_seeded() -> None:
 def test_node_budget_returns_what_was_finished() -> None:
     hands, stock = deal(PAGAT, 2, random.Random(9))
     state = new_round(hands, stock, 0)
-    res = solve(PAGAT, state, node_limit=3000)
+    res = solve(PAGAT, state, Plan(node_limit=3000))
     assert not res.exact and res.stopped == "nodes"
     assert len(res.moves) == 7
     assert any(m.value is None for m in res.moves)
@@ -248,7 +248,7 @@ def test_a_small_node_budget_is_kept_to_the_node(mode: str, players: int) -> Non
     hands, stock = deal(PAGAT, players, random.Random(9))
     state = new_round(hands, stock, 0)
     for limit in (1, 10, 100):
-        res = solve(PAGAT, state, mode=mode, node_limit=limit, samples=1, seed=1)
+        res = solve(PAGAT, state, Plan(mode=mode, node_limit=limit, samples=1, seed=1))
         assert res.stopped == "nodes"
         assert res.nodes < 2 * limit + len(res.moves), (limit, res.nodes)
 

@@ -10,7 +10,7 @@ import pytest
 
 from muggins_cli.engine.state import legal_moves
 from muggins_cli.rules.model import MatchEnd
-from muggins_cli.solver import solve
+from muggins_cli.solver import Plan, solve
 from tests.conftest import quick_then_thorough
 from tests.test_solver import QUICK_SEEDS, SEEDS, VARIANTS, _scores
 from tests.test_solver_reference import endgame, move_value2, paranoid_move
@@ -33,7 +33,7 @@ def test_every_move_value_equals_exhaustive_paranoid(name: str, players: int, se
         dists = [target - s for s in scores]
         match = seed % 3 == 0
         res = solve(rules, state, scores=scores, target=target,
-                    objective="match" if match else "points", multi="paranoid", pv=False)
+                    plan=Plan(objective="match" if match else "points", multi="paranoid", pv=False))
         assert res.exact and res.stopped is None
         assert [m.move for m in res.moves] == legal_moves(rules, state)
         for mv in res.moves:
@@ -52,6 +52,6 @@ def test_two_players_paranoid_is_the_two_player_value(name: str, seeds: range) -
     for seed in seeds:
         state = endgame(rules, 2, 500 + seed, 10)
         dists = [rules.target_for(2)] * 2
-        res = solve(rules, state, multi="paranoid", pv=False)
+        res = solve(rules, state, Plan(multi="paranoid", pv=False))
         for mv in res.moves:
             assert mv.value == move_value2(rules, state, mv.move, dists, False)

@@ -16,7 +16,7 @@ from muggins_cli.engine.state import UnseenDraw, apply, legal_moves
 from muggins_cli.notation.parser import parse_text
 from muggins_cli.replay.replay import decisions
 from muggins_cli.rules.loader import load_preset
-from muggins_cli.solver import solve
+from muggins_cli.solver import Plan, solve
 
 from .test_solver_cli import DEALS, HEAD, STOCK, TURNS
 from .test_solver_reference import move_value2
@@ -74,8 +74,8 @@ def test_a_sampled_candidate_carries_its_errors_from_the_deals(tmp_path: Path) -
     d = next(d for d in decisions(match, record_resolver(str(path))) if d.turn.line == 15)
     w = weigh_decision(d, options)
     assert w.unforced and len(w.candidates) == w.choices == 3
-    res = solve(d.at.rules, d.at.view(), mode="sample", objective="points", samples=8,
-                seed=5 * 1_000_003 + 15, node_limit=options.node_limit(2))
+    res = solve(d.at.rules, d.at.view(), Plan(mode="sample", objective="points", samples=8,
+                seed=5 * 1_000_003 + 15, node_limit=options.node_limit(2)))
     deals = {str(m.move): m.deals for m in res.moves}
     best = deals[str(w.candidates[0].move)]
     for c in w.candidates:
@@ -103,10 +103,10 @@ def test_the_error_of_luck_adds_the_two_searches_errors(tmp_path: Path) -> None:
     assert d.start is not None
     w = weigh_decision(d, options)
     rules = d.at.rules
-    before = solve(rules, d.start.view(), mode="sample", objective="points",
-                   samples=8, seed=3 * 1_000_003 - 23, node_limit=options.node_limit(2))
-    after = solve(rules, d.at.view(), mode="sample", objective="points",
-                  samples=8, seed=3 * 1_000_003 + 23, node_limit=options.node_limit(2))
+    before = solve(rules, d.start.view(), Plan(mode="sample", objective="points",
+                   samples=8, seed=3 * 1_000_003 - 23, node_limit=options.node_limit(2)))
+    after = solve(rules, d.at.view(), Plan(mode="sample", objective="points",
+                  samples=8, seed=3 * 1_000_003 + 23, node_limit=options.node_limit(2)))
     drew = next(m.deals for m in before.moves if isinstance(m.move, UnseenDraw))
     kept = next(m.deals for m in after.moves if m.move == after.best)
     se = [statistics.stdev(x) / math.sqrt(len(x)) for x in (drew, kept)]

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from muggins_cli.cli import app, terminal
-from muggins_cli.cli.progress import Tally
+from muggins_cli.cli.progress import ProgressCount
 
 from .conftest import RECORDS
 
@@ -65,7 +65,7 @@ def test_the_bar_is_drawn_only_where_the_cursor_may_move(
     err = Terminal()
     monkeypatch.setattr(sys, "stderr", err)
     monkeypatch.setattr(sys, "stdout", io.StringIO())
-    with Tally(2, quiet=False) as tally:
+    with ProgressCount(2, quiet=False) as tally:
         assert (tally._bar is not None) is bar
         tally.advance()
         tally.advance()

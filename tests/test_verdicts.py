@@ -13,7 +13,7 @@ from muggins_cli.analysis.verdicts import WeighOptions
 from muggins_cli.engine.state import Place, legal_moves
 from muggins_cli.engine.view import view_of
 from muggins_cli.rules.loader import load_preset
-from muggins_cli.solver import solve
+from muggins_cli.solver import Plan, solve
 from muggins_cli.tiles import Tile
 from tests.test_solver_reference import endgame
 
@@ -116,8 +116,8 @@ def test_solve_deals_until_the_caller_has_enough() -> None:
         calls.append(done)
         return None if done == 5 else [first]
 
-    res = solve(rules, know, mode="sample", samples=50, enough=enough,  # type: ignore[arg-type]
-                pv=False)
+    res = solve(rules, know, Plan(mode="sample", samples=50, enough=enough,  # type: ignore[arg-type]
+                pv=False))
     assert res.samples == 5 and calls == [1, 2, 3, 4, 5]
     counts = {str(mv.move): len(mv.deals) for mv in res.moves}
     assert counts[str(first)] == 5
@@ -145,13 +145,13 @@ def test_sampling_stops_once_the_deals_have_searched_node_total() -> None:
     rules = load_preset("pagat")
     state = endgame(rules, 2, 32, 14, min_stock=3)
     know = view_of(rules, state, legal_moves(rules, state), (0, 0), 250)
-    free = solve(rules, know, mode="sample", samples=40, enough=lambda per, done: list(per),
-                 pv=False, seed=3)
+    free = solve(rules, know, Plan(mode="sample", samples=40, enough=lambda per, done: list(per),
+                 pv=False, seed=3))
     assert free.samples == 40
     per_deal = free.nodes / 40
     cap = int(per_deal * 10)
-    got = solve(rules, know, mode="sample", samples=40, enough=lambda per, done: list(per),
-                pv=False, seed=3, node_total=cap)
+    got = solve(rules, know, Plan(mode="sample", samples=40, enough=lambda per, done: list(per),
+                pv=False, seed=3, node_total=cap))
     assert got.stopped is None and 1 <= got.samples < 40
     assert got.nodes >= cap
     # The deals it took are the first ones of the free run, and it stopped at
@@ -159,8 +159,8 @@ def test_sampling_stops_once_the_deals_have_searched_node_total() -> None:
     firsts = {str(mv.move): mv.deals for mv in free.moves}
     for mv in got.moves:
         assert mv.deals == firsts[str(mv.move)][:got.samples]
-    shorter = solve(rules, know, mode="sample", samples=got.samples - 1,
-                    enough=lambda per, done: list(per), pv=False, seed=3)
+    shorter = solve(rules, know, Plan(mode="sample", samples=got.samples - 1,
+                    enough=lambda per, done: list(per), pv=False, seed=3))
     assert shorter.nodes < cap
 
 

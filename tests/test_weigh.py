@@ -30,7 +30,7 @@ from muggins_cli.play.strategies import greedy_seen
 from muggins_cli.replay.replay import decisions, position_at
 from muggins_cli.rules.loader import load_preset, preset_names
 from muggins_cli.rules.model import Rules
-from muggins_cli.solver import solve
+from muggins_cli.solver import Plan, solve
 from muggins_cli.tiles import Tile
 
 from .test_solver_cli import DEALS, HEAD, STOCK, TURNS
@@ -211,11 +211,11 @@ def test_luck_is_the_draws_against_the_average_draw(tmp_path: Path) -> None:
     w = weigh_decision(d, options)
     assert w.luck is not None
     rules = d.at.rules
-    before = solve(rules, d.start.view(), mode="sample", objective="points",
-                   samples=8, seed=3 * 1_000_003 - 23, node_limit=options.node_limit(2))
+    before = solve(rules, d.start.view(), Plan(mode="sample", objective="points",
+                   samples=8, seed=3 * 1_000_003 - 23, node_limit=options.node_limit(2)))
     drew = next(m.value for m in before.moves if isinstance(m.move, UnseenDraw))
-    after = solve(rules, d.at.view(), mode="sample", objective="points",
-                  samples=8, seed=3 * 1_000_003 + 23, node_limit=options.node_limit(2))
+    after = solve(rules, d.at.view(), Plan(mode="sample", objective="points",
+                  samples=8, seed=3 * 1_000_003 + 23, node_limit=options.node_limit(2)))
     assert drew is not None and after.value is not None
     assert w.luck == pytest.approx(after.value - drew)
     # Each value has deals of its own: their standard errors add in quadrature.
@@ -293,9 +293,9 @@ def test_sampled_costs_carry_their_standard_error(tmp_path: Path) -> None:
         w = weigh_decision(d, options)
         if not (w.unforced and w.weighed):
             continue
-        res = solve(d.at.rules, d.at.view(), mode="sample",
+        res = solve(d.at.rules, d.at.view(), Plan(mode="sample",
                     objective="points", samples=6, seed=11 * 1_000_003 + d.turn.line,
-                    node_limit=options.node_limit(2))
+                    node_limit=options.node_limit(2)))
         assert all(len(mv.deals) == res.samples == 6 for mv in res.moves)
         for mv in res.moves:
             assert mv.value == pytest.approx(statistics.fmean(mv.deals))

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from muggins_cli.replay.values import MatchReplay, TurnEvent
     from muggins_cli.replay.visitor import Moment, ReplayVisitor
     from muggins_cli.rules.model import Rules
-    from muggins_cli.solver import SolveResult, solve
+    from muggins_cli.solver import Plan, SolveResult, solve
 
 #: Each public name and the module it is imported from.
 _WHERE = {
@@ -43,7 +43,7 @@ _WHERE = {
     "Position": "replay.position", "Rules": "rules.model",
     "legal_moves": "engine.state", "RoundState": "engine.state", "Place": "engine.state",
     "KnownDraw": "engine.state", "PassTurn": "engine.state",
-    "solve": "solver", "SolveResult": "solver", "MugginsError": "errors",
+    "solve": "solver", "Plan": "solver", "SolveResult": "solver", "MugginsError": "errors",
 }
 
 
@@ -82,6 +82,7 @@ __all__ = [
     "MugginsError",
     "PassTurn",
     "Place",
+    "Plan",
     "Position",
     "ReplayVisitor",
     "RoundState",

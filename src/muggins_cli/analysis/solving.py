@@ -100,9 +100,11 @@ def solve_position(
     """Solve ``pos`` in ``mode``; also the state the search started from
     (in ``sample``, the sampled deal its principal variations were played
     in, or None)."""
-    from muggins_cli.solver import solve
+    from muggins_cli.solver import Mode, Multi, Objective, Plan, solve
 
     rules = pos.rules
+    plan = Plan(mode=Mode(mode), objective=Objective(objective), multi=Multi(multi),
+                time_limit=time_limit, node_limit=node_limit, seed=seed, samples=samples)
     where = f"position {pos.round}.{pos.turn}"
     if mode == "perfect":
         if not pos.perfect:
@@ -116,13 +118,9 @@ def solve_position(
         state = open_state(pos)
     else:
         know = dataclasses.replace(pos.view(), history=tuple(history))
-        res = solve(rules, know, mode="sample", objective=objective, node_limit=node_limit,
-                    seed=seed, samples=samples, time_limit=time_limit, multi=multi,
-                    first_whole=True)
+        res = solve(rules, know, dataclasses.replace(plan, mode=Mode.SAMPLE, first_whole=True))
         return res, res.deal
-    return solve(rules, state, scores=pos.scores, target=pos.target, mode=mode,
-                 objective=objective, node_limit=node_limit, seed=seed, samples=samples,
-                 time_limit=time_limit, multi=multi), state
+    return solve(rules, state, plan, scores=pos.scores, target=pos.target), state
 
 
 def open_state(pos: Position) -> RoundState:

@@ -265,7 +265,7 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
     verdict on that move is known (:func:`.race.racer`), and without, it takes
     ``luck_deals`` deals. ``work`` bounds the nodes the deals search
     together, bar the overrun of one deal's cap: every deal dealt counts
-    (:func:`muggins_cli.solver.api._average`). The principal lines are
+    (:func:`muggins_cli.solver.sampled.average`). The principal lines are
     asked for only with ``options.lines`` and ``played``."""
     lines = options.lines and played is not None
     try:
@@ -282,14 +282,15 @@ def _search(pos: Position, options: WeighOptions, line: int, *, view: str,
 
 def _search_perfect(pos: Position, options: WeighOptions, lines: bool) -> _Searched:
     """Every hand and the stock order seen: one exact search."""
-    from muggins_cli.solver import Multi, solve
+    from muggins_cli.solver import Mode, Multi, Objective, Plan, solve
 
     if not pos.perfect:
         return _Searched(None, "the record does not show every hand and the stock "
                                "order (deal and stock lines)")
-    res = solve(pos.rules, pos.state(), scores=pos.scores, target=pos.target,
-                mode="perfect", objective="points", multi=Multi.PARANOID,
-                node_limit=options.node_limit(len(pos.players)), pv=lines)
+    res = solve(pos.rules, pos.state(),
+                Plan(Mode.PERFECT, Objective.POINTS, Multi.PARANOID,
+                     node_limit=options.node_limit(len(pos.players)), pv=lines),
+                scores=pos.scores, target=pos.target)
     if res.interrupted:
         raise KeyboardInterrupt
     if res.stopped is not None:
@@ -302,7 +303,7 @@ def _search_sampled(pos: Position, options: WeighOptions, line: int,
                     played: SolverMove | None, work: int | None, lines: bool) -> _Searched:
     """The mover's view: every deal when there are few enough, else deals
     dealt at random and raced (:func:`_search`)."""
-    from muggins_cli.solver import Multi, solve
+    from muggins_cli.solver import Mode, Multi, Objective, Plan, solve
 
     rules = pos.rules
     per_deal = options.node_limit(len(pos.players))
@@ -316,9 +317,9 @@ def _search_sampled(pos: Position, options: WeighOptions, line: int,
         caps = [c for c in (None if work is None else work // 2,
                             None if per_deal is None else per_deal * len(every))
                 if c is not None]
-        res = solve(rules, know, mode="sample", objective="points", deals=every,
-                    node_limit=min(caps) if caps else None, multi=Multi.PARANOID,
-                    pv=lines)
+        res = solve(rules, know, Plan(Mode.SAMPLE, Objective.POINTS, deals=every,
+                                      node_limit=min(caps) if caps else None,
+                                      multi=Multi.PARANOID, pv=lines))
         if res.interrupted:
             raise KeyboardInterrupt
         if res.exact:
@@ -333,9 +334,10 @@ def _search_sampled(pos: Position, options: WeighOptions, line: int,
     else:
         race = racer(played, options)
         samples, enough = options.samples, race
-    res = solve(rules, know, mode="sample", objective="points", node_limit=per_deal,
-                samples=samples, seed=options.seed * 1_000_003 + line,
-                multi=Multi.PARANOID, enough=enough, node_total=left, pv=lines)
+    res = solve(rules, know, Plan(Mode.SAMPLE, Objective.POINTS, node_limit=per_deal,
+                                  samples=samples, seed=options.seed * 1_000_003 + line,
+                                  multi=Multi.PARANOID, enough=enough, node_total=left,
+                                  pv=lines))
     nodes += res.nodes
     solved += res.dealt
     if res.interrupted:  # solve answers Ctrl-C with what it has; a whole match stops

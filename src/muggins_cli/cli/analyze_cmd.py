@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 from typing import IO, Annotated
@@ -15,6 +16,7 @@ from muggins_cli.analysis.annotate import AnnotateError, Thresholds, annotate_te
 from muggins_cli.analysis.files import FileAnalysis, analysis_work
 from muggins_cli.analysis.weigh import (
     DEFAULT_SAMPLES,
+    WeighOptions,
 )
 from muggins_cli.batch import BatchError, cluster_retries, run
 from muggins_cli.check import STDIN
@@ -188,14 +190,7 @@ def analyze(
     """
     fmt = output_format(fmt, as_json)
     writing = output is not None or in_place
-    if writing and not annotate:
-        raise _fail("-o/--output and --in-place write an annotated record; add --annotate")
-    if output is not None and in_place:
-        raise _fail("use either -o/--output or --in-place, not both")
-    try:
-        thresholds = Thresholds(mistake, blunder)
-    except AnnotateError as e:
-        raise _fail(str(e)) from None
+    thresholds = _thresholds(annotate, writing, output, in_place, mistake, blunder)
     check_output(_NAME, output, force)
     chosen = settings(paths, select=select or (), ignore=ignore or (), exclude=exclude or ())
     if output == STDOUT:
@@ -227,24 +222,14 @@ def analyze(
 
     try:
         tries_again = cluster_retries(scheduler, retries)
+        analysed: AbstractContextManager[Iterable[FileAnalysis]]
         if weigh is not None:
-            # The solver's turns, not the files, are the work to share out
-            # (over processes or the cluster) and to count: one match can
-            # take a minute, and a folder of records is read faster than one
-            # turn is weighed. The files are read here.
-            with solver_weigher(_NAME, jobs, quiet=quiet, scheduler=scheduler,
-                                retries=tries_again) as (weigher, tally):
-                work = analysis_work(annotate=annotate, weigh=weigh, weigher=weigher)
-                after_table = _write_report(
-                    (annotated(f) for f in tally.handing(run(work, files, jobs=1))),
-                    fmt, out, totals, turns=turns)
+            analysed = _weighed_files(files, annotate=annotate, weigh=weigh, jobs=jobs,
+                                      quiet=quiet, scheduler=scheduler, retries=tries_again)
         else:
-            work = analysis_work(annotate=annotate, weigh=weigh)
-            workers = worker_count(_NAME, jobs, len(files)) if scheduler is None else jobs
-            results = with_progress(run(work, files, jobs=workers, scheduler=scheduler,
-                                        retries=retries),
-                                    len(files), quiet=quiet, verb="analysed",
-                                    summary=summary_stream(fmt))
+            analysed = _files_analysed(files, annotate=annotate, fmt=fmt, jobs=jobs,
+                                       quiet=quiet, scheduler=scheduler, retries=retries)
+        with analysed as results:
             after_table = _write_report((annotated(f) for f in results), fmt, out, totals,
                                         turns=turns)
     except BatchError as e:
@@ -256,6 +241,47 @@ def analyze(
         closing_line(("\n" if after_table and fmt is Format.text else "")
                      + summary_line(totals, status, fail_on), fmt, out)
     raise typer.Exit(status)
+
+
+def _thresholds(annotate: bool, writing: bool, output: str | None, in_place: bool,
+                mistake: int, blunder: int) -> Thresholds:
+    """The glyphs' thresholds, once the options that write a record agree."""
+    if writing and not annotate:
+        raise _fail("-o/--output and --in-place write an annotated record; add --annotate")
+    if output is not None and in_place:
+        raise _fail("use either -o/--output or --in-place, not both")
+    try:
+        return Thresholds(mistake, blunder)
+    except AnnotateError as e:
+        raise _fail(str(e)) from None
+
+
+@contextmanager
+def _weighed_files(files: Sequence[str], *, annotate: bool, weigh: WeighOptions,
+                   jobs: int | None, quiet: bool, scheduler: str | None, retries: int
+                   ) -> Iterator[Iterable[FileAnalysis]]:
+    """The files analysed, each turn weighed by the solver. The solver's
+    turns, not the files, are the work to share out (over processes or the
+    cluster) and to count: one match can take a minute, and a folder of
+    records is read faster than one turn is weighed. The files are read
+    here."""
+    with solver_weigher(_NAME, jobs, quiet=quiet, scheduler=scheduler,
+                        retries=retries) as (weigher, tally):
+        work = analysis_work(annotate=annotate, weigh=weigh, weigher=weigher)
+        yield tally.handing(run(work, files, jobs=1))
+
+
+def _files_analysed(files: Sequence[str], *, annotate: bool, fmt: Format, jobs: int | None,
+                    quiet: bool, scheduler: str | None, retries: int | None
+                    ) -> AbstractContextManager[Iterable[FileAnalysis]]:
+    """The files analysed without the solver: the files are the work, over
+    ``jobs`` processes or the cluster, with a progress line."""
+    work = analysis_work(annotate=annotate, weigh=None)
+    workers = worker_count(_NAME, jobs, len(files)) if scheduler is None else jobs
+    return nullcontext(with_progress(run(work, files, jobs=workers, scheduler=scheduler,
+                                         retries=retries),
+                                     len(files), quiet=quiet, verb="analysed",
+                                     summary=summary_stream(fmt)))
 
 
 def _write_report(files: Iterable[FileAnalysis], fmt: Format, out: IO[str], totals: Totals,

@@ -41,7 +41,7 @@ from muggins_cli.cli.options import (
     prepare_solver,
     worker_count,
 )
-from muggins_cli.cli.progress import Tally, counted, with_progress
+from muggins_cli.cli.progress import ProgressCount, counted, with_progress
 from muggins_cli.cli.selfplay_cmd import rules_tag
 from muggins_cli.cli.terminal import ColorOption, ColorWhen
 from muggins_cli.errors import InputError, MugginsError
@@ -231,17 +231,8 @@ def arena(
         muggins arena solver careless --rules spinner --forget 0.3 --sequences 20
     """
     try:
-        names: list[str] = []
-        if ladder is not None:
-            if a is not None or output is not None:
-                raise InputError("--ladder takes the place of A and B, and writes no records")
-            names = [x.strip() for x in ladder.split(",")]
-            pairings(names, every)
-            a, b = names[0], names[1]
-        elif a is None or b is None:
-            raise InputError("name two strategies, A and B, or give --ladder")
-        elif every:
-            raise InputError("--all goes with --ladder")
+        names = _names(a, b, ladder, every=every, writing=output is not None)
+        a, b = names[0], names[1]
         for name in (a, b):
             make_strategy(name, forget=forget)
         rules = load_rules(rules_spec)
@@ -265,23 +256,9 @@ def arena(
         return
     sink = Output(output, force=force) if output is not None else None
     jobs = worker_count(_NAME, jobs, sequences, unit="deal sequence")
-    games: list[Game] = []
     start = time.perf_counter()
-    stopped = False
-    with sink if sink is not None else contextlib.nullcontext():
-        try:
-            pairs = play_pairs(spec, sequences, jobs=jobs, keep_records=sink is not None)
-            for done in with_progress(pairs, sequences, quiet=quiet, noun="deal sequence",
-                                      verb="played"):
-                games.extend(done)
-        except KeyboardInterrupt:
-            stopped = True
-        if sink is not None:
-            # Whole matches only, in order, also after Ctrl-C.
-            records = [g.record for g in sorted(games, key=lambda g: (g.pair, g.leg))]
-            sink.write("\n".join(write_match(r) for r in records if r is not None))
-            sink.commit()
-    if stopped:
+    games = _played(spec, sequences, jobs, sink, quiet)
+    if games is None:
         raise typer.Exit(interrupted(_NAME))
     result = tally(spec, games)
     # The records on standard output (-o -) leave the table to standard error.
@@ -296,12 +273,50 @@ def arena(
                          f"{time.perf_counter() - start:.1f} s\n")
 
 
+def _names(a: str | None, b: str | None, ladder: str | None, *, every: bool,
+           writing: bool) -> list[str]:
+    """The strategies to play: A and B, or the ladder's (at least two)."""
+    if ladder is not None:
+        if a is not None or writing:
+            raise InputError("--ladder takes the place of A and B, and writes no records")
+        names = [x.strip() for x in ladder.split(",")]
+        pairings(names, every)
+        return names
+    if a is None or b is None:
+        raise InputError("name two strategies, A and B, or give --ladder")
+    if every:
+        raise InputError("--all goes with --ladder")
+    return [a, b]
+
+
+def _played(spec: ArenaSpec, sequences: int, jobs: int, sink: Output | None,
+            quiet: bool) -> list[Game] | None:
+    """Every game of ``sequences`` deal sequences, or None after Ctrl-C;
+    with ``sink``, the whole matches played are written to it in order,
+    also after Ctrl-C."""
+    games: list[Game] = []
+    stopped = False
+    with sink if sink is not None else contextlib.nullcontext():
+        try:
+            pairs = play_pairs(spec, sequences, jobs=jobs, keep_records=sink is not None)
+            for done in with_progress(pairs, sequences, quiet=quiet, noun="deal sequence",
+                                      verb="played"):
+                games.extend(done)
+        except KeyboardInterrupt:
+            stopped = True
+        if sink is not None:
+            records = [g.record for g in sorted(games, key=lambda g: (g.pair, g.leg))]
+            sink.write("\n".join(write_match(r) for r in records if r is not None))
+            sink.commit()
+    return None if stopped else games
+
+
 def _ladder(names: list[str], spec: ArenaSpec, matches: int, every: bool, jobs: int,
             as_json_out: bool, quiet: bool) -> None:
     start = time.perf_counter()
     total = len(pairings(names, every)) * matches
     try:
-        with Tally(total, quiet=quiet, noun="deal sequence", verb="played") as count:
+        with ProgressCount(total, quiet=quiet, noun="deal sequence", verb="played") as count:
             result = run_ladder(names, spec, matches, every=every, jobs=jobs,
                                 on_pair=lambda _: count.advance())
     except KeyboardInterrupt:

@@ -9,7 +9,7 @@ The bar shares the terminal with the report, which is written straight to
 the streams (rich's redirection of ``sys.stdout`` is bypassed by the copy a
 command takes before the bar starts, and it rewraps what it passes on). So
 the bar is taken off the screen while the caller holds an item
-(:meth:`Tally.handing`, :func:`with_progress`), and drawn again below what
+(:meth:`ProgressCount.handing`, :func:`with_progress`), and drawn again below what
 the caller wrote while the next is worked out. rich renders the bar; drawing
 and erasing it is done here, at most ten times a second, so that handing
 out an item costs a few bytes and not a redraw. When the report is on the
@@ -133,7 +133,7 @@ class _Bar:
                 self._file.flush()
 
 
-class Tally:
+class ProgressCount:
     """A count on stderr of things done, whose total may grow as more work
     is found (the turns of each match, as its record is read). A bar on a
     terminal, one line at the end otherwise (``closing``'s, when the count
@@ -152,7 +152,7 @@ class Tally:
         self._bar: Any = None
         self._report_on_screen = False
 
-    def __enter__(self) -> Tally:
+    def __enter__(self) -> ProgressCount:
         if not self.quiet and interactive(sys.stderr):
             self._report_on_screen = interactive(sys.stdout)
             self._bar = _Bar(_doing(self.verb), _plural(self.noun, 2), self.total)
@@ -199,7 +199,7 @@ def with_progress(items: Iterable[T], total: int, *, quiet: bool, verb: str = "c
                   noun: str = "file", summary: Summary = None) -> Iterator[T]:
     """``items`` passed through, counting them on stderr as they go by (see
     :data:`Summary` for the count line at the end)."""
-    with Tally(total, quiet=quiet, verb=verb, noun=noun, summary=summary) as tally:
+    with ProgressCount(total, quiet=quiet, verb=verb, noun=noun, summary=summary) as tally:
         for item in tally.handing(items):
             yield item
             tally.advance()

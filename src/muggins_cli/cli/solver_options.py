@@ -28,7 +28,7 @@ from muggins_cli.cli.options import (
     prepare_solver,
     worker_count,
 )
-from muggins_cli.cli.progress import Tally
+from muggins_cli.cli.progress import ProgressCount
 from muggins_cli.replay.position import Decision
 from muggins_cli.report.analysis_report import TurnsWeighed
 from muggins_cli.solver import missing
@@ -113,7 +113,7 @@ def weigh_options(*, solver: bool, perfect: bool, samples: int, nodes: int | Non
 @contextmanager
 def solver_weigher(command: str, jobs: int | None, *, quiet: bool,
                    scheduler: str | None = None,
-                   retries: int = RETRIES) -> Iterator[tuple[Weigher, Tally]]:
+                   retries: int = RETRIES) -> Iterator[tuple[Weigher, ProgressCount]]:
     """A weigher that shares a match's turns over ``jobs`` processes (the
     cores by default), or over the Dask cluster at ``scheduler`` (a turn
     whose task keeps failing there is reported as not weighed), and counts
@@ -135,7 +135,7 @@ def solver_weigher(command: str, jobs: int | None, *, quiet: bool,
             n = worker_count(command, jobs, None, unit="turn")
             pool = stack.enter_context(TaskPool(n)) if n > 1 else None
         said = TurnsWeighed()  # what became of them, in the report's words
-        tally = stack.enter_context(Tally(quiet=quiet, verb="weighed", noun="turn",
+        tally = stack.enter_context(ProgressCount(quiet=quiet, verb="weighed", noun="turn",
                                           closing=said.words))
 
         def weigher(ds: Sequence[Decision], options: WeighOptions) -> Iterator[Weighed]:

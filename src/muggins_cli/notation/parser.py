@@ -42,7 +42,7 @@ import dataclasses
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias
 
 from muggins_cli import lexicon
 from muggins_cli.notation.model import (
@@ -296,6 +296,21 @@ def _tile_word(word: str) -> tuple[int, int] | None:
     return halves
 
 
+class _Split(NamedTuple):
+    """A line in its pieces, as :meth:`_Parser._scan` reads them."""
+
+    #: The content, annotations and comment blanked (columns kept).
+    parts: list[str]
+    #: The annotations after the content.
+    after: list[Annotation]
+    has_content: bool
+    #: Where a tag ends (-1: the line holds none).
+    tag_end: int
+    #: A stray '}' (its column and the message).
+    error: tuple[int, str] | None
+    comment: Comment | None
+
+
 class _Parser:
     """The state of one pass over a text: the match being built and an
     annotation that is still open at the end of a line."""
@@ -395,9 +410,23 @@ class _Parser:
         columns kept), the annotations before and after the content, its
         comment and a stray '}'; then read the content. ``closing`` is a
         multi-line annotation that closed at ``start``."""
+        before: list[Annotation] = [] if closing is None else [closing]
+        line = self._split(number, text, start, before)
+        comment = line.comment
+        if not line.has_content and (before or comment is not None):
+            self._comments_of_a_bare_line(before, comment)
+            comment = None
+        for note in before:
+            self._attach(note)
+        self._logical(number, "".join(line.parts), line.tag_end, tuple(line.after), line.error,
+                      comment)
+
+    def _split(self, number: int, text: str, start: int, before: list[Annotation]) -> _Split:
+        """The line from ``start`` in its pieces (see :meth:`_scan`); the
+        annotations before the content are added to ``before``. An
+        annotation left open at the line's end is kept open."""
         size = len(text)
         parts: list[str] = [" " * start]
-        before: list[Annotation] = [] if closing is None else [closing]
         after: list[Annotation] = []
         has_content = False
         tag_end = -1
@@ -445,24 +474,23 @@ class _Parser:
                 parts.append(char)
                 has_content = True
                 pos = stop + 1
-        if not has_content and (before or comment is not None):
-            # 3c. A line without content: its comments go to its annotations,
-            # or wait for the next line when it holds nothing else.
-            if before and self._pending:
-                first = before[0]
-                before[0] = Annotation(first.text, first.line, first.column, Comments(
-                    (*self._pending, *first.comments.before), first.comments.end))
-                self._pending = []
-            if before and comment is not None:
-                last = before[-1]
-                before[-1] = Annotation(last.text, last.line, last.column,
-                                        Comments(last.comments.before, comment))
-            elif comment is not None:
-                self._pending.append(comment)
-            comment = None
-        for note in before:
-            self._attach(note)
-        self._logical(number, "".join(parts), tag_end, tuple(after), error, comment)
+        return _Split(parts, after, has_content, tag_end, error, comment)
+
+    def _comments_of_a_bare_line(self, before: list[Annotation],
+                                 comment: Comment | None) -> None:
+        """3c. A line without content: its comments go to its annotations,
+        or wait for the next line when it holds nothing else."""
+        if before and self._pending:
+            first = before[0]
+            before[0] = Annotation(first.text, first.line, first.column, Comments(
+                (*self._pending, *first.comments.before), first.comments.end))
+            self._pending = []
+        if before and comment is not None:
+            last = before[-1]
+            before[-1] = Annotation(last.text, last.line, last.column,
+                                    Comments(last.comments.before, comment))
+        elif comment is not None:
+            self._pending.append(comment)
 
     def _logical(
         self,
@@ -958,6 +986,26 @@ class _Parser:
                              "keywords are lower case")
             return self._muggins(number, content, name, name_at, words, notes)
         # Draws, then a placement or pass, then a claim after a placement.
+        draws = self._draws(number, words, bare)
+        if draws is None:
+            return None
+        if len(draws) == len(words):
+            self._syntax(
+                number,
+                _end_column(content),
+                "expected a placement like 3-5R or 'pass' after the draws",
+            )
+            return None
+        acted = self._action(number, words, len(draws))
+        if acted is None:
+            return None
+        return Spelling.of(tuple(draws), acted[0], acted[1], colon)
+
+    def _draws(self, number: int, words: list[Token], bare: list[int] | None
+               ) -> list[Draw] | None:
+        """The draws that open a turn's words (one a word), or None (with
+        its finding) when one cannot be read. With ``bare``, see
+        :meth:`_turn_words`."""
         draws: list[Draw] = []
         count = len(words)
         index = 0
@@ -985,67 +1033,71 @@ class _Parser:
                 tok = TileTok(halves[0], halves[1], number, column + 1)
                 draws.append(Draw(tok, number, column))
             index += 1
-        if index == count:
+        return draws
+
+    def _action(self, number: int, words: list[Token], index: int
+                ) -> tuple[Placement | Pass, Claim | None] | None:
+        """The placement or ``pass`` at ``words[index]`` and the claim after
+        a placement, or None (with its finding) when a word cannot be read
+        or one is left over."""
+        word, column = words[index]
+        if word.lower() != "pass":
+            return self._placement(number, words, index)
+        if word != "pass":
+            self._wrong_case(number, column, word, "pass", "keywords are lower case")
+        if index + 1 < len(words):
+            extra, where = words[index + 1]
+            self._syntax(number, where, f"unexpected {quote(extra)} after 'pass'")
+            return None
+        return Pass(number, column), None
+
+    def _placement(self, number: int, words: list[Token], index: int
+                   ) -> tuple[Placement, Claim | None] | None:
+        """The placement at ``words[index]`` and its claim (see :meth:`_action`)."""
+        word, column = words[index]
+        count = len(words)
+        placed = _PLACEMENT_RE.fullmatch(word)
+        if placed is None and word != word.upper():
+            placed = _PLACEMENT_RE.fullmatch(word.upper())
+            if placed is not None:
+                self._wrong_case(number, column, word, word.upper(),
+                                 "end letters are upper case")
+        if placed is None:
             self._syntax(
                 number,
-                _end_column(content),
-                "expected a placement like 3-5R or 'pass' after the draws",
+                column,
+                "expected a placement like 3-5R, 'pass' or a draw like d3-5, "
+                f"got {quote(word)}",
             )
             return None
-        word, column = words[index]
-        action: Placement | Pass
-        claim: Claim | None = None
-        if word.lower() == "pass":
-            if word != "pass":
-                self._wrong_case(number, column, word, "pass", "keywords are lower case")
-            action = Pass(number, column)
-            if index + 1 < count:
-                extra, where = words[index + 1]
-                self._syntax(number, where, f"unexpected {quote(extra)} after 'pass'")
-                return None
-        else:
-            placed = _PLACEMENT_RE.fullmatch(word)
-            if placed is None and word != word.upper():
-                placed = _PLACEMENT_RE.fullmatch(word.upper())
-                if placed is not None:
-                    self._wrong_case(number, column, word, word.upper(),
-                                     "end letters are upper case")
-            if placed is None:
-                self._syntax(
-                    number,
-                    column,
-                    "expected a placement like 3-5R, 'pass' or a draw like d3-5, "
-                    f"got {quote(word)}",
-                )
-                return None
-            a, b, end, glyph = placed.groups()
-            action = Placement(
-                TileTok(int(a), int(b), number, column),
-                _ENDS[end] if end else None,
-                glyph,
-                number,
-                column,
-            )
-            if index + 1 < count:
-                extra, where = words[index + 1]
-                points = _CLAIM_RE.fullmatch(extra)
-                if points is None:
-                    if extra[0] == "d":
-                        message = (f"draws come before the placement, got {quote(extra)} "
-                                   f"after {quote(word)}")
-                    elif extra[0] == "+":
-                        message = f"expected the points claimed, like +10, got {quote(extra)}"
-                    else:
-                        message = (f"expected a claim like +10 after {quote(word)}, "
-                                   f"got {quote(extra)}")
-                    self._syntax(number, where, message)
-                    return None
-                claim = Claim(int(points.group(1)), number, where)
-                if index + 2 < count:
-                    extra, where = words[index + 2]
-                    self._syntax(number, where, f"unexpected {quote(extra)} after the claim")
-                    return None
-        return Spelling.of(tuple(draws), action, claim, colon)
+        a, b, end, glyph = placed.groups()
+        action = Placement(
+            TileTok(int(a), int(b), number, column),
+            _ENDS[end] if end else None,
+            glyph,
+            number,
+            column,
+        )
+        if index + 1 == count:
+            return action, None
+        extra, where = words[index + 1]
+        points = _CLAIM_RE.fullmatch(extra)
+        if points is None:
+            if extra[0] == "d":
+                message = (f"draws come before the placement, got {quote(extra)} "
+                           f"after {quote(word)}")
+            elif extra[0] == "+":
+                message = f"expected the points claimed, like +10, got {quote(extra)}"
+            else:
+                message = (f"expected a claim like +10 after {quote(word)}, "
+                           f"got {quote(extra)}")
+            self._syntax(number, where, message)
+            return None
+        if index + 2 < count:
+            extra, where = words[index + 2]
+            self._syntax(number, where, f"unexpected {quote(extra)} after the claim")
+            return None
+        return action, Claim(int(points.group(1)), number, where)
 
     def _muggins(
         self,

@@ -170,13 +170,11 @@ class CarelessStrategy(GreedyStrategy):
             raise InputError(f"careless: forget must be a probability from 0 to 1, "
                              f"not {forget}")
         self.forget = forget
-        self.forgotten = 0
 
     def claim(self, rules: Rules, view: ClaimView, rng: random.Random) -> int:
         # No draw at 0 or 1: at 0 the match's random stream, and so the
         # match, is greedy's to the byte.
         if self.forget >= 1 or (self.forget > 0 and rng.random() < self.forget):
-            self.forgotten += 1
             return 0
         return view.points
 
@@ -319,7 +317,7 @@ class SolverStrategy:
             return greedy_seen(rules, seen)
         from muggins_cli.engine.table import table_for
         from muggins_cli.play.expectimax import passed_over_prior
-        from muggins_cli.solver import solve
+        from muggins_cli.solver import Mode, Multi, Objective, Plan, solve
 
         seed = rng.randrange(1 << 31)
         self.searches += 1
@@ -342,9 +340,10 @@ class SolverStrategy:
                 prior = passed_over_prior(table_for(rules), seen, self.passed_over, self.loose)
         cap = self.node_limit
         try:
-            result = solve(rules, seen, mode="sample", objective=objective, samples=samples,
-                           seed=seed, time_limit=self.time_limit, node_limit=cap,
-                           pv=False, prior=prior, multi="paranoid")
+            result = solve(rules, seen, Plan(Mode.SAMPLE, Objective(objective), Multi.PARANOID,
+                                             samples=samples, seed=seed,
+                                             time_limit=self.time_limit, node_limit=cap,
+                                             pv=False, prior=prior))
         except InputError:  # no deal agrees with the view: never seen, but play on
             self.fallbacks += 1
             return greedy_seen(rules, seen)
@@ -372,7 +371,7 @@ class OracleStrategy:
     round's lead are played as :class:`SolverStrategy` plays them (the lead
     greedily), so the two differ only in what they know. When the node
     budget runs out, the best of the moves already valued is played (the
-    greedy move when none is; counted in ``fallbacks``)."""
+    greedy move when none is)."""
 
     name = "oracle"
 
@@ -381,25 +380,21 @@ class OracleStrategy:
         self.node_limit = node_limit
         self.time_limit = time_limit
         self.objective = objective
-        self.searches = 0
-        self.fallbacks = 0
 
     def choose_full(self, rules: Rules, state: RoundState, moves: list[Move],
                     scores: Sequence[int], target: int, rng: random.Random) -> Move:
         greedy = GreedyStrategy()
         if len(moves) == 1 or not state.layout.started:
             return greedy.choose(rules, state, moves, rng)
-        from muggins_cli.solver import solve
+        from muggins_cli.solver import Mode, Objective, Plan, solve
 
-        self.searches += 1
-        cap = self.node_limit
-        result = solve(rules, state, scores=scores, target=target, mode="perfect",
-                       objective=self.objective, node_limit=cap,
-                       time_limit=self.time_limit, pv=False)
+        result = solve(rules, state, Plan(Mode.PERFECT, Objective(self.objective),
+                                          node_limit=self.node_limit,
+                                          time_limit=self.time_limit, pv=False),
+                       scores=scores, target=target)
         if result.interrupted:
             raise KeyboardInterrupt
         if result.best is None or result.best not in moves:
-            self.fallbacks += 1
             return greedy.choose(rules, state, moves, rng)
         choice = result.best
         assert isinstance(choice, Place | PassTurn | KnownDraw)

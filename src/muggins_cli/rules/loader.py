@@ -434,29 +434,8 @@ def _explain(error: jsonschema.ValidationError, marks: _Marks) -> list[tuple[int
     field = _show(tuple(error.absolute_path))
     value = error.instance
     schema = error.schema if isinstance(error.schema, Mapping) else {}
-    kind = error.validator
-    line = _line(marks, path)
-
-    if kind == "additionalProperties" and isinstance(value, Mapping):
-        import difflib
-
-        known = list(schema.get("properties", {}))
-        out: list[tuple[int | None, str]] = []
-        for key in value:
-            if key not in known:
-                close = difflib.get_close_matches(str(key), known, n=1)
-                hint = (
-                    f"did you mean {close[0]!r}?"
-                    if close
-                    else "`muggins rules pagat` shows every field"
-                )
-                out.append(
-                    (
-                        _line(marks, (*path, str(key)), key=True),
-                        f"unknown field {shorten(str(key))!r} ({hint})",
-                    )
-                )
-        return out
+    if error.validator == "additionalProperties" and isinstance(value, Mapping):
+        return _unknown_fields(value, schema, marks, path)
     if "propertyNames" in error.relative_schema_path:
         return [
             (
@@ -465,42 +444,64 @@ def _explain(error: jsonschema.ValidationError, marks: _Marks) -> list[tuple[int
                 "players from 2 to 8",
             )
         ]
+    return [(_line(marks, path), _sentence(error, field, schema))]
+
+
+def _unknown_fields(value: Mapping[Any, Any], schema: Mapping[str, Any], marks: _Marks,
+                    path: _Path) -> list[tuple[int | None, str]]:
+    """Each key of ``value`` the schema does not know, on its own line,
+    with the known field nearest its spelling."""
+    import difflib
+
+    known = list(schema.get("properties", {}))
+    out: list[tuple[int | None, str]] = []
+    for key in value:
+        if key not in known:
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = (
+                f"did you mean {close[0]!r}?"
+                if close
+                else "`muggins rules pagat` shows every field"
+            )
+            out.append(
+                (
+                    _line(marks, (*path, str(key)), key=True),
+                    f"unknown field {shorten(str(key))!r} ({hint})",
+                )
+            )
+    return out
+
+
+def _sentence(error: jsonschema.ValidationError, field: str, schema: Mapping[str, Any]) -> str:
+    """What is wrong with one field's value, by the schema's rule it breaks."""
+    kind = error.validator
+    value = error.instance
     if kind == "type":
         wanted = _TYPE_WORDS.get(str(error.validator_value), str(error.validator_value))
-        return [(line, f"field {field!r} must be {wanted}, got {_describe(value)}")]
+        return f"field {field!r} must be {wanted}, got {_describe(value)}"
     if kind == "enum":
         import difflib
 
         options = [str(o) for o in schema.get("enum", [])]
         close = difflib.get_close_matches(value, options, n=1) if isinstance(value, str) else []
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        return [
-            (
-                line,
-                f"field {field!r} must be one of {', '.join(options)}, "
-                f"got {_describe(value)}{hint}",
-            )
-        ]
+        return (f"field {field!r} must be one of {', '.join(options)}, "
+                f"got {_describe(value)}{hint}")
     if kind in ("minimum", "maximum"):
         low, high = schema.get("minimum"), schema.get("maximum")
         if low is not None and high is not None:
             bound = f"from {low:,} to {high:,}"
         else:
             bound = f"at least {low}" if low is not None else f"at most {high}"
-        return [(line, f"field {field!r} must be {bound}, got {_describe(value)}")]
+        return f"field {field!r} must be {bound}, got {_describe(value)}"
     if kind == "minItems":
-        return [(line, f"field {field!r} must list at least one number of players")]
+        return f"field {field!r} must list at least one number of players"
     if kind == "uniqueItems":
-        return [(line, f"field {field!r} lists the same number twice")]
+        return f"field {field!r} lists the same number twice"
     if kind in ("pattern", "minLength", "maxLength"):
-        return [
-            (
-                line,
-                f"field {field!r} must be 1 to 64 characters with no space at either "
-                f"end, got {_describe(value)}",
-            )
-        ]
-    return [(line, f"field {field!r}: {error.message}")]
+        return (f"field {field!r} must be 1 to 64 characters with no space at either "
+                f"end, got {_describe(value)}")
+    return f"field {field!r}: {error.message}"
 
 
 # --------------------------------------------------------------------------

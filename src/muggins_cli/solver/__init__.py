@@ -1,12 +1,14 @@
 """The solver: play positions out exactly, with the stock unknown, or from
 the mover's view alone.
 
-The public surface is :func:`solve` and its result types. Every search is
-the one compiled kernel of :mod:`.kernel` (alpha-beta for two players and
-the paranoid view, max-n, each with a known stock order or chance nodes),
-which compiles the engine's rules as they stand; :mod:`.roots` values the
-root's moves and writes the principal variations, :mod:`.game` steps
-through them, :mod:`.knowledge` deals the hidden tiles.
+The public surface is :func:`solve`, the :class:`Plan` it is given and its
+result types. Every search is the one compiled kernel of :mod:`.kernel`
+(alpha-beta for two players and the paranoid view, max-n, each with a
+known stock order or chance nodes), which compiles the engine's rules as
+they stand; :mod:`.roots` values the root's moves and writes the principal
+variations, :mod:`.game` steps through them, :mod:`.knowledge` deals the
+hidden tiles, :mod:`.perfect` values every move of one known deal and
+:mod:`.sampled` averages over deals.
 
 The names are imported when first asked for (PEP 562): the kernel needs
 Numba and NumPy, the ``solver`` extra, and a command that only reads a
@@ -23,15 +25,18 @@ from muggins_cli.errors import NotInstalledError
 
 if TYPE_CHECKING:
     from muggins_cli.engine.voids import Void
-    from muggins_cli.solver.api import Enough, MoveValue, Multi, SolveResult, SolverMove, solve
+    from muggins_cli.solver.api import SolverMove, solve
     from muggins_cli.solver.common import MATCH_WIN, Mode, Objective
     from muggins_cli.solver.knowledge import Sampler
+    from muggins_cli.solver.plan import Enough, Multi, Plan
+    from muggins_cli.solver.result import MoveValue, SolveResult
 
 #: Where each public name lives.
 _WHERE = {
     "Void": "muggins_cli.engine.voids",
-    "Enough": "muggins_cli.solver.api", "MoveValue": "muggins_cli.solver.api",
-    "Multi": "muggins_cli.solver.api", "SolveResult": "muggins_cli.solver.api",
+    "Enough": "muggins_cli.solver.plan", "MoveValue": "muggins_cli.solver.result",
+    "Multi": "muggins_cli.solver.plan", "Plan": "muggins_cli.solver.plan",
+    "SolveResult": "muggins_cli.solver.result",
     "SolverMove": "muggins_cli.solver.api", "solve": "muggins_cli.solver.api",
     "MATCH_WIN": "muggins_cli.solver.common", "Mode": "muggins_cli.solver.common",
     "Objective": "muggins_cli.solver.common", "Sampler": "muggins_cli.solver.knowledge",
@@ -86,6 +91,6 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "MATCH_WIN", "Enough", "Mode", "MoveValue", "Multi", "Objective", "Sampler",
+    "MATCH_WIN", "Enough", "Mode", "MoveValue", "Multi", "Objective", "Plan", "Sampler",
     "SolveResult", "SolverMove", "Void", "solve",
 ]

@@ -52,7 +52,7 @@ class Trials(MatchState):
         # A shadow reports nothing, counts in ``tally`` the errors and
         # warnings it would have, and weighs no reading of its own.
         self.trial = False
-        self.tally = Tally()
+        self.tally = FindingCount()
         # Body lines the trials of one match may still read, shared by its
         # shadows: a hostile record of ten thousand slips is read in
         # bounded time, its later readings weighed on their own line alone.
@@ -105,7 +105,7 @@ class Trials(MatchState):
         other.trial = True
         # The count is its own object: a report holding the shadow's bound
         # method would make each shadow a cycle for the collector.
-        other.tally = Tally()
+        other.tally = FindingCount()
         other.report = Report(other.tally)
         other.visitor = _QUIET
         other.events = other.deciding = other.watch = False
@@ -167,7 +167,7 @@ class Trials(MatchState):
             self.report, self.events, self.watch, self.deciding = report, events, watch, deciding
 
 
-class Tally:
+class FindingCount:
     """What a shadow reports: its errors and warnings counted (``n``),
     notes not."""
 

@@ -34,6 +34,7 @@ from muggins_cli.engine.keys import tile_fits
 from muggins_cli.engine.layout import EMPTY, Layout, blocked_at, fit_bits
 from muggins_cli.engine.scoring import EndReason
 from muggins_cli.engine.state import Place
+from muggins_cli.engine.table import RealMove
 from muggins_cli.engine.turn import (
     PLACE_MAYBE_HELD,
     PLACE_NOT_DRAWN,
@@ -460,9 +461,12 @@ class Tracker(Trials):
         held = holding(hand.bits, 0 if rnd.seen & bit else hand.unknown, bit)
         faults = place_faults(r, key, _END_AT[end], ti, held,
                               -1 if drawn is None else drawn.index())
+        # Where the tile goes from here, asked of the table once: whether it
+        # fits as written, and then where it leads and what it scores.
+        moves = self.table.moves(key, ti) if key != EMPTY_KEY else _NO_MOVES
         if not read and not self.trial and (
                 faults & _CANNOT or (faults & PLACE_MAYBE_HELD and self._held_elsewhere(rnd, bit))
-                or (key != EMPTY_KEY and not self._fits_as_written(key, ti, end))):
+                or (key != EMPTY_KEY and not _fits_as_written(moves, end))):
             placing.placement(self, rnd, t, seat, hand, drawn, faults, before)
             return
         if faults and not say.place_faults(self, rnd, t, faults, drawn):
@@ -485,12 +489,12 @@ class Tracker(Trials):
             points = self.table.score_of(key)
             rnd.laid.append((tile, None, spelling.a))
         else:
-            for e, next_key, scored in self.table.moves(key, ti):
+            for e, next_key, scored in moves:
                 if e is end:
                     key, points = next_key, scored
                     break
             else:
-                key, points, end = self._other_end(rnd, t, tile, ti)
+                key, points, end = self._other_end(rnd, t, tile, moves)
                 if key < 0:
                     rnd.skipping = True
                     return
@@ -539,16 +543,7 @@ class Tracker(Trials):
         """Whether another hand is known to hold the tile of ``bit``."""
         return any(h.bits & bit for h in rnd.hands)
 
-    def _fits_as_written(self, key: int, ti: int, end: End | None) -> bool:
-        """Whether the tile of index ``ti`` goes where the line says: at the
-        end named, or at some end when none is (several: the ambiguous end,
-        which :func:`~.ends.choose_end` reads)."""
-        moves = self.table.moves(key, ti)
-        if end is None:
-            return bool(moves)
-        return any(e is end for e, _, _ in moves)
-
-    def _other_end(self, rnd: Round, t: Turn, tile: Tile, ti: int
+    def _other_end(self, rnd: Round, t: Turn, tile: Tile, moves: list[RealMove]
                    ) -> tuple[int, int, End | None]:
         """A placement whose end letter is missing or does not fit: the end
         the record meant (:func:`~.ends.choose_end`), where the placement
@@ -558,7 +553,7 @@ class Tracker(Trials):
         claimed = t.spelling.points
         end = choose_end(self, rnd, p, tile, -1 if claimed is None else claimed,
                          self.seat[t.player])
-        for e, key, points in self.table.moves(rnd.key, ti):
+        for e, key, points in moves:
             if e is end:
                 return key, points, end
         return -1, 0, end
@@ -577,6 +572,17 @@ class Tracker(Trials):
             stock_left=rnd.stock_count))
 
 
+def _fits_as_written(moves: list[RealMove], end: End | None) -> bool:
+    """Whether a tile whose placements are ``moves`` goes where the line
+    says: at the end named, or at some end when none is (several: the
+    ambiguous end, which :func:`~.ends.choose_end` reads)."""
+    if end is None:
+        return bool(moves)
+    return any(e is end for e, _, _ in moves)
+
+
+#: A tile's placements on an empty table are not looked up: it leads.
+_NO_MOVES: list[RealMove] = []
 #: What a tile that cannot go down as written is (besides the end).
 _CANNOT = PLACE_OFF_SET | PLACE_NOT_HELD | PLACE_NOT_DRAWN
 #: Lines after a round's play that show a turn is missing when the round

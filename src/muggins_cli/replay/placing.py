@@ -63,7 +63,7 @@ def placement(m: Trials, rnd: Round, t: Turn, seat: int, hand: HandView,
     if errors:
         said(m, errors[0], chosen.hint)
     if chosen is aside and not rnd.doubt:
-        rnd.doubt = t.line
+        rnd.doubt_from(t.line)
         m.report.since = t.line
         m.loose = True
     chosen.play(m)
@@ -171,7 +171,7 @@ def _set_aside(s: Trials, seat: int) -> None:
     """The turn read as nothing the table shows: the next player moves."""
     rnd = s.round
     assert rnd is not None
-    rnd.to_move = (seat + 1) % s.n
+    rnd.move_on(seat)
 
 
 def _as_written(s: Trials, t: Turn, faults: int, drawn: Tile | None) -> None:

@@ -184,7 +184,7 @@ def _slipped(m: Trials, rnd: Round | None, t: Turn) -> Turn | None:
     if not playing or due is None:
         said(m, finding, None)
         if rnd is not None:
-            rnd.aside.append(t.line)
+            rnd.set_aside(t.line)
         return None
     assert rnd is not None
     name = m.players[due]
@@ -194,7 +194,7 @@ def _slipped(m: Trials, rnd: Round | None, t: Turn) -> Turn | None:
 
     def aside(s: Trials) -> None:
         assert s.round is not None
-        s.round.aside.append(t.line)
+        s.round.set_aside(t.line)
 
     # Set aside unless the rest of the round says whose it was: the due
     # player's, or that of a player the name is near (then out of turn).
@@ -213,7 +213,7 @@ def _slipped(m: Trials, rnd: Round | None, t: Turn) -> Turn | None:
     said(m, finding, chosen.hint)
     who = readers[id(chosen)]
     if not who:
-        rnd.aside.append(t.line)
+        rnd.set_aside(t.line)
         return None
     return t.read_as(who)
 

@@ -25,6 +25,7 @@ from muggins_cli.notation.model import (
 )
 from muggins_cli.replay.setup import MatchSetup
 from muggins_cli.replay.state import HandView, MatchState, Report, Round
+from muggins_cli.replay.values import TurnEvent
 from muggins_cli.replay.visitor import ReplayVisitor
 from muggins_cli.tiles import Tile
 
@@ -57,6 +58,9 @@ class Trials(MatchState):
         # shadows: a hostile record of ten thousand slips is read in
         # bounded time, its later readings weighed on their own line alone.
         self.budget = [TRIAL_LINES]
+        # A turn's event, told once the lines after it show whether a
+        # muggins call follows it.
+        self.held: TurnEvent | None = None
 
     # -- the tracker's, played by a reading on it or on a shadow -------------
 
@@ -109,6 +113,7 @@ class Trials(MatchState):
         other.report = Report(other.tally)
         other.visitor = _QUIET
         other.events = other.deciding = other.watch = False
+        other.held = None
         other.scores = list(self.scores)
         if self.round is not None:
             other.round = self.round.fork()
@@ -163,7 +168,7 @@ class Trials(MatchState):
         try:
             self.play_line(rnd, t)
         finally:
-            rnd.turn_lines = lines
+            rnd.uncount_lines(lines)
             self.report, self.events, self.watch, self.deciding = report, events, watch, deciding
 
 

@@ -32,7 +32,7 @@ from muggins_cli.notation.model import (
 )
 from muggins_cli.replay.position import Decision
 from muggins_cli.replay.setup import RulesResolver
-from muggins_cli.replay.values import MatchReplay, MatchSummary
+from muggins_cli.replay.values import MatchReplay, MatchSummary, TurnEvent
 from muggins_cli.rules.model import Rules
 
 MISSED_SCORE = "missed-score"
@@ -123,24 +123,11 @@ def analyse_match(match: Match, replay: MatchReplay, resolve: RulesResolver | No
 
     # 1. Every replayed turn against its alternatives.
     for event in replay.events:
-        name = names[event.seat]
-        turn = event.written
-        p = analyse_event(rules, event, name, written(turn), written_halves(turn))
+        p = analyse_event(rules, event, names[event.seat], written(event.written),
+                          written_halves(event.written))
         out.plays.append(p)
-        c = stats[name]
-        c.turns += 1
-        c.analysed += p.analysed
-        c.forced += p.forced
-        # What was credited in play, as the replay credited it.
-        c.scored += event.credited
-        for call in event.calls:
-            stats[names[call.seat]].scored += call.taken
-        if rules.muggins and event.unclaimed > 0:
-            c.unclaimed += event.unclaimed
-            c.unclaimed_at.append((turn.line, turn.column, event.unclaimed))
+        _count(rules, names, stats, event, p)
         if p.missed > 0:
-            c.missed += p.missed
-            c.missed_plays += 1
             if p.line in judged:
                 at_once[p.line] = missed_note(p)
             else:
@@ -163,6 +150,26 @@ def analyse_match(match: Match, replay: MatchReplay, resolve: RulesResolver | No
     out.players = [stats[n].freeze(n, rules.muggins) for n in names]
     out.findings.sort(key=lambda d: (d.line, d.column))
     return out
+
+
+def _count(rules: Rules, names: Sequence[str], stats: dict[str, _Counts], event: TurnEvent,
+           p: PlayAnalysis) -> None:
+    """One turn in its player's counts: what it was credited, as the
+    replay credited it (and the muggins calls after it, in the callers'),
+    what it left unclaimed and what it missed."""
+    c = stats[names[event.seat]]
+    c.turns += 1
+    c.analysed += p.analysed
+    c.forced += p.forced
+    c.scored += event.credited
+    for call in event.calls:
+        stats[names[call.seat]].scored += call.taken
+    if rules.muggins and event.unclaimed > 0:
+        c.unclaimed += event.unclaimed
+        c.unclaimed_at.append((event.written.line, event.written.column, event.unclaimed))
+    if p.missed > 0:
+        c.missed += p.missed
+        c.missed_plays += 1
 
 
 @dataclass

@@ -177,6 +177,17 @@ def _digest(values: object) -> str:
     return hashlib.sha256(repr(values).encode()).hexdigest()[:16]
 
 
+#: The fields of a turn event that both trees have, compared as values (a
+#: tree whose events carry more, such as what a turn credited, is compared
+#: on these; what it adds is held to the analysis by diff_outputs.py).
+EVENT_FIELDS = ("round", "turn", "seat", "line", "column", "layout", "hand", "choices",
+                "draws", "placed", "points", "scores_before", "stock_left")
+
+
+def _events(events: list[object]) -> list[tuple[object, ...]]:
+    return [tuple(getattr(e, f) for f in EVENT_FIELDS) for e in events]
+
+
 def _commands(name: str, text: str, folder: Path) -> dict[str, str]:
     """``muggins replay`` as a user sees it: the whole match and three
     positions."""
@@ -228,7 +239,7 @@ def emit(corpus: Path) -> None:
                 "diagnostics": [(d.line, d.column, d.severity.value, d.code, d.message)
                                 for d in r.diagnostics],
                 "summary": repr(r.summary), "ending": repr(r.ending),
-                "events": _digest(r.events),
+                "events": _digest(_events(r.events)),
                 "positions": _digest(list(positions(match, resolve))),
                 "decisions": _digest(list(decisions(match, resolve))),
             })

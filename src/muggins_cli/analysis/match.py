@@ -1,10 +1,10 @@
 """A whole match analysed: every turn's alternatives, the findings they give
 (``missed-score``, ``unclaimed``) and the per-player statistics.
 
-The replay has already decided what is legal and what each placement scored;
-this module only compares, so it needs the replay's events (``TurnEvent``)
-and the record's lines (to name plays as they were written, and to follow
-claims and muggins calls).
+The replay has already decided what is legal, what each placement scored
+and what its claim and any muggins call credited; this module only
+compares, so it needs the replay's events (``TurnEvent``), which carry the
+turn lines as written (to name plays as the record does), and its findings.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from muggins_cli.notation.model import (
 )
 from muggins_cli.replay.position import Decision
 from muggins_cli.replay.setup import RulesResolver
-from muggins_cli.replay.values import MatchReplay, MatchSummary
+from muggins_cli.replay.values import MatchReplay, MatchSummary, TurnEvent
 from muggins_cli.rules.model import Rules
 
 MISSED_SCORE = "missed-score"
@@ -111,26 +111,16 @@ def analyse_match(match: Match, replay: MatchReplay, resolve: RulesResolver | No
             out.weighed = list(weigher(decisions, weigh))
         out.solver = solver_stats(names, out.weighed, weigh)
         judged = {w.line for w in out.weighed if w.weighed}
-    turns = {item.line: item for item in match.body if isinstance(item, Turn)}
     stats = {name: _Counts() for name in names}
     at_once: dict[int, str] = {}
 
     # 1. Every replayed turn against its alternatives.
     for event in replay.events:
-        name = names[event.seat]
-        turn = turns.get(event.line)
-        played = written(turn) if turn is not None else (
-            "pass" if event.placed is None else str(event.placed))
-        p = analyse_event(rules, event, name, played, written_halves(turn))
+        p = analyse_event(rules, event, names[event.seat], written(event.written),
+                          written_halves(event.written))
         out.plays.append(p)
-        c = stats[name]
-        c.turns += 1
-        c.analysed += p.analysed
-        c.forced += p.forced
-        c.scored += p.points if event.placed is not None else 0
+        _count(rules, names, stats, event, p)
         if p.missed > 0:
-            c.missed += p.missed
-            c.missed_plays += 1
             if p.line in judged:
                 at_once[p.line] = missed_note(p)
             else:
@@ -146,14 +136,33 @@ def analyse_match(match: Match, replay: MatchReplay, resolve: RulesResolver | No
         if d.severity is Severity.ERROR and d.line in owner:
             stats[owner[d.line]].illegal += 1
 
-    # 3. Under muggins rules: what was credited, and the points left on the
-    #    table that nobody called.
+    # 3. Under muggins rules: the points left on the table that nobody called.
     if rules.muggins:
-        _unclaimed(match, replay, out, stats)
+        _unclaimed(out, stats)
 
     out.players = [stats[n].freeze(n, rules.muggins) for n in names]
     out.findings.sort(key=lambda d: (d.line, d.column))
     return out
+
+
+def _count(rules: Rules, names: Sequence[str], stats: dict[str, _Counts], event: TurnEvent,
+           p: PlayAnalysis) -> None:
+    """One turn in its player's counts: what it was credited, as the
+    replay credited it (and the muggins calls after it, in the callers'),
+    what it left unclaimed and what it missed."""
+    c = stats[names[event.seat]]
+    c.turns += 1
+    c.analysed += p.analysed
+    c.forced += p.forced
+    c.scored += event.credited
+    for call in event.calls:
+        stats[names[call.seat]].scored += call.taken
+    if rules.muggins and event.unclaimed > 0:
+        c.unclaimed += event.unclaimed
+        c.unclaimed_at.append((event.written.line, event.written.column, event.unclaimed))
+    if p.missed > 0:
+        c.missed += p.missed
+        c.missed_plays += 1
 
 
 @dataclass
@@ -174,45 +183,8 @@ class _Counts:
                            self.unclaimed if muggins else None)
 
 
-def _unclaimed(match: Match, replay: MatchReplay, out: MatchAnalysis,
-               stats: dict[str, _Counts]) -> None:
-    """Follow claims and calls as the replay credits them (docs/notation.md 5):
-    a claim above the real score credits nothing, a call with an error on its
-    line takes nothing, and only the lines right after a turn may call.
-    ``scored`` is brought from what the placements made to what was
-    credited."""
-    points = {e.line: e.points for e in replay.events if e.placed is not None}
-    erred = {d.line for d in replay.diagnostics if d.severity is Severity.ERROR}
-    pending: tuple[Turn, int] | None = None
-
-    def settle_pending() -> None:
-        if pending is None:
-            return
-        turn, rest = pending
-        if rest > 0 and turn.player in stats:
-            c = stats[turn.player]
-            c.unclaimed += rest
-            c.unclaimed_at.append((turn.line, turn.column, rest))
-
-    for item in match.body:
-        if isinstance(item, MugginsCall):
-            if pending is not None and item.line not in erred:
-                turn, rest = pending
-                pending = (turn, rest - item.points)
-                if item.player in stats:
-                    stats[item.player].scored += item.points
-            continue
-        settle_pending()
-        pending = None
-        if isinstance(item, Turn) and item.line in points:
-            real = points[item.line]
-            claimed = item.claim.points if item.claim is not None else 0
-            rest = real if claimed > real else real - claimed
-            pending = (item, rest)
-            if item.player in stats:
-                stats[item.player].scored -= rest
-    settle_pending()
-
+def _unclaimed(out: MatchAnalysis, stats: dict[str, _Counts]) -> None:
+    """One note per player who left points unclaimed that nobody called."""
     for name, c in stats.items():
         if not c.unclaimed:
             continue

@@ -30,9 +30,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from muggins_cli.engine import turn as rules_of
 from muggins_cli.engine.scoring import settle, winner_at_settlement, winner_on_credit
 from muggins_cli.engine.state import (
     KnownDraw,
+    Move,
     PassTurn,
     Place,
     RoundState,
@@ -44,6 +46,7 @@ from muggins_cli.engine.state import (
     legal_moves,
     new_round,
 )
+from muggins_cli.engine.table import table_for
 from muggins_cli.engine.view import view_of
 from muggins_cli.engine.voids import VoidWatch
 from muggins_cli.errors import IllegalMoveError
@@ -150,20 +153,59 @@ def play_match(
     unclaimed rest), as for an illegal move.
     """
     n = len(names)
-    seen_seats = [isinstance(s, SeenStrategy) for s in strategies]
-    full_seats = [isinstance(s, FullStrategy) for s in strategies]
-    watch = VoidWatch(rules)
     goal = target if target is not None else rules.target_for(n)
-    scores = [0] * n
-    claims = [Claims()] * n
-    body: list[m.BodyLine] = []
-    winner: int | None = None
+    table = _Table(rules, names, strategies, rng, goal, timings)
     leader: int | None = None  # None: chosen by lot, or by the deal
     rounds = 0
-    while winner is None and rounds < max_rounds:
+    while table.winner is None and rounds < max_rounds:
         rounds += 1
-        body.append(m.RoundLine(rounds, 0, 0))
-        dealt = dealer(rounds) if dealer is not None else None
+        state = table.deal(rounds, leader, dealer)
+        state = table.play_round(state)
+        if table.winner is not None:
+            table.body.append(_score_line(names, table.scores))
+            break
+        table.settle(state)
+        leader = state.went_out
+    tags = [
+        m.Tag("Event", event, 0, 0),
+        m.Tag("Players", ", ".join(names), 0, 0),
+        m.Tag("Rules", rules_tag or rules.name, 0, 0),
+        m.Tag("Target", str(goal), 0, 0),
+        m.Tag("Result", names[table.winner] if table.winner is not None else "*", 0, 0),
+    ]
+    return MatchOutcome(m.Match(tuple(tags), tuple(table.body), 0), table.scores, table.winner,
+                        rounds, table.claims)
+
+
+class _Table:
+    """One match being played: the seats, the totals, the record so far,
+    and what the table saw of draws and passes (for the seats that decide
+    from their view)."""
+
+    def __init__(self, rules: Rules, names: Sequence[str],
+                 strategies: Sequence[Strategy | SeenStrategy | FullStrategy],
+                 rng: random.Random, goal: int, timings: list[list[float]] | None) -> None:
+        self.rules, self.names, self.strategies, self.rng = rules, names, strategies, rng
+        self.r = table_for(rules).r
+        self.goal, self.timings = goal, timings
+        # What each seat decides from, asked once (a protocol check is slow).
+        self.full_seats = [isinstance(s, FullStrategy) for s in strategies]
+        self.seen_seats = [isinstance(s, SeenStrategy) for s in strategies]
+        self.watch = VoidWatch(rules)
+        n = len(names)
+        self.scores = [0] * n
+        self.claims = [Claims()] * n
+        self.body: list[m.BodyLine] = []
+        self.winner: int | None = None
+
+    def deal(self, number: int, leader: int | None, dealer: Dealer | None) -> RoundState:
+        """Round ``number`` dealt (and dealt again where the highest double
+        leads and none was dealt), its opening lines written; its first
+        state, ``leader`` (None: by lot or by the deal) to lead."""
+        rules, names, rng, body = self.rules, self.names, self.rng, self.body
+        n = len(names)
+        body.append(m.RoundLine(number, 0, 0))
+        dealt = dealer(number) if dealer is not None else None
         by_deal = leader is None and leads_by_deal(rules)
         if dealt is not None:
             hands, stock = [list(h) for h in dealt.hands], list(dealt.stock)
@@ -182,123 +224,127 @@ def play_match(
         for i in range(n):
             body.append(m.DealLine(names[i], tuple(_tok(t) for t in hands[i]), 0, 0, 0))
         body.append(m.StockLine(tuple(_tok(t) for t in stock), 0, 0))
-        state = new_round(hands, stock, leader, lead_tile)
-        watch.start_round()
+        self.watch.start_round()
+        return new_round(hands, stock, leader, lead_tile)
+
+    def play_round(self, state: RoundState) -> RoundState:
+        """Play the round to its end, or until a credit wins the match."""
         draws: list[m.Draw] = []
         while not state.over:
             seat = state.to_move
-            moves = legal_moves(rules, state)
-            strategy = strategies[seat]
-            start = time.perf_counter()
-            if full_seats[seat]:
-                assert isinstance(strategy, FullStrategy)
-                move = strategy.choose_full(rules, state, moves, scores, goal, rng)
-            elif seen_seats[seat]:
-                assert isinstance(strategy, SeenStrategy)
-                seen = view_of(rules, state, moves, scores, goal, watch.voids(),
-                               placed=watch.placements())
-                move = real_move(moves, strategy.choose_seen(rules, seen, rng))
-            else:
-                assert not isinstance(strategy, SeenStrategy | FullStrategy)
-                move = strategy.choose(rules, state, moves, rng)
-            if timings is not None and len(moves) > 1:
-                timings[seat].append(time.perf_counter() - start)
-            watch.observe(state, move)
-            state, points = apply(rules, state, move)
+            move = self._decide(state)
+            self.watch.observe(state, move)
+            state, points = apply(self.rules, state, move)
             if isinstance(move, KnownDraw):
                 draws.append(m.Draw(_tok(move.tile), 0, 0))
                 continue
-            action: m.Placement | m.Pass
-            if isinstance(move, PassTurn):
-                action = m.Pass(0, 0)
-            else:
-                assert isinstance(move, Place)
-                action = m.Placement(_tok(move.tile, move.left), move.end, None, 0, 0)
-            claimed = points
-            if rules.muggins and points:
-                assert isinstance(move, Place)
-                view = ClaimView(seat, move, state.layout, points, tuple(scores), goal)
-                claimed = claim_of(strategy, rules, view, rng)
-                if not 0 <= claimed <= points:
-                    raise IllegalMoveError(f"{strategy.name} claims {claimed} for {move}, "
-                                           f"which scores {points}")
-                claims[seat] += Claims(made=1, made_points=points,
-                                       claimed=int(claimed == points), claimed_points=claimed)
-            claim = m.Claim(claimed, 0, 0) if claimed else None
-            body.append(m.Turn.of(names[seat], tuple(draws), action, claim, 0, 0))
+            self._turn_line(state, seat, move, points, tuple(draws))
             draws = []
-            winner = _credit(rules, scores, seat, claimed, goal)
-            if winner is None and rules.muggins and isinstance(move, Place):
-                winner = _calls(rules, names, strategies, state, move, seat, claimed,
-                                points - claimed, scores, claims, goal, body, rng)
-            if winner is not None:
+            if self.winner is not None:
                 break
-        if winner is not None:
-            body.append(_score_line(names, scores))
-            break
+        return state
+
+    def _decide(self, state: RoundState) -> Move:
+        """The move of the seat to move, as its strategy decides it from
+        what it may see."""
+        rules, rng, seat = self.rules, self.rng, state.to_move
+        moves = legal_moves(rules, state)
+        strategy = self.strategies[seat]
+        start = time.perf_counter()
+        if self.full_seats[seat]:
+            assert isinstance(strategy, FullStrategy)
+            move = strategy.choose_full(rules, state, moves, self.scores, self.goal, rng)
+        elif self.seen_seats[seat]:
+            assert isinstance(strategy, SeenStrategy)
+            seen = view_of(rules, state, moves, self.scores, self.goal, self.watch.voids(),
+                           placed=self.watch.placements())
+            move = real_move(moves, strategy.choose_seen(rules, seen, rng))
+        else:
+            assert not isinstance(strategy, SeenStrategy | FullStrategy)
+            move = strategy.choose(rules, state, moves, rng)
+        if self.timings is not None and len(moves) > 1:
+            self.timings[seat].append(time.perf_counter() - start)
+        return move
+
+    def _turn_line(self, state: RoundState, seat: int, move: Place | PassTurn, points: int,
+                   draws: tuple[m.Draw, ...]) -> None:
+        """The turn written, its claim credited as the engine's rules
+        credit it, and the opponents shown the placement."""
+        action: m.Placement | m.Pass
+        if isinstance(move, PassTurn):
+            action = m.Pass(0, 0)
+        else:
+            action = m.Placement(_tok(move.tile, move.left), move.end, None, 0, 0)
+        claimed = points
+        if self.rules.muggins and points:
+            assert isinstance(move, Place)
+            claimed = self._claim(state, seat, move, points)
+        claim = m.Claim(claimed, 0, 0) if claimed else None
+        self.body.append(m.Turn.of(self.names[seat], draws, action, claim, 0, 0))
+        self.winner = self._credit(seat, rules_of.credited(self.r, claimed, points))
+        if self.winner is None and self.rules.muggins and isinstance(move, Place):
+            self.winner = self._calls(state, move, seat, claimed, points)
+
+    def _claim(self, state: RoundState, seat: int, move: Place, points: int) -> int:
+        """What the placer claims of a placement that scored ``points``
+        (counted); IllegalMoveError for a claim the rules do not allow."""
+        strategy = self.strategies[seat]
+        view = ClaimView(seat, move, state.layout, points, tuple(self.scores), self.goal)
+        claimed = claim_of(strategy, self.rules, view, self.rng)
+        if claimed < 0 or rules_of.claim_fault(self.r, claimed, points):
+            raise IllegalMoveError(f"{strategy.name} claims {claimed} for {move}, "
+                                   f"which scores {points}")
+        self.claims[seat] += Claims(made=1, made_points=points,
+                                    claimed=int(claimed == points), claimed_points=claimed)
+        return claimed
+
+    def _credit(self, seat: int, points: int) -> int | None:
+        """Credit ``points`` to ``seat``; the winner when that ends the match."""
+        if not points:
+            return None
+        scores = self.scores
+        credit = [points if i == seat else 0 for i in range(len(scores))]
+        winner = winner_on_credit(self.rules, scores, credit, self.goal)
+        scores[seat] += points
+        return winner
+
+    def _calls(self, state: RoundState, move: Place, placer: int, claimed: int,
+               points: int) -> int | None:
+        """Show ``placer``'s placement and its claim to each opponent,
+        clockwise from the next player, until one calls muggins; write the
+        call, credit it, and return the winner when it ends the match.
+        What went unclaimed is checked and counted but not shown."""
+        n = len(self.names)
+        rest = points - rules_of.credited(self.r, claimed, points)
+        for k in range(1, n):
+            seat = (placer + k) % n
+            strategy = self.strategies[seat]
+            view = CallView(seat, placer, move, state.layout, claimed, tuple(self.scores),
+                            self.goal)
+            taken = call_of(strategy, self.rules, view, self.rng)
+            if taken < 0 or (taken and rules_of.call_fault(
+                    self.r, False, placer, seat, rest, taken) != rules_of.CALL_OK):
+                raise IllegalMoveError(f"{strategy.name} calls muggins for {taken} on {move}, "
+                                       f"which left {rest} unclaimed")
+            if rest:
+                self.claims[seat] += Claims(shown=1, shown_points=rest, called=int(taken > 0),
+                                            called_points=taken)
+            if taken:
+                self.body.append(m.MugginsCall(self.names[seat], taken, 0, 0, 0))
+                return self._credit(seat, taken)
+        return None
+
+    def settle(self, state: RoundState) -> None:
+        """The hands left revealed and the round settled; the winner, when
+        the settlement ends the match."""
+        names, body = self.names, self.body
         for i, h in enumerate(state.hands):
             if h:
                 body.append(m.RevealLine(names[i], tuple(_tok(t) for t in sorted(h)), 0, 0, 0))
-        deltas = settle(rules, state.hand_pips(), state.went_out)
-        winner = winner_at_settlement(rules, scores, deltas, goal)
-        scores = [s + d for s, d in zip(scores, deltas)]
-        body.append(_score_line(names, scores))
-        leader = state.went_out
-    tags = [
-        m.Tag("Event", event, 0, 0),
-        m.Tag("Players", ", ".join(names), 0, 0),
-        m.Tag("Rules", rules_tag or rules.name, 0, 0),
-        m.Tag("Target", str(goal), 0, 0),
-        m.Tag("Result", names[winner] if winner is not None else "*", 0, 0),
-    ]
-    return MatchOutcome(m.Match(tuple(tags), tuple(body), 0), scores, winner, rounds, claims)
-
-
-def _credit(rules: Rules, scores: list[int], seat: int, points: int, goal: int) -> int | None:
-    """Credit ``points`` to ``seat``; the winner when that ends the match."""
-    if not points:
-        return None
-    credit = [points if i == seat else 0 for i in range(len(scores))]
-    winner = winner_on_credit(rules, scores, credit, goal)
-    scores[seat] += points
-    return winner
-
-
-def _calls(
-    rules: Rules,
-    names: Sequence[str],
-    strategies: Sequence[Strategy | SeenStrategy | FullStrategy],
-    state: RoundState,
-    move: Place,
-    placer: int,
-    claimed: int,
-    rest: int,
-    scores: list[int],
-    claims: list[Claims],
-    goal: int,
-    body: list[m.BodyLine],
-    rng: random.Random,
-) -> int | None:
-    """Show ``placer``'s placement and its claim to each opponent, clockwise
-    from the next player, until one calls muggins; write the call, credit
-    it, and return the winner when it ends the match. ``rest``, what went
-    unclaimed, is checked and counted but not shown."""
-    n = len(names)
-    for k in range(1, n):
-        seat = (placer + k) % n
-        strategy = strategies[seat]
-        view = CallView(seat, placer, move, state.layout, claimed, tuple(scores), goal)
-        taken = call_of(strategy, rules, view, rng)
-        if not 0 <= taken <= rest:
-            raise IllegalMoveError(f"{strategy.name} calls muggins for {taken} on {move}, "
-                                   f"which left {rest} unclaimed")
-        if rest:
-            claims[seat] += Claims(shown=1, shown_points=rest, called=int(taken > 0),
-                                   called_points=taken)
-        if taken:
-            body.append(m.MugginsCall(names[seat], taken, 0, 0, 0))
-            return _credit(rules, scores, seat, taken, goal)
-    return None
+        deltas = settle(self.rules, state.hand_pips(), state.went_out)
+        self.winner = winner_at_settlement(self.rules, self.scores, deltas, self.goal)
+        self.scores = [s + d for s, d in zip(self.scores, deltas)]
+        body.append(_score_line(names, self.scores))
 
 
 def _score_line(names: Sequence[str], scores: Sequence[int]) -> m.ScoreLine:

@@ -29,10 +29,10 @@ def settle_round(m: MatchState) -> None:
     rnd = m.round
     if rnd is None or not rnd.ended or rnd.settled or m.winner is not None:
         return
-    rnd.settled = True
     hands = rnd.hands
     _deduce_last_hand(m, rnd, hands)
     if not rnd.hands_known:
+        rnd.settle(None)
         m.report.unverified(rnd, rnd.line, 1, "settlement",
                             f"round {rnd.number}: the hands left at the end are not all in "
                             "the record (no deal or reveal lines), so the round-end "
@@ -43,7 +43,7 @@ def settle_round(m: MatchState) -> None:
     deltas = [0] * len(pips)
     went_out = rules_of.NOBODY if rnd.went_out is None else rnd.went_out
     rules_of.settle(m.r, pips, went_out, deltas)
-    rnd.settlement = tuple(deltas)
+    rnd.settle(tuple(deltas))
     won = rules_of.winner_at_settlement(m.r, m.scores, deltas, m.target)
     # With a turn set aside the totals are the record's once its next score
     # line says them; until then nobody is taken to have won.
@@ -76,8 +76,7 @@ def _deduce_last_hand(m: MatchState, rnd: Round, hands: list[HandView]) -> None:
     rest = set(full_set(m.rules.max_pip)) - accounted
     (hand,) = hidden
     if len(rest) == hand.unknown:
-        hand.bits |= bits_of(rest)
-        hand.unknown = 0
+        rnd.reveal(hands.index(hand), hand.bits | bits_of(rest))
 
 
 _CALL_WRONG = {
@@ -87,9 +86,10 @@ _CALL_WRONG = {
 }
 
 
-def muggins_line(m: MatchState, call: MugginsCall) -> None:
+def muggins_line(m: MatchState, call: MugginsCall) -> int:
     """Only the line right after a placement may call (docs/notation.md 5),
-    valid or not: whatever it was, the chance to call is used up."""
+    valid or not: whatever it was, the chance to call is used up. What the
+    call took."""
     pending, m.pending = m.pending, None
     previous, m.last_call = m.last_call, call
     placer, rest = (pending[0], pending[1]) if pending is not None else (rules_of.NOBODY, 0)
@@ -97,7 +97,7 @@ def muggins_line(m: MatchState, call: MugginsCall) -> None:
     fault = rules_of.call_fault(m.r, previous is not None, placer, caller, rest, call.points)
     if fault == rules_of.CALL_OK:
         m.credit(caller, call.points, call.line, EndReason.MUGGINS)
-        return
+        return call.points
     column = call.column
     if fault == rules_of.CALL_NO_MUGGINS:
         message = (f"rules {quote(m.rules.name)} have no muggins call; "
@@ -114,6 +114,7 @@ def muggins_line(m: MatchState, call: MugginsCall) -> None:
         message = _CALL_WRONG[fault].format(name=call.player, placer=m.players[placer],
                                             points=call.points, rest=rest)
     m.report.error(call.line, column, "muggins-invalid", message)
+    return 0
 
 
 def reveal_line(m: MatchState, item: RevealLine) -> None:
@@ -132,7 +133,7 @@ def reveal_line(m: MatchState, item: RevealLine) -> None:
                            f"reveal before round {rnd.number} ended")
         # The record has the round over where the replay does not: its end
         # is not followed, and the totals are the next score line's.
-        rnd.doubt = rnd.doubt or item.line
+        rnd.doubt_from(item.line)
         m.loose = True
         return
     hand = rnd.hands[seat]
@@ -155,9 +156,7 @@ def reveal_line(m: MatchState, item: RevealLine) -> None:
                        f"(they hold {hand.size} tiles, known: "
                        f"{' '.join(map(str, sorted(known))) or 'none'})")
         return
-    hand.bits = bits
-    hand.unknown = 0
-    rnd.seen |= bits
+    rnd.reveal(seat, bits)
 
 
 def score_line(m: MatchState, item: ScoreLine) -> None:

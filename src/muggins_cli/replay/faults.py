@@ -13,6 +13,7 @@ from muggins_cli.engine import turn as rules_of
 from muggins_cli.engine.layout import fitting
 from muggins_cli.notation.model import Placement, Turn
 from muggins_cli.replay.ends import where, whereabouts
+from muggins_cli.replay.readings import one_half_off
 from muggins_cli.replay.state import HandView, MatchState, Round
 from muggins_cli.tiles import Tile
 
@@ -48,6 +49,61 @@ def draw_faults(m: MatchState, rnd: Round, t: Turn, i: int, hand: HandView, faul
         d = t.draws[i]
         m.report.error(d.line, d.column, "illegal-draw",
                        f"{name} drew from an empty stock")
+
+
+def drawn_from_stock(m: MatchState, rnd: Round, t: Turn, i: int, tile: Tile | None
+                     ) -> Tile | None:
+    """The ``i``-th drawn tile of ``t`` as what is known of the stock has
+    it (the next of a stock of known order where the record hides it, or
+    has a digit of it wrong); an illegal draw is reported and taken as
+    done."""
+    stock = rnd.stock
+    if stock:
+        nxt = stock[0]
+        if tile is None or tile is nxt:
+            return nxt
+        if tile != nxt:
+            what = ("is not in the stock" if tile not in stock
+                    else f"is not the next tile of the stock ({nxt} is)")
+            d = t.draws[i]
+            if one_half_off(tile, nxt) and _in_step(t, i, stock) \
+                    and not _known_elsewhere(rnd, tile):
+                # A digit written wrong, as a reader takes it: the next
+                # tile, so the draws after it stay in step.
+                m.report.error(d.line, d.column, "illegal-draw",
+                               f"{t.player} drew {tile}, which {what}; read as {nxt}")
+                return nxt
+            m.report.error(d.line, d.column, "illegal-draw",
+                           f"{t.player} drew {tile}, which {what}")
+        return tile
+    if tile is None:
+        return None
+    bit = 1 << tile.index()
+    if rnd.stock_pool is not None:
+        if not rnd.stock_pool & bit:
+            d = t.draws[i]
+            m.report.error(d.line, d.column, "illegal-draw",
+                           f"{t.player} drew {tile}, which is not in the stock")
+    elif rnd.seen & bit:
+        d = t.draws[i]
+        m.report.error(d.line, d.column, "illegal-draw",
+                       f"{t.player} drew {tile}, which is already placed or held")
+    return tile
+
+
+def _known_elsewhere(rnd: Round, tile: Tile) -> bool:
+    """Whether ``tile`` is known to be in a hand or on the table."""
+    bit = 1 << tile.index()
+    return bool(rnd.seen & bit) or any(h.bits & bit for h in rnd.hands)
+
+
+def _in_step(t: Turn, i: int, stock: list[Tile]) -> bool:
+    """Whether the draws written after ``t``'s ``i``-th follow the stock
+    from its second tile on (or there are none): the ``i``-th, one digit
+    off the stock's next, is then that tile written wrong."""
+    later = t.spelling.drawn[i + 1:]
+    return all(d is None or (k + 1 < len(stock) and d is stock[k + 1])
+               for k, d in enumerate(later))
 
 
 def pass_fault(m: MatchState, rnd: Round, t: Turn, hand: HandView, fault: int,

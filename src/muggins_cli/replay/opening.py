@@ -9,7 +9,6 @@ are held to it, and to the set they are dealt from.
 from __future__ import annotations
 
 from muggins_cli.engine.state import highest_double, leads_by_deal, next_leader
-from muggins_cli.engine.turn import drawable
 from muggins_cli.notation.model import DealLine, LeadLine, Placement, RoundLine, StockLine, Turn
 from muggins_cli.replay.closing import settle_round
 from muggins_cli.replay.deduce import deduce_round
@@ -35,7 +34,7 @@ def round_line(m: MatchState, item: RoundLine) -> None:
             m.report.error(item.line, item.column, "bad-round",
                            f"round {item.number} starts before round {rnd.number} ended")
             # Its end, and so the totals after it, are not known.
-            rnd.doubt = item.line
+            rnd.doubt_from(item.line)
             m.loose = True
     expected = m.rounds + 1
     if item.number != expected:
@@ -143,12 +142,10 @@ def lead_line(m: MatchState, item: LeadLine) -> None:
         return
     seat = m.seat[item.player]
     expected = _expected_leader(m)
-    rnd.lead_line = item
-    rnd.lead_seat = seat
     # A round led by the deal is checked at its first turn, once the
     # deal lines (which follow the lead line) have been read.
+    rnd.lead_by(item, seat, rnd.lead_wrong or (expected is not None and expected != seat))
     if expected is not None and expected != seat:
-        rnd.lead_wrong = True
         m.report.error(item.line, item.player_column, "wrong-leader",
                        f"{m.players[expected]} went out last round and leads round "
                        f"{rnd.number}, not {item.player}")
@@ -192,9 +189,7 @@ def deal_line(m: MatchState, item: DealLine) -> None:
         m.report.error(item.line, item.column, "bad-deal",
                        f"{item.player} is dealt {len(item.tiles)} tiles; "
                        f"with {len(m.players)} players a hand is {size}")
-    rnd.deals[seat] = item
-    rnd.dealt[seat] = mine
-    rnd.dealt_bits |= mine
+    rnd.dealt_to(seat, item, mine)
 
 
 def stock_line(m: MatchState, item: StockLine) -> None:
@@ -208,18 +203,31 @@ def stock_line(m: MatchState, item: StockLine) -> None:
         m.report.error(item.line, item.column, "bad-deal",
                        "a `stock` line must come once, before the round's first turn")
         return
-    rnd.stock_line = item
+    rnd.stock_written(item)
 
 
 def open_play(m: MatchState, rnd: Round) -> bool:
     """Set up hands and stock when the first turn arrives; False to skip
     the round (its deal lines are not enough to play from)."""
-    rules = m.rules
     n = len(m.players)
-    rnd.started = True
-    size = rules.hand_size_for(n)
+    size = m.rules.hand_size_for(n)
+    hands, seen, pool, dealt = _hands_shown(m, rnd, size)
+    rnd.open(hands, seen, pool, m.table.n_tiles - n * size)
+    pool = pool if dealt else None
+    if rnd.stock_line is not None:
+        _check_stock(m, rnd, rnd.stock_line, pool)
+    _lead_by_deal(m, rnd)
+    return True
+
+
+def _hands_shown(m: MatchState, rnd: Round, size: int
+                 ) -> tuple[list[HandView], int, int | None, bool]:
+    """The hands as the record shows them at the first turn, the tiles
+    whose place that makes certain, the stock's contents (None: not
+    known), and whether the deal lines gave those contents."""
+    n = len(m.players)
     every = m.table.all_mask
-    pool: int | None = None
+    seen = 0
     if rnd.deals and len(rnd.deals) != n:
         missing = [i for i in range(n) if i not in rnd.deals]
         first = min(d.line for d in rnd.deals.values())
@@ -227,34 +235,27 @@ def open_play(m: MatchState, rnd: Round) -> bool:
                        + ", ".join(m.players[i] for i in missing) + ")")
         # The hands without a line are hidden, as in a record kept without
         # deals; with one of them and the stock line, it is what is left.
-        rnd.hands = [HandView(rnd.dealt[seat] & every) if seat in rnd.dealt
-                     else HandView(0, size) for seat in range(n)]
-        rnd.seen = rnd.dealt_bits & every
+        hands = [HandView(rnd.dealt[seat] & every) if seat in rnd.dealt
+                 else HandView(0, size) for seat in range(n)]
+        seen = rnd.dealt_bits & every
         stock = rnd.stock_line
         if len(missing) == 1 and stock is not None:
             rest = every & ~rnd.dealt_bits & ~bits_of(tok.tile for tok in stock.tiles)
             if rest.bit_count() == size:
-                rnd.hands[missing[0]] = HandView(rest)
-                rnd.seen |= rest
-                pool = rnd.stock_pool = every & ~rnd.seen
-    elif rnd.deals:
+                hands[missing[0]] = HandView(rest)
+                seen |= rest
+                return hands, seen, every & ~seen, True
+        return hands, seen, None, True
+    if rnd.deals:
         # A tile off the set is reported on the deal line and not held.
-        rnd.hands = [HandView(rnd.dealt[seat] & every) for seat in range(n)]
-        pool = rnd.stock_pool = every & ~rnd.dealt_bits
-    else:
-        deduced = deduce_round(m.match.body, rnd.line, m.seat, size)
-        rnd.hands = [HandView(bits_of(deduced[i])) if i in deduced else HandView(0, size)
-                     for i in range(n)]
-        for i in deduced:
-            rnd.seen |= rnd.hands[i].bits
-        if len(deduced) == n:
-            rnd.stock_pool = every & ~rnd.seen
-    rnd.stock_count = m.table.n_tiles - n * size
-    rnd.can_draw = drawable(m.r, rnd.stock_count)
-    if rnd.stock_line is not None:
-        _check_stock(m, rnd, rnd.stock_line, pool)
-    _lead_by_deal(m, rnd)
-    return True
+        hands = [HandView(rnd.dealt[seat] & every) for seat in range(n)]
+        return hands, seen, every & ~rnd.dealt_bits, True
+    deduced = deduce_round(m.match.body, rnd.line, m.seat, size)
+    hands = [HandView(bits_of(deduced[i])) if i in deduced else HandView(0, size)
+             for i in range(n)]
+    for i in deduced:
+        seen |= hands[i].bits
+    return hands, seen, every & ~seen if len(deduced) == n else None, False
 
 
 def _lead_by_deal(m: MatchState, rnd: Round) -> None:
@@ -264,11 +265,12 @@ def _lead_by_deal(m: MatchState, rnd: Round) -> None:
     lines (:func:`.deduce.deduce_round`) are held to that as if dealt,
     the finding then on the ``round`` line."""
     prev = m.prev_round
-    rnd.by_deal = leads_by_deal(m.rules) and (
+    by_deal = leads_by_deal(m.rules) and (
         prev is None or (_followed(prev) and prev.went_out is None))
-    if not rnd.by_deal or not rnd.hands_known:
+    if not by_deal or not rnd.hands_known:
+        rnd.led_by_deal(by_deal, None)
         return
-    rnd.lead_tile = highest_double([h.known for h in rnd.hands])
+    rnd.led_by_deal(by_deal, highest_double([h.known for h in rnd.hands]))
     if rnd.lead_tile is None:
         line, column = rnd.line, 1
         if rnd.deals:
@@ -306,11 +308,9 @@ def _check_stock(m: MatchState, rnd: Round, item: StockLine, pool: int | None) -
                        f"the stock holds {len(item.tiles)} tiles; {rnd.stock_count} were "
                        "left undealt")
         return
-    rnd.stock = [tok.tile for tok in item.tiles]
-    rnd.stock_pool = seen
-    if pool is None:
-        # The hands are the complement of the stock, in unknown shares.
-        rnd.seen |= seen
+    # Without a deal in the record, the hands are the complement of the
+    # stock, in unknown shares.
+    rnd.stock_known([tok.tile for tok in item.tiles], seen, hidden_hands=pool is None)
 
 
 def check_leader(m: MatchState, rnd: Round, t: Turn, seat: int) -> None:

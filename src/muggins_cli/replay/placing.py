@@ -12,7 +12,7 @@ from muggins_cli.replay.ends import choose_end
 from muggins_cli.replay.faults import claim_mismatch, place_faults
 from muggins_cli.replay.readings import (
     STRAY,
-    Option,
+    Reading,
     fits,
     found_as_written,
     one_half_off,
@@ -40,13 +40,13 @@ def placement(m: Trials, rnd: Round, t: Turn, seat: int, hand: HandView,
     errors = [d for d in found if d.severity is not Severity.INFO]
     start = len(spelling.drawn)
     readings = [] if spent(m) or rnd.doubt else _tile_readings(m, rnd, t, hand, drawn, faults)
-    options = [Option(lambda s, turn=turn: _play_read(s, seat, turn, start, drawn, before),  # type: ignore[misc]
+    options = [Reading(lambda s, turn=turn: _play_read(s, seat, turn, start, drawn, before),  # type: ignore[misc]
                       hint) for turn, hint in readings]
     if faults & _NOT_THIS_TILE == PLACE_NOT_DRAWN and hand.bits & 1 << tile.index() \
             and (rnd.key == EMPTY_KEY or fits(m, rnd.key, tile, spelling.end)):
-        options.append(Option(lambda s: _play_read(s, seat, t, start, drawn, before), None,
+        options.append(Reading(lambda s: _play_read(s, seat, t, start, drawn, before), None,
                               own=len(errors)))
-    aside = Option(lambda s: _set_aside(s, seat), "the turn is set aside, as no reading of it "
+    aside = Reading(lambda s: _set_aside(s, seat), "the turn is set aside, as no reading of it "
                    "fits the hands and the table")
     options.append(aside)
     # After a turn set aside, what cannot go down may be its doing: set
@@ -63,7 +63,7 @@ def placement(m: Trials, rnd: Round, t: Turn, seat: int, hand: HandView,
     if errors:
         said(m, errors[0], chosen.hint)
     if chosen is aside and not rnd.doubt:
-        rnd.doubt = t.line
+        rnd.doubt_from(t.line)
         m.report.since = t.line
         m.loose = True
     chosen.play(m)
@@ -171,7 +171,7 @@ def _set_aside(s: Trials, seat: int) -> None:
     """The turn read as nothing the table shows: the next player moves."""
     rnd = s.round
     assert rnd is not None
-    rnd.to_move = (seat + 1) % s.n
+    rnd.move_on(seat)
 
 
 def _as_written(s: Trials, t: Turn, faults: int, drawn: Tile | None) -> None:
@@ -203,10 +203,10 @@ def claim(m: Trials, rnd: Round, t: Turn, seat: int, points: int, credit: int) -
     Reported either way; what the placement credits."""
     written = t.spelling.points
     assert written is not None
-    options = [Option(lambda s: s.credited(_round(s), t, seat, points, credit), None)]
+    options = [Reading(lambda s: s.credited(_round(s), t, seat, points, credit), None)]
     meant = {points} | {c for c in _one_digit_off(written) if c <= points}
     for c in sorted(meant, reverse=True):
-        options.append(Option(lambda s, c=c: s.credited(_round(s), t, seat, points, c),  # type: ignore[misc]
+        options.append(Reading(lambda s, c=c: s.credited(_round(s), t, seat, points, c),  # type: ignore[misc]
                               f"read as +{c}, which the totals after it bear out"))
     chosen = weigh(m, options)
     claim_mismatch(m, rnd, t, points, chosen.hint)

@@ -7,7 +7,7 @@ out, a digit wrong, a line dropped or written twice. Taking such a line as
 written, or giving up the round after it, makes every later line of the
 round wrong too, and the totals, the next leader and the match's end after
 it; a reader instead sees what was meant. So where a line cannot be taken as
-written, the replay lists the readings a slip could explain (:class:`Option`,
+written, the replay lists the readings a slip could explain (:class:`Reading`,
 nearest first), replays each on a copy of itself to the end of the round
 (:meth:`~.trials.Trials.shadow`, :meth:`~.trials.Trials.ahead`), which
 counts the errors and warnings the rest of the round would then give, and
@@ -62,7 +62,7 @@ STRAY = 1
 
 
 @dataclass
-class Option:
+class Reading:
     """A reading of the line being read: what it does to a replay (the
     tracker itself once chosen, a shadow to weigh it), the words said after
     the line's finding, and how many findings its own playing reports that
@@ -76,7 +76,7 @@ class Option:
     cost: int = 0
 
 
-def weigh(m: Trials, options: list[Option], fallback: Option | None = None) -> Option:
+def weigh(m: Trials, options: list[Reading], fallback: Reading | None = None) -> Reading:
     """The option after which the rest of the round gives the fewest errors
     and warnings, the earliest listed of those that tie; the first without
     any is taken at once. Once the match's trials have read all the lines
@@ -184,7 +184,7 @@ def _slipped(m: Trials, rnd: Round | None, t: Turn) -> Turn | None:
     if not playing or due is None:
         said(m, finding, None)
         if rnd is not None:
-            rnd.aside.append(t.line)
+            rnd.set_aside(t.line)
         return None
     assert rnd is not None
     name = m.players[due]
@@ -194,16 +194,16 @@ def _slipped(m: Trials, rnd: Round | None, t: Turn) -> Turn | None:
 
     def aside(s: Trials) -> None:
         assert s.round is not None
-        s.round.aside.append(t.line)
+        s.round.set_aside(t.line)
 
     # Set aside unless the rest of the round says whose it was: the due
     # player's, or that of a player the name is near (then out of turn).
-    options = [Option(aside, None)]
+    options = [Reading(aside, None)]
     readers = {id(options[0]): ""}
     if not m.trial:
         for who, hint in [(name, f"read as {name}'s turn, whose it is"),
                           *((other, f"did you mean {quote(other)}?") for other in slip.names)]:
-            option = Option(lambda s, who=who: s.turn_line(t.read_as(who)),  # type: ignore[misc]
+            option = Reading(lambda s, who=who: s.turn_line(t.read_as(who)),  # type: ignore[misc]
                             hint)
             readers[id(option)] = who
             options.append(option)
@@ -213,7 +213,7 @@ def _slipped(m: Trials, rnd: Round | None, t: Turn) -> Turn | None:
     said(m, finding, chosen.hint)
     who = readers[id(chosen)]
     if not who:
-        rnd.aside.append(t.line)
+        rnd.set_aside(t.line)
         return None
     return t.read_as(who)
 
@@ -246,24 +246,24 @@ def _astray(m: Trials, rnd: Round, t: Turn) -> Turn | None:
         return t
     excused = not first and m.dropped_since(rnd.last_turn_line, t.line)
     name = m.players[due]
-    doubled: Option | None = None
-    options: list[Option] = []
+    doubled: Reading | None = None
+    options: list[Reading] = []
     prev = rnd.last_turn
     if not first and prev is not None and prev.line < t.line and _same(prev, t):
-        doubled = Option(lambda s: None, f"the line repeats line {prev.line} and is read once")
+        doubled = Reading(lambda s: None, f"the line repeats line {prev.line} and is read once")
         options.append(doubled)
     # As written unless the rest of the round says otherwise.
-    written = Option(lambda s: s.turn_line(t), None, own=0 if excused else 1)
+    written = Reading(lambda s: s.turn_line(t), None, own=0 if excused else 1)
     options.append(written)
     made_up: dict[int, Turn] = {}
     if (seat - due) % m.n == 1:
         for lost in made_up_turns(m, rnd, due, t):
-            option = Option(lambda s, lost=lost: _after_lost(s, lost, t),  # type: ignore[misc]
+            option = Reading(lambda s, lost=lost: _after_lost(s, lost, t),  # type: ignore[misc]
                             f"a turn of {name}'s seems missing before this line "
                             f"(read as {format_line(lost)})")
             made_up[id(option)] = lost
             options.append(option)
-    renamed = Option(lambda s: s.turn_line(t.read_as(name)), f"read as {name}'s turn")
+    renamed = Reading(lambda s: s.turn_line(t.read_as(name)), f"read as {name}'s turn")
     options.append(renamed)
     chosen = weigh(m, options, written)
     if chosen is written or chosen.cost > STRAY:
@@ -295,10 +295,10 @@ def bad_pass(m: Trials, rnd: Round, t: Turn) -> Turn:
     seat = m.seat[t.player]
     found = [d for d in found_as_written(m, lambda s: s.play_line(s.round, t))
              if d.severity is not Severity.INFO]
-    options = [Option(lambda s: s.play_line(s.round, t), None, own=len(found))]
+    options = [Reading(lambda s: s.play_line(s.round, t), None, own=len(found))]
     turns: dict[int, Turn] = {}
     for other in made_up_turns(m, rnd, seat, t):
-        option = Option(lambda s, other=other: s.play_line(s.round, other),  # type: ignore[misc]
+        option = Reading(lambda s, other=other: s.play_line(s.round, other),  # type: ignore[misc]
                         f"read as {format_line(other)}, which the rest of the round needs")
         turns[id(option)] = other
         options.append(option)
@@ -445,13 +445,13 @@ def before_end(m: Trials, rnd: Round, item: BodyLine) -> None:
     # As written unless a lost turn makes the line right and nothing after
     # it wrong (as written, the line's finding stands unexplained, and what
     # the round's end then leaves unknown is not reported: it weighs one).
-    written = Option(lambda s: s.read_line(item), None, own=len(errors) - 1)
+    written = Reading(lambda s: s.read_line(item), None, own=len(errors) - 1)
     options = [written]
     made_up: dict[int, Turn] = {}
     for lost in made_up_turns(m, rnd, due, item):
         hint = (f"a turn of {m.players[due]}'s seems missing before this line" if scores else
                 f"the turn that ended round {rnd.number} seems missing")
-        option = Option(lambda s, lost=lost: _lost_before(s, lost, item, scores),  # type: ignore[misc]
+        option = Reading(lambda s, lost=lost: _lost_before(s, lost, item, scores),  # type: ignore[misc]
                         f"{hint} (read as {format_line(lost)})")
         made_up[id(option)] = lost
         options.append(option)
@@ -479,7 +479,7 @@ def carried(m: Trials, item: ScoreLine) -> bool:
         for e in item.entries:
             s.scores[s.seat[e.player]] = e.points
 
-    options = [Option(lambda s: None, None), Option(taken, "carried")]
+    options = [Reading(lambda s: None, None), Reading(taken, "carried")]
     least: list[int] = []
     most = m.reach(len(options), totals=True)
     if not most:

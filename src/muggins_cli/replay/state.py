@@ -99,10 +99,8 @@ class Report:
 
     def unverified(self, rnd: Round | None, line: int, column: int, kind: str,
                    message: str) -> None:
-        if rnd is not None:
-            if kind in rnd.unverified:
-                return
-            rnd.unverified.add(kind)
+        if rnd is not None and not rnd.first_note(kind):
+            return
         self.emit(Diagnostic(line, column, Severity.INFO, "unverified", message))
 
 
@@ -113,12 +111,25 @@ class Round:
     asks of it through the rules' layout table; the ``Layout`` value, for
     positions, events and messages, is made from the tiles laid only when
     asked for.
+
+    The tracker's modules read its fields but change them only through its
+    transitions, each of which keeps what belongs together together: its
+    opening lines (:meth:`lead_by`, :meth:`dealt_to`, :meth:`stock_written`),
+    :meth:`open` (the hands and the stock set up at the first turn), then
+    per turn :meth:`begin_turn` and :meth:`draw`, :meth:`lay` or
+    :meth:`pass_turn`; the round's end (:meth:`go_out`, :meth:`block`,
+    :meth:`closing_pass`, :meth:`settle`) and the hands shown after it
+    (:meth:`reveal`); and where the record stops making sense,
+    :meth:`give_up`, :meth:`doubt_from`, :meth:`set_aside`. So the stock's
+    count never goes without what may be drawn of it, a tile laid never
+    stays in a hand, and a round never ends without saying how.
     """
 
     def __init__(self, number: int, line: int, players: int, rules: Rules) -> None:
         self.number = number
         self.line = line
         self.rules = rules
+        self.r = table_for(rules).r
         self.lead_line: LeadLine | None = None
         self.lead_seat: int | None = None
         self.lead_wrong = False  # the lead line names someone the rules do not
@@ -189,6 +200,181 @@ class Round:
     @property
     def hands_known(self) -> bool:
         return all(h.unknown == 0 for h in self.hands)
+
+    # -- the opening lines ---------------------------------------------------
+
+    def lead_by(self, item: LeadLine, seat: int, wrong: bool) -> None:
+        """The round's `lead` line names ``seat`` (``wrong``: not the
+        leader the rules make it)."""
+        self.lead_line = item
+        self.lead_seat = seat
+        self.lead_wrong = wrong
+
+    def dealt_to(self, seat: int, item: DealLine, bits: int) -> None:
+        """A `deal` line gives ``seat`` the tiles of ``bits``."""
+        self.deals[seat] = item
+        self.dealt[seat] = bits
+        self.dealt_bits |= bits
+
+    def stock_written(self, item: StockLine) -> None:
+        self.stock_line = item
+
+    # -- the first turn ---------------------------------------------------------
+
+    def open(self, hands: list[HandView], seen: int, pool: int | None,
+             stock_count: int) -> None:
+        """The hands as the record shows them when play begins, the tiles
+        whose place is certain, the stock's contents (None: not known) and
+        its size, and what may be drawn of it."""
+        self.started = True
+        self.hands = hands
+        self.seen = seen
+        self.stock_pool = pool
+        self.stock_count = stock_count
+        self.can_draw = rules_of.drawable(self.r, stock_count)
+
+    def stock_known(self, tiles: list[Tile], bits: int, hidden_hands: bool) -> None:
+        """The `stock` line's order; with ``hidden_hands`` (no deal in the
+        record) the hands are the rest of the set, so its tiles' places
+        are certain."""
+        self.stock = tiles
+        self.stock_pool = bits
+        if hidden_hands:
+            self.seen |= bits
+
+    def led_by_deal(self, by_deal: bool, lead_tile: tuple[int, Tile] | None) -> None:
+        """Whether the deal decides who leads, and the double that leads."""
+        self.by_deal = by_deal
+        self.lead_tile = lead_tile
+
+    def due(self, seat: int) -> None:
+        """``seat`` is to move (the first turn's player, before it is played)."""
+        self.to_move = seat
+
+    # -- a turn ------------------------------------------------------------------
+
+    def count_line(self) -> None:
+        """A turn line read in this round (a closing pass too)."""
+        self.turn_lines += 1
+
+    def uncount_lines(self, lines: int) -> None:
+        """Back to ``lines`` turn lines read: the turns played since were
+        made up by the replay, and are no line of the record's."""
+        self.turn_lines = lines
+
+    def begin_turn(self, seat: int, t: Turn) -> None:
+        """``seat`` plays the turn of line ``t``."""
+        self.to_move = seat
+        self.last_turn_line = t.line
+        self.last_turn = t
+        self.turns += 1
+
+    def draw(self, seat: int, tile: Tile | None) -> None:
+        """``seat`` draws ``tile`` (None: a tile the record does not show)
+        from the stock: out of its order and contents where they are
+        known, else its place now certain; the stock one smaller."""
+        hand = self.hands[seat]
+        if tile is not None:
+            bit = 1 << tile.index()
+            stock = self.stock
+            if stock:
+                if tile is stock[0]:
+                    del stock[0]
+                elif tile in stock:
+                    stock.remove(tile)
+            else:
+                self.seen |= bit
+            if self.stock_pool is not None:
+                self.stock_pool &= ~bit
+            hand.bits |= bit
+        else:
+            hand.unknown += 1
+        self.stock_count = max(0, self.stock_count - 1)
+        self.can_draw = rules_of.drawable(self.r, self.stock_count)
+
+    def lay(self, seat: int, tile: Tile, held: bool, end: End | None, left: int,
+            key: int) -> None:
+        """``seat`` lays ``tile`` at ``end`` (None: the lead, its half
+        ``left`` facing L), making the layout ``key``: out of their hand
+        (``held``: known there, else one of its hidden tiles, which was
+        not in the stock), its place certain, the passes in a row over."""
+        hand = self.hands[seat]
+        bit = 1 << tile.index()
+        if held:
+            hand.bits ^= bit
+        else:
+            hand.unknown -= 1
+            if self.stock_pool is not None:
+                self.stock_pool &= ~bit
+        self.seen |= bit
+        self.laid.append((tile, end, left if end is None else 0))
+        self.key = key
+        self.passes = 0
+
+    def pass_turn(self, seat: int) -> None:
+        """``seat`` passes: one more pass in a row, the next seat moves."""
+        self.passes += 1
+        self.move_on(seat)
+
+    def move_on(self, seat: int) -> None:
+        """The seat after ``seat`` moves."""
+        self.to_move = (seat + 1) % len(self.hands)
+
+    # -- the round's end -------------------------------------------------------
+
+    def go_out(self, seat: int) -> None:
+        self.ended = True
+        self.went_out = seat
+
+    def block(self) -> None:
+        """Nobody can play: the round ends, and the seats may write their
+        closing passes."""
+        self.ended = True
+        self.blocked = True
+        self.closing_passes = 0
+
+    def closing_pass(self, seat: int) -> None:
+        """``seat``'s bare pass after the block (once each, in seat order)."""
+        self.closing_passes |= 1 << seat
+        self.move_on(seat)
+
+    def settle(self, deltas: tuple[int, ...] | None) -> None:
+        """The settlement applied: what it credited each seat (None: the
+        hands left were not known, so it was not computed)."""
+        self.settled = True
+        self.settlement = deltas
+
+    def reveal(self, seat: int, bits: int) -> None:
+        """``seat``'s hand shown (or worked out) at the round's end: the
+        tiles of ``bits``, every one known."""
+        hand = self.hands[seat]
+        hand.bits = bits
+        hand.unknown = 0
+        self.seen |= bits
+
+    # -- where the record stops making sense --------------------------------------
+
+    def give_up(self) -> None:
+        """The record stopped making sense in this round: its lines are not
+        followed further."""
+        self.skipping = True
+
+    def doubt_from(self, line: int) -> None:
+        """The round's end is not known for sure from ``line`` on (a turn
+        set aside, a round begun or a reveal before it ended)."""
+        self.doubt = self.doubt or line
+
+    def set_aside(self, line: int) -> None:
+        """The turn line ``line`` is read as no turn at all."""
+        self.aside.append(line)
+
+    def first_note(self, kind: str) -> bool:
+        """Whether the round has not yet had an ``unverified`` note of
+        ``kind`` (it has one from now on)."""
+        if kind in self.unverified:
+            return False
+        self.unverified.add(kind)
+        return True
 
 
 class MatchState:
@@ -279,9 +465,7 @@ class MatchState:
         return rnd.started and rnd.can_draw == 0 and not rnd.hands_known
 
     def end_blocked(self, rnd: Round, line: int, column: int, inferred: bool) -> None:
-        rnd.ended = True
-        rnd.blocked = True
-        rnd.closing_passes = 0
+        rnd.block()
         if inferred and not rnd.hands_known:
             self.report.unverified(rnd, line, column, "blocked",
                                    f"round {rnd.number} is taken as blocked; with hidden "

@@ -34,6 +34,7 @@ from muggins_cli.engine.keys import tile_fits
 from muggins_cli.engine.layout import EMPTY, Layout, blocked_at, fit_bits
 from muggins_cli.engine.scoring import EndReason
 from muggins_cli.engine.state import Place
+from muggins_cli.engine.table import RealMove
 from muggins_cli.engine.turn import (
     PLACE_MAYBE_HELD,
     PLACE_NOT_DRAWN,
@@ -42,7 +43,6 @@ from muggins_cli.engine.turn import (
     YES,
     claim_fault,
     credited,
-    drawable,
     holding,
     out_of_tiles,
     place_faults,
@@ -85,12 +85,12 @@ from muggins_cli.replay.position import Position, shared
 from muggins_cli.replay.setup import MatchSetup
 from muggins_cli.replay.state import HandView, Round
 from muggins_cli.replay.trials import Trials
-from muggins_cli.replay.values import TurnEvent
+from muggins_cli.replay.values import Called, TurnEvent
 from muggins_cli.replay.visitor import At, Moment, ReplayVisitor
 from muggins_cli.tiles import End, Tile, full_set
 
 _LINES = {LeadLine: lead_line, DealLine: deal_line, StockLine: stock_line,
-          MugginsCall: muggins_line, RevealLine: reveal_line, ScoreLine: score_line}
+          RevealLine: reveal_line, ScoreLine: score_line}
 #: An end as the engine numbers it (-1: none named).
 _END_AT: dict[End | None, int] = {None: -1, End.L: 0, End.R: 1, End.U: 2, End.D: 3}
 
@@ -109,6 +109,8 @@ class Tracker(Trials):
         other = self.read_line
         for index, item in enumerate(self.match.body):
             self.index = index
+            if self.held is not None and item.__class__ is not MugginsCall:
+                self._told()
             if item.__class__ is Turn:
                 assert isinstance(item, Turn)
                 if not self.turn_line(item):
@@ -117,6 +119,8 @@ class Tracker(Trials):
             if visitor.wants_moments and not self._moment(item):
                 return
             other(item)
+        if self.held is not None:
+            self._told()
         if visitor.wants_moments:
             self._moment(None)
         settle_round(self)
@@ -196,7 +200,10 @@ class Tracker(Trials):
             if cls is not RevealLine:
                 settle_round(self)
         self.last_line = item.line
-        if self.winner is not None:
+        if cls is MugginsCall:
+            assert isinstance(item, MugginsCall)
+            self._call(item)
+        elif self.winner is not None:
             after_match_end(self, item)
         elif cls is RoundLine:
             assert isinstance(item, RoundLine)
@@ -205,6 +212,28 @@ class Tracker(Trials):
             self._no_round(item)
         else:
             _LINES[cls](self, item)  # type: ignore[operator]
+
+    def _call(self, call: MugginsCall) -> None:
+        """A muggins line: held to the rules, and what it took told with the
+        turn it follows (whose event waits for it)."""
+        taken = 0
+        if self.winner is not None:
+            after_match_end(self, call)
+        elif self.round is None:
+            self._no_round(call)
+        else:
+            taken = muggins_line(self, call)
+        held = self.held
+        if held is not None:
+            self.held = dataclasses.replace(held, calls=(
+                *held.calls, Called(self.seat[call.player], call.points, taken, call)))
+
+    def _told(self) -> None:
+        """Tell the visitors the turn held back for the muggins lines that
+        may follow it, now that none does."""
+        held, self.held = self.held, None
+        assert held is not None
+        self.visitor.turn(held)
 
     def _no_round(self, item: BodyLine) -> None:
         self.report.error(item.line, item.column, "bad-round",
@@ -231,7 +260,7 @@ class Tracker(Trials):
                 started = rnd.started
                 if not started and open_play(self, rnd):
                     # Set the hands up now, so that the opening position shows them.
-                    rnd.to_move = self.seat[item.player]
+                    rnd.due(self.seat[item.player])
                 m = Moment(At.TURN, rnd.number, turn, item, started, self.position)
         elif item is None or item.__class__ is RoundLine:
             m = Moment(At.ROUND_END, rnd.number, turn, item, rnd.started, self._round_end)
@@ -285,7 +314,7 @@ class Tracker(Trials):
                 self.tally.n += 1  # a line a reading leaves unread weighs as a finding
             return
         seat = self.seat[t.player]
-        rnd.turn_lines += 1
+        rnd.count_line()
         if rnd.ended:
             self._after_round_end(rnd, t, seat)
             return
@@ -298,10 +327,7 @@ class Tracker(Trials):
         elif seat != rnd.to_move and not self.dropped_since(rnd.last_turn_line, t.line):
             self.report.error(t.line, t.column, "out-of-turn",
                               f"it is {self.players[rnd.to_move]}'s turn, not {t.player}'s")
-        rnd.to_move = seat
-        rnd.last_turn_line = t.line
-        rnd.last_turn = t
-        rnd.turns += 1
+        rnd.begin_turn(seat, t)
         self.turns += 1
         spelling = t.spelling
         hand = rnd.hands[seat]
@@ -325,8 +351,7 @@ class Tracker(Trials):
         bit = 1 << seat
         if rnd.blocked and not spelling.drawn and spelling.tile is None \
                 and not rnd.closing_passes & bit and seat == rnd.to_move:
-            rnd.closing_passes |= bit
-            rnd.to_move = (seat + 1) % len(self.players)
+            rnd.closing_pass(seat)
             return
         how = (f"{self.players[rnd.went_out]} went out" if rnd.went_out is not None
                else "the round was blocked")
@@ -357,75 +382,12 @@ class Tracker(Trials):
                 say.draw_faults(self, rnd, t, i, hand, faults, drawn)
             if self.watch:
                 rnd.voids.drew(seat, rnd.layout)
-            tile = self._take_from_stock(rnd, t, i, tile)
-            rnd.stock_count = max(0, rnd.stock_count - 1)
-            rnd.can_draw = drawable(r, rnd.stock_count)
-            if tile is None:
-                hand.unknown += 1
-            else:
-                hand.bits |= 1 << tile.index()
-                if drawn is None and key != EMPTY_KEY and tile_fits(r, key, tile.lo, tile.hi):
-                    drawn = tile
+            tile = say.drawn_from_stock(self, rnd, t, i, tile)
+            rnd.draw(seat, tile)
+            if tile is not None and drawn is None and key != EMPTY_KEY \
+                    and tile_fits(r, key, tile.lo, tile.hi):
+                drawn = tile
         return drawn
-
-    def _take_from_stock(self, rnd: Round, t: Turn, i: int, tile: Tile | None) -> Tile | None:
-        """Remove the ``i``-th drawn tile of ``t`` from what is known of the
-        stock; an illegal draw is reported and taken as done."""
-        stock = rnd.stock
-        if stock:
-            nxt = stock[0]
-            if tile is None or tile is nxt:
-                tile = nxt
-                del stock[0]
-            else:
-                if tile != nxt:
-                    what = ("is not in the stock" if tile not in stock
-                            else f"is not the next tile of the stock ({nxt} is)")
-                    d = t.draws[i]
-                    if readings.one_half_off(tile, nxt) and self._in_step(t, i, stock) \
-                            and not self._known_elsewhere(rnd, tile):
-                        # A digit written wrong, as a reader takes it: the
-                        # next tile, so the draws after it stay in step.
-                        self.report.error(d.line, d.column, "illegal-draw",
-                                          f"{t.player} drew {tile}, which {what}; "
-                                          f"read as {nxt}")
-                        tile = nxt
-                    else:
-                        self.report.error(d.line, d.column, "illegal-draw",
-                                          f"{t.player} drew {tile}, which {what}")
-                if tile in stock:
-                    stock.remove(tile)
-            if rnd.stock_pool is not None:
-                rnd.stock_pool &= ~(1 << tile.index())
-            return tile
-        if tile is None:
-            return None
-        bit = 1 << tile.index()
-        if rnd.stock_pool is not None:
-            if not rnd.stock_pool & bit:
-                d = t.draws[i]
-                self.report.error(d.line, d.column, "illegal-draw",
-                                  f"{t.player} drew {tile}, which is not in the stock")
-            rnd.stock_pool &= ~bit
-        elif rnd.seen & bit:
-            d = t.draws[i]
-            self.report.error(d.line, d.column, "illegal-draw",
-                              f"{t.player} drew {tile}, which is already placed or held")
-        rnd.seen |= bit
-        return tile
-
-    def _known_elsewhere(self, rnd: Round, tile: Tile) -> bool:
-        """Whether ``tile`` is known to be in a hand or on the table."""
-        bit = 1 << tile.index()
-        return bool(rnd.seen & bit) or self._held_elsewhere(rnd, bit)
-
-    def _in_step(self, t: Turn, i: int, stock: list[Tile]) -> bool:
-        """Whether the draws written after ``t``'s ``i``-th follow the
-        stock from its second tile on (or there are none): the ``i``-th,
-        one digit off the stock's next, is then that tile written wrong."""
-        later = t.spelling.drawn[i + 1:]
-        return all(d is None or (k + 1 < len(stock) and d is stock[k + 1])
-                   for k, d in enumerate(later))
 
     def _pass(self, rnd: Round, t: Turn, seat: int, hand: HandView, drawn: Tile | None,
               before: Layout) -> None:
@@ -434,9 +396,8 @@ class Tracker(Trials):
         if fault:
             say.pass_fault(self, rnd, t, hand, fault, drawn)
         if self.events:
-            self._event(rnd, t, seat, hand, None, before, None, 0)
-        rnd.to_move = (seat + 1) % self.n
-        rnd.passes += 1
+            self._event(rnd, t, seat, hand, None, before, None, 0, tuple(self.scores), 0)
+        rnd.pass_turn(seat)
         if self._blocked(rnd, can_draw) or rules_of.all_passed(rnd.passes, self.n, can_draw):
             self.end_blocked(rnd, t.line, t.column, inferred=not rnd.hands_known)
 
@@ -460,52 +421,48 @@ class Tracker(Trials):
         held = holding(hand.bits, 0 if rnd.seen & bit else hand.unknown, bit)
         faults = place_faults(r, key, _END_AT[end], ti, held,
                               -1 if drawn is None else drawn.index())
+        # Where the tile goes from here, asked of the table once: whether it
+        # fits as written, and then where it leads and what it scores.
+        moves = self.table.moves(key, ti) if key != EMPTY_KEY else _NO_MOVES
         if not read and not self.trial and (
                 faults & _CANNOT or (faults & PLACE_MAYBE_HELD and self._held_elsewhere(rnd, bit))
-                or (key != EMPTY_KEY and not self._fits_as_written(key, ti, end))):
+                or (key != EMPTY_KEY and not _fits_as_written(moves, end))):
             placing.placement(self, rnd, t, seat, hand, drawn, faults, before)
             return
         if faults and not say.place_faults(self, rnd, t, faults, drawn):
-            rnd.skipping = True
+            rnd.give_up()
             return
         if self.deciding:
             self.visitor.decide(t, self.position(drawn, in_turn=True))
         if self.watch:
             rnd.voids.placed(seat, rnd.layout, tile, end)
-        if held == YES:
-            hand.bits ^= bit
-        else:
-            hand.unknown -= 1
-            if rnd.stock_pool is not None:
-                rnd.stock_pool &= ~bit
-        rnd.seen |= bit
         if key == EMPTY_KEY:
             end = None
             key = self.table.lead(tile, spelling.a)
             points = self.table.score_of(key)
-            rnd.laid.append((tile, None, spelling.a))
         else:
-            for e, next_key, scored in self.table.moves(key, ti):
+            for e, next_key, scored in moves:
                 if e is end:
                     key, points = next_key, scored
                     break
             else:
-                key, points, end = self._other_end(rnd, t, tile, ti)
+                key, points, end = self._other_end(rnd, t, tile, moves)
                 if key < 0:
-                    rnd.skipping = True
+                    rnd.give_up()
                     return
-            rnd.laid.append((tile, end, 0))
-        rnd.key = key
-        rnd.passes = 0
-        if self.events:
-            self._event(rnd, t, seat, hand, Place(tile, end, spelling.a if end is None else None),
-                        before, drawn, points, placed=tile)
-        self._claimed(rnd, t, seat, points)
+        rnd.lay(seat, tile, held == YES, end, spelling.a, key)
+        if not self.events:
+            self._claimed(rnd, t, seat, points)
+            return
+        scores = tuple(self.scores)
+        credit = self._claimed(rnd, t, seat, points)
+        self._event(rnd, t, seat, hand, Place(tile, end, spelling.a if end is None else None),
+                    before, drawn, points, scores, credit, placed=tile)
 
-    def _claimed(self, rnd: Round, t: Turn, seat: int, points: int) -> None:
+    def _claimed(self, rnd: Round, t: Turn, seat: int, points: int) -> int:
         """A placement's claim held to what it scored, and credited; a
         claim above the score under muggins rules is read as the totals
-        after it have it (:func:`.placing.claim`)."""
+        after it have it (:func:`.placing.claim`). What it credited."""
         r, written = self.r, t.spelling.points
         claimed = -1 if written is None else written
         credit = credited(r, claimed, points)
@@ -515,6 +472,7 @@ class Tracker(Trials):
             else:
                 credit = placing.claim(self, rnd, t, seat, points, credit)
         self.credited(rnd, t, seat, points, credit)
+        return credit
 
     def credited(self, rnd: Round, t: Turn, seat: int, points: int, credit: int) -> None:
         """The end of a placement that scored ``points``: ``credit`` of them
@@ -525,10 +483,9 @@ class Tracker(Trials):
         if credit > 0:
             self.credit(seat, credit, t.line, EndReason.PLACEMENT)
         hand = rnd.hands[seat]
-        rnd.to_move = (seat + 1) % self.n
+        rnd.move_on(seat)
         if out_of_tiles(hand.bits, hand.unknown):
-            rnd.ended = True
-            rnd.went_out = seat
+            rnd.go_out(seat)
         elif self._blocked(rnd, rnd.can_draw):
             self.end_blocked(rnd, t.line, t.column, inferred=False)
 
@@ -539,16 +496,7 @@ class Tracker(Trials):
         """Whether another hand is known to hold the tile of ``bit``."""
         return any(h.bits & bit for h in rnd.hands)
 
-    def _fits_as_written(self, key: int, ti: int, end: End | None) -> bool:
-        """Whether the tile of index ``ti`` goes where the line says: at the
-        end named, or at some end when none is (several: the ambiguous end,
-        which :func:`~.ends.choose_end` reads)."""
-        moves = self.table.moves(key, ti)
-        if end is None:
-            return bool(moves)
-        return any(e is end for e, _, _ in moves)
-
-    def _other_end(self, rnd: Round, t: Turn, tile: Tile, ti: int
+    def _other_end(self, rnd: Round, t: Turn, tile: Tile, moves: list[RealMove]
                    ) -> tuple[int, int, End | None]:
         """A placement whose end letter is missing or does not fit: the end
         the record meant (:func:`~.ends.choose_end`), where the placement
@@ -558,25 +506,42 @@ class Tracker(Trials):
         claimed = t.spelling.points
         end = choose_end(self, rnd, p, tile, -1 if claimed is None else claimed,
                          self.seat[t.player])
-        for e, key, points in self.table.moves(rnd.key, ti):
+        for e, key, points in moves:
             if e is end:
                 return key, points, end
         return -1, 0, end
 
     def _event(self, rnd: Round, t: Turn, seat: int, hand: HandView, move: Place | None,
-               before: Layout, drawn: Tile | None, points: int,
-               placed: Tile | None = None) -> None:
+               before: Layout, drawn: Tile | None, points: int, scores: tuple[int, ...],
+               credit: int, placed: Tile | None = None) -> None:
+        """The turn's event, held until the lines after it show whether a
+        muggins call follows (:meth:`_call`, :meth:`_told`)."""
         held: frozenset[Tile] | None = None
         if hand.complete:
             held = frozenset(hand.known | ({placed} if placed else set()))
         choices = frozenset({drawn}) if drawn is not None else held
-        self.visitor.turn(TurnEvent(
+        # The record's line as written (``t`` may be a reading of it).
+        item = self.match.body[self.index]
+        written = item if isinstance(item, Turn) and item.line == t.line else t
+        self.held = TurnEvent(
             round=rnd.number, turn=rnd.turns, seat=seat, line=t.line, column=t.column,
             layout=before, hand=held, choices=choices, draws=len(t.spelling.drawn),
-            placed=move, points=points, scores_before=tuple(self.scores),
-            stock_left=rnd.stock_count))
+            placed=move, points=points, scores_before=scores,
+            stock_left=rnd.stock_count, written=written, claimed=t.spelling.points,
+            credited=credit, calls=())
 
 
+def _fits_as_written(moves: list[RealMove], end: End | None) -> bool:
+    """Whether a tile whose placements are ``moves`` goes where the line
+    says: at the end named, or at some end when none is (several: the
+    ambiguous end, which :func:`~.ends.choose_end` reads)."""
+    if end is None:
+        return bool(moves)
+    return any(e is end for e, _, _ in moves)
+
+
+#: A tile's placements on an empty table are not looked up: it leads.
+_NO_MOVES: list[RealMove] = []
 #: What a tile that cannot go down as written is (besides the end).
 _CANNOT = PLACE_OFF_SET | PLACE_NOT_HELD | PLACE_NOT_DRAWN
 #: Lines after a round's play that show a turn is missing when the round

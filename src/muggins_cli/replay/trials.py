@@ -25,6 +25,7 @@ from muggins_cli.notation.model import (
 )
 from muggins_cli.replay.setup import MatchSetup
 from muggins_cli.replay.state import HandView, MatchState, Report, Round
+from muggins_cli.replay.values import TurnEvent
 from muggins_cli.replay.visitor import ReplayVisitor
 from muggins_cli.tiles import Tile
 
@@ -52,11 +53,14 @@ class Trials(MatchState):
         # A shadow reports nothing, counts in ``tally`` the errors and
         # warnings it would have, and weighs no reading of its own.
         self.trial = False
-        self.tally = Tally()
+        self.tally = FindingCount()
         # Body lines the trials of one match may still read, shared by its
         # shadows: a hostile record of ten thousand slips is read in
         # bounded time, its later readings weighed on their own line alone.
         self.budget = [TRIAL_LINES]
+        # A turn's event, told once the lines after it show whether a
+        # muggins call follows it.
+        self.held: TurnEvent | None = None
 
     # -- the tracker's, played by a reading on it or on a shadow -------------
 
@@ -105,10 +109,11 @@ class Trials(MatchState):
         other.trial = True
         # The count is its own object: a report holding the shadow's bound
         # method would make each shadow a cycle for the collector.
-        other.tally = Tally()
+        other.tally = FindingCount()
         other.report = Report(other.tally)
         other.visitor = _QUIET
         other.events = other.deciding = other.watch = False
+        other.held = None
         other.scores = list(self.scores)
         if self.round is not None:
             other.round = self.round.fork()
@@ -163,11 +168,11 @@ class Trials(MatchState):
         try:
             self.play_line(rnd, t)
         finally:
-            rnd.turn_lines = lines
+            rnd.uncount_lines(lines)
             self.report, self.events, self.watch, self.deciding = report, events, watch, deciding
 
 
-class Tally:
+class FindingCount:
     """What a shadow reports: its errors and warnings counted (``n``),
     notes not."""
 

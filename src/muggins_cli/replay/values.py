@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from muggins_cli.engine.layout import Layout
 from muggins_cli.engine.scoring import EndReason
 from muggins_cli.engine.state import Place
-from muggins_cli.notation.model import Diagnostic
+from muggins_cli.notation.model import Diagnostic, MugginsCall, Turn
 from muggins_cli.rules.model import Rules
 from muggins_cli.tiles import Tile
 
@@ -58,12 +58,34 @@ def won_text(players: list[str] | tuple[str, ...], target: int, winner: int | No
 
 
 @dataclass(frozen=True, slots=True)
+class Called:
+    """A muggins line after a turn, as the replay credited it: ``points``
+    as called, ``taken`` what it took (0 where the rules did not let it
+    take any), ``call`` the record's line (its words, notes and comments,
+    for a display)."""
+
+    seat: int
+    points: int
+    taken: int
+    call: MugginsCall
+
+
+@dataclass(frozen=True, slots=True)
 class TurnEvent:
     """One placement or pass as the replay saw it, for analysis and display.
 
     ``hand`` is the mover's hand when they placed (after any draws), or None
     when the record hides part of it. ``choices`` are the tiles the mover was
     allowed to place: the drawn tile alone after a fitting draw.
+
+    What the turn credited is the replay's, so that no reader of the event
+    follows claims and calls through the record again: ``written`` is the
+    record's turn line as written (to name the play as the record does),
+    ``claimed`` the claim it writes (None: none), ``credited`` what the
+    placement credited its player (the score itself under rules without a
+    muggins call; under them what the claim earned, as the replay read it),
+    ``calls`` the muggins lines that followed the turn, in order, each with
+    what it took.
     """
 
     round: int
@@ -79,6 +101,16 @@ class TurnEvent:
     points: int
     scores_before: tuple[int, ...]
     stock_left: int
+    written: Turn
+    claimed: int | None
+    credited: int
+    calls: tuple[Called, ...]
+
+    @property
+    def unclaimed(self) -> int:
+        """The points the placement scored that neither its claim nor a
+        muggins call credited: left on the table."""
+        return self.points - self.credited - sum(c.taken for c in self.calls)
 
 
 @dataclass

@@ -30,14 +30,17 @@ from muggins_cli.report.escape import terminal_table
 
 
 @dataclass
-class PlayerStats:
+class PlayerTotals:
+    """One player's totals over a corpus (one match's line of the analysis
+    is :class:`muggins_cli.analysis.match.PlayerStats`)."""
+
     matches: int = 0
     wins: int = 0
     turns: int = 0
     points: int = 0
     missed: int = 0
 
-    def merge(self, other: PlayerStats) -> None:
+    def merge(self, other: PlayerTotals) -> None:
         self.matches += other.matches
         self.wins += other.wins
         self.turns += other.turns
@@ -62,7 +65,7 @@ class CorpusStats:
     missed: int = 0
     errors: int = 0
     warnings: int = 0
-    players: dict[str, PlayerStats] = field(default_factory=dict)
+    players: dict[str, PlayerTotals] = field(default_factory=dict)
     pairs: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     """Head to head: two players (by name, in order) -> the matches they sat
     at together, the first one's wins among them, the second one's."""
@@ -81,7 +84,7 @@ class CorpusStats:
         self.errors += other.errors
         self.warnings += other.warnings
         for name, p in other.players.items():
-            self.players.setdefault(name, PlayerStats()).merge(p)
+            self.players.setdefault(name, PlayerTotals()).merge(p)
         for pair, (n, a, b) in other.pairs.items():
             mine = self.pairs.setdefault(pair, [0, 0, 0])
             mine[0] += n
@@ -96,7 +99,7 @@ class CorpusStats:
         self.finished += s.winner is not None
         self.rounds += s.rounds
         self.turns += s.turns
-        seats = [self.players.setdefault(name, PlayerStats()) for name in s.players]
+        seats = [self.players.setdefault(name, PlayerTotals()) for name in s.players]
         for p in seats:
             p.matches += 1
         if s.winner is not None and s.winner in self.players:
@@ -127,7 +130,7 @@ class CorpusStats:
     def points_per_turn(self) -> float:
         return self.points / self.scoring_turns if self.scoring_turns else 0.0
 
-    def top_players(self, top: int) -> list[tuple[str, PlayerStats]]:
+    def top_players(self, top: int) -> list[tuple[str, PlayerTotals]]:
         """Most matches first, then by name; ``top`` 0 for all."""
         ranked = sorted(self.players.items(), key=lambda kv: (-kv[1].matches, kv[0]))
         return ranked[:top] if top else ranked

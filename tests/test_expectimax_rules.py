@@ -38,7 +38,7 @@ from muggins_cli.engine.view import view_of
 from muggins_cli.play.expectimax import WIN, ExpectimaxStrategy, _Search
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.rules.model import MatchEnd, Rules
-from muggins_cli.solver import solve
+from muggins_cli.solver import Plan, solve
 from muggins_cli.solver.common import MATCH_WIN
 
 PAGAT = load_preset("pagat")  # deduct-own, no reserve, must_play
@@ -88,7 +88,7 @@ def test_expectimax_values_endgames_as_the_solver_does(match_end: MatchEnd) -> N
         scores = [0, 0]
         scores[seat] = target - best  # the best placement reaches the target
         sc = (scores[0], scores[1])
-        exact = solve(rules, state, scores=sc, target=target, objective="match", pv=False)
+        exact = solve(rules, state, Plan(objective="match", pv=False), scores=sc, target=target)
         values = _expectimax_values(rules, state, sc, target)
         assert [mv.move for mv in exact.moves] == legal_moves(rules, state)
         for mv, got in zip(exact.moves, values, strict=True):

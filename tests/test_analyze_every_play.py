@@ -7,7 +7,6 @@ stopped valuing the bound it was dropped at."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import jsonschema
@@ -15,32 +14,15 @@ from typer.testing import CliRunner
 
 from muggins_cli.check import record_resolver
 from muggins_cli.cli import app
-from muggins_cli.engine.state import KnownDraw, PassTurn, Place, legal_moves
+from muggins_cli.engine.state import legal_moves
 from muggins_cli.notation.reading import read_match
 from muggins_cli.replay.replay import decisions
-from muggins_cli.tiles import Tile
 
 from .conftest import REPO
 from .test_solver_cli import DEALS, HEAD, STOCK, TURNS
+from .test_study_every_play import engine_key, play_key
 
 runner = CliRunner()
-
-
-def _key(text: str) -> tuple[str, Tile | None, str]:
-    if text in ("d??", "pass"):
-        return text, None, ""
-    m = re.fullmatch(r"(\d+)-(\d+)([LRUD]?)", text)
-    assert m is not None, text
-    return "place", Tile.of(int(m.group(1)), int(m.group(2))), m.group(3)
-
-
-def _engine(move: object) -> tuple[str, Tile | None, str]:
-    if isinstance(move, KnownDraw):
-        return "d??", None, ""
-    if isinstance(move, PassTurn):
-        return "pass", None, ""
-    assert isinstance(move, Place)
-    return "place", move.tile, move.end.value if move.end is not None else ""
 
 
 def test_each_weighed_play_lists_the_engines_legal_plays(tmp_path: Path) -> None:
@@ -61,8 +43,8 @@ def test_each_weighed_play_lists_the_engines_legal_plays(tmp_path: Path) -> None
             assert solver["plays"] == []
             continue
         rows = solver["plays"]
-        assert sorted((_key(p["play"]) for p in rows), key=repr) == sorted(
-            (_engine(m) for m in legal), key=repr)
+        assert sorted((play_key(p["play"]) for p in rows), key=repr) == sorted(
+            (engine_key(m) for m in legal), key=repr)
         assert rows[0]["lost"] == 0 and rows[0]["value"] == solver["best_value"]
         assert [p["value"] for p in rows[1:]] == sorted((p["value"] for p in rows[1:]),
                                                         reverse=True)

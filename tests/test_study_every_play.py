@@ -39,7 +39,7 @@ def _section(page: str, bid: str) -> str:
     return page.split(f'<section class="board" id="{bid}"', 1)[1].split("</section>", 1)[0]
 
 
-def _as_key(text: str) -> tuple[str, Tile | None, str]:
+def play_key(text: str) -> tuple[str, Tile | None, str]:
     """A row's play as (kind, tile, end): either half first, a draw, a pass."""
     if text in ("d??", "pass"):
         return text, None, ""
@@ -48,7 +48,8 @@ def _as_key(text: str) -> tuple[str, Tile | None, str]:
     return "place", Tile.of(int(m.group(1)), int(m.group(2))), m.group(3)
 
 
-def _engine_key(move: object) -> tuple[str, Tile | None, str]:
+def engine_key(move: object) -> tuple[str, Tile | None, str]:
+    """The engine's legal move as :func:`play_key` reads a listed play."""
     if isinstance(move, KnownDraw):
         return "d??", None, ""
     if isinstance(move, PassTurn):
@@ -72,9 +73,9 @@ def test_every_weighed_turn_of_the_club_record_lists_every_legal_play() -> None:
             continue
         tables += 1
         rows = re.findall(r'<tr class="cand[^"]*">(.*?)</tr>', section, re.S)
-        listed = sorted((_as_key(re.search(r'<span class="mgn">([^<]*)', r).group(1))  # type: ignore[union-attr]
+        listed = sorted((play_key(re.search(r'<span class="mgn">([^<]*)', r).group(1))  # type: ignore[union-attr]
                          for r in rows), key=repr)
-        legal = sorted((_engine_key(m) for m in legal_moves(at.rules, at.state())), key=repr)
+        legal = sorted((engine_key(m) for m in legal_moves(at.rules, at.state())), key=repr)
         full += listed == legal
         for r in rows:
             few = re.search(r'<span class="deals"[^>]*>\((\d+)\)</span>', r)

@@ -53,13 +53,8 @@ sys.path.insert(0, str(HERE))
 #: row starts after the first round of turns.
 ROWS = (("pagat", 2, 0), ("pagat", 3, 0), ("spinner", 2, 0), ("spinner", 3, 3))
 
-_CHILD = r"""
-import json, random, sys, time
-from muggins_cli.engine.state import apply, deal, legal_moves, new_round
-from muggins_cli.rules.loader import load_preset
-from muggins_cli.solver import solve
-
-# solve, the paranoid view without lines; a tree from before the solver's
+#: Shared by both child scripts (each is run by another tree's Python).
+_PARANOID = r"""# solve, the paranoid view without lines; a tree from before the solver's
 # Plan took the plan's fields as keywords of solve.
 def paranoid(rules, state, node_limit=None, **where):
     try:
@@ -67,7 +62,15 @@ def paranoid(rules, state, node_limit=None, **where):
     except ImportError:
         return solve(rules, state, pv=False, multi="paranoid", node_limit=node_limit, **where)
     return solve(rules, state, Plan(pv=False, multi="paranoid", node_limit=node_limit), **where)
+"""
 
+_CHILD = r"""
+import json, random, sys, time
+from muggins_cli.engine.state import apply, deal, legal_moves, new_round
+from muggins_cli.rules.loader import load_preset
+from muggins_cli.solver import solve
+
+{paranoid}
 deals = int(sys.argv[1])
 rows = json.loads(sys.argv[2])
 
@@ -99,7 +102,7 @@ for name, players, row in work:
     out.append({"row": f"{name} {players}p", "seconds": took, "nodes": nodes,
                 "values": values})
 print(json.dumps(out))
-"""
+""".replace("{paranoid}", _PARANOID)
 
 
 _OPENINGS_CHILD = r"""
@@ -108,15 +111,7 @@ from muggins_cli.engine.state import new_round
 from muggins_cli.rules.loader import load_preset
 from muggins_cli.solver import solve
 
-# solve, the paranoid view without lines; a tree from before the solver's
-# Plan took the plan's fields as keywords of solve.
-def paranoid(rules, state, node_limit=None, **where):
-    try:
-        from muggins_cli.solver import Plan
-    except ImportError:
-        return solve(rules, state, pv=False, multi="paranoid", node_limit=node_limit, **where)
-    return solve(rules, state, Plan(pv=False, multi="paranoid", node_limit=node_limit), **where)
-
+{paranoid}
 from muggins_cli.tiles import Tile
 
 rows = json.loads(open(sys.argv[1]).read())
@@ -142,7 +137,7 @@ for row in rows:
         values.append([round(m.value, 6) for m in res.moves])
     out.append({"row": row["name"], "nodes": nodes, "seconds": secs, "values": values})
 print(json.dumps(out))
-"""
+""".replace("{paranoid}", _PARANOID)
 
 
 def _run_child(src: Path, args: Sequence[str]) -> list[dict[str, object]]:

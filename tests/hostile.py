@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -99,6 +100,7 @@ for name, value in (options.get("env") or {}).items():
         env[name] = value
 
 def prepare():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C heard: see ctrl_c_reaches_it
     for fd in closed:
         os.close(fd)
     if fsize:
@@ -226,6 +228,17 @@ def as_a_user() -> None:
     for cap in (_CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH):
         if libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) failed")
+
+
+def ctrl_c_reaches_it() -> None:
+    """Give the program to be run Ctrl-C as a terminal gives it to the
+    command in the foreground: a ``preexec_fn`` that sets SIGINT back to
+    its default. A process inherits an ignored signal across ``exec``, and
+    a shell without job control (a CI script, ``pytest ... &``) starts its
+    background jobs with SIGINT ignored; Python then keeps ignoring it, so a
+    test that sends SIGINT would watch a command that, rightly, does not
+    hear it run to its end."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def muggins_argv(*args: str) -> list[str]:

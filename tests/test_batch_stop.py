@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from muggins_cli.batch import _mp_context, _stop, _worker_init
+from tests.hostile import ctrl_c_reaches_it
 from tests.records import CLUB_FIRST
 
 
@@ -113,7 +114,8 @@ def test_ctrl_c_while_stopped_ends_check_jobs_2(tmp_path: Path) -> None:
     for delay in (1.0, 1.5, 2.0):
         child = subprocess.Popen([sys.executable, "-m", "muggins_cli", "check", "--jobs", "2",
                                   str(records)], stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
+                                 stderr=subprocess.PIPE, text=True, start_new_session=True,
+                                 preexec_fn=ctrl_c_reaches_it)
         time.sleep(delay)
         os.killpg(child.pid, signal.SIGSTOP)
         time.sleep(0.3)

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from muggins_cli.cli import app
 from muggins_cli.cli.files import write_atomic
-from tests.hostile import as_a_user
+from tests.hostile import as_a_user, ctrl_c_reaches_it
 
 from .test_analysis import PAGAT
 from .test_fmt_cli import CANONICAL, MESSY
@@ -154,7 +154,7 @@ def _solve_interrupted(prepare: str, wait: float, *, running: bool) -> tuple[int
     proc = subprocess.Popen(
         [sys.executable, "-c", code, "solve", str(RECORDS / "league-pagat-4p.mgn"),
          "--at", "1.2", "--mode", "expect", "--time", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=ctrl_c_reaches_it)
     try:
         assert proc.stderr is not None
         assert proc.stderr.readline() == b"ready\n"

@@ -135,15 +135,17 @@ def test_lay_moves_the_tile_from_the_hand_to_the_table() -> None:
     table = table_for(rnd.rules)
     rnd.pass_turn(1)
     key = table.lead(Tile(6, 6), 6)
-    rnd.lay(0, Tile(6, 6), True, None, 6, key)
+    rnd.lay(0, Tile(6, 6), _b(Tile(6, 6)), True, None, 6, key)
     assert rnd.hands[0].bits == _b(Tile(4, 6))
+    assert rnd.to_move == 1  # the next seat, whatever the placement credits
     assert rnd.laid == [(Tile(6, 6), None, 6)] and rnd.key == key and rnd.key != EMPTY_KEY
     assert rnd.passes == 0  # a placement ends a run of passes
     assert [str(t) for t in rnd.layout.tiles()] == ["6-6"]
     # A hidden tile of Budi's: one fewer hidden, its place certain, no end's half kept.
     (_, after, _), *_ = table.moves(key, Tile(1, 6).index())
-    rnd.lay(1, Tile(1, 6), False, End.L, 1, after)
+    rnd.lay(1, Tile(1, 6), _b(Tile(1, 6)), False, End.L, 1, after)
     assert rnd.hands[1].unknown == 1 and rnd.seen & _b(Tile(1, 6))
+    assert rnd.to_move == 0
     assert rnd.laid[-1] == (Tile(1, 6), End.L, 0)
 
 
@@ -188,10 +190,11 @@ def test_the_first_doubt_stands_and_notes_are_once() -> None:
 def test_a_turn_begun_and_lines_counted() -> None:
     rnd = _round()
     t = _turn()
-    rnd.count_line()
-    rnd.begin_turn(1, t)
+    rnd.begin_turn(1, t)  # a turn begun is a line counted
     assert (rnd.to_move, rnd.turns, rnd.turn_lines, rnd.last_turn_line) == (1, 1, 1, t.line)
     assert rnd.last_turn is t
+    rnd.count_line()  # a line that begins no turn (a closing pass)
+    assert (rnd.turns, rnd.turn_lines) == (1, 2)
     rnd.uncount_lines(0)
     assert rnd.turn_lines == 0 and rnd.turns == 1
 

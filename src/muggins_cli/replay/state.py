@@ -263,7 +263,10 @@ class Round:
         self.turn_lines = lines
 
     def begin_turn(self, seat: int, t: Turn) -> None:
-        """``seat`` plays the turn of line ``t``."""
+        """``seat`` plays the turn of line ``t``, a turn line read (counted
+        here, the commonest case; a line that begins no turn is counted by
+        :meth:`count_line`)."""
+        self.turn_lines += 1
         self.to_move = seat
         self.last_turn_line = t.line
         self.last_turn = t
@@ -292,14 +295,15 @@ class Round:
         self.stock_count = max(0, self.stock_count - 1)
         self.can_draw = rules_of.drawable(self.r, self.stock_count)
 
-    def lay(self, seat: int, tile: Tile, held: bool, end: End | None, left: int,
+    def lay(self, seat: int, tile: Tile, bit: int, held: bool, end: End | None, left: int,
             key: int) -> None:
-        """``seat`` lays ``tile`` at ``end`` (None: the lead, its half
+        """``seat`` lays ``tile`` (its bit ``bit``) at ``end`` (None: the lead, its half
         ``left`` facing L), making the layout ``key``: out of their hand
         (``held``: known there, else one of its hidden tiles, which was
-        not in the stock), its place certain, the passes in a row over."""
+        not in the stock), its place certain, the passes in a row over, the
+        next seat to move (a placement is the whole of a turn: what it
+        credits and whether it ended the round do not change who is next)."""
         hand = self.hands[seat]
-        bit = 1 << tile.index()
         if held:
             hand.bits ^= bit
         else:
@@ -310,6 +314,7 @@ class Round:
         self.laid.append((tile, end, left if end is None else 0))
         self.key = key
         self.passes = 0
+        self.to_move = (seat + 1) % len(self.hands)
 
     def pass_turn(self, seat: int) -> None:
         """``seat`` passes: one more pass in a row, the next seat moves."""

@@ -314,14 +314,13 @@ class Tracker(Trials):
                 self.tally.n += 1  # a line a reading leaves unread weighs as a finding
             return
         seat = self.seat[t.player]
-        rnd.count_line()
         if rnd.ended:
+            rnd.count_line()
             self._after_round_end(rnd, t, seat)
             return
         if rnd.turns == 0:
-            if not rnd.started and not open_play(self, rnd):
-                return
-            if rnd.skipping:
+            if (not rnd.started and not open_play(self, rnd)) or rnd.skipping:
+                rnd.count_line()
                 return
             check_leader(self, rnd, t, seat)
         elif seat != rnd.to_move and not self.dropped_since(rnd.last_turn_line, t.line):
@@ -450,7 +449,7 @@ class Tracker(Trials):
                 if key < 0:
                     rnd.give_up()
                     return
-        rnd.lay(seat, tile, held == YES, end, spelling.a, key)
+        rnd.lay(seat, tile, bit, held == YES, end, spelling.a, key)
         if not self.events:
             self._claimed(rnd, t, seat, points)
             return
@@ -476,17 +475,16 @@ class Tracker(Trials):
 
     def credited(self, rnd: Round, t: Turn, seat: int, points: int, credit: int) -> None:
         """The end of a placement that scored ``points``: ``credit`` of them
-        credited (what the claim earned), then the next player moves, unless
-        the placer went out or nobody can play."""
+        credited (what the claim earned); the round ends if the placer went
+        out or nobody can play (the next seat already moves: :meth:`Round.lay`)."""
         if self.muggins:
             self.pending = (seat, points - credit)
         if credit > 0:
             self.credit(seat, credit, t.line, EndReason.PLACEMENT)
         hand = rnd.hands[seat]
-        rnd.move_on(seat)
         if out_of_tiles(hand.bits, hand.unknown):
             rnd.go_out(seat)
-        elif self._blocked(rnd, rnd.can_draw):
+        elif rnd.can_draw <= 0 and self._blocked(rnd, 0):  # a stock to draw from blocks nobody
             self.end_blocked(rnd, t.line, t.column, inferred=False)
 
     def carried(self, item: ScoreLine) -> bool:
@@ -537,7 +535,10 @@ def _fits_as_written(moves: list[RealMove], end: End | None) -> bool:
     ambiguous end, which :func:`~.ends.choose_end` reads)."""
     if end is None:
         return bool(moves)
-    return any(e is end for e, _, _ in moves)
+    for e, _, _ in moves:  # noqa: SIM110 (a loop: any() over a generator costs more)
+        if e is end:
+            return True
+    return False
 
 
 #: A tile's placements on an empty table are not looked up: it leads.

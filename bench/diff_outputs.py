@@ -9,6 +9,8 @@ minutes, not hours), for every file of the corpus:
 - ``muggins check --jobs 1 --format json`` and ``--format text``,
 - ``muggins analyze --jobs 1 --format json`` (no solver),
 - ``muggins fmt`` (the canonical text on standard output),
+- with ``--study``, ``muggins study`` (the page of each file's first match;
+  kept compressed, as a page is large),
 
 and keeps each one's exit status, standard output and standard error; and
 the ``repr`` of the parsed matches (``notation.reading.read_matches``), which
@@ -19,7 +21,8 @@ self-played matches (200 of them; every preset, two to four players, a fixed see
 one to three mutations each: a line deleted, duplicated or swapped with the
 next, a digit changed, a tile changed, an end letter changed, a claim
 dropped or added, a score line dropped, the deal and stock lines dropped
-(hidden hands), draws written ``d??``. The corpus is written to
+(hidden hands), draws written ``d??``; and the records of ``--extra``
+folders (hand-made ones, such as records with comments). The corpus is written to
 ``--corpus`` (the same folder for both runs, as paths appear in outputs)
 and the commands run from inside it with relative paths.
 
@@ -30,6 +33,7 @@ Prints the number of outputs that differ and the first few differences
 from __future__ import annotations
 
 import argparse
+import base64
 import difflib
 import hashlib
 import json
@@ -37,7 +41,8 @@ import os
 import random
 import shutil
 import sys
-from collections.abc import Sequence
+import zlib
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from muggins_cli.notation.writer import write_match
@@ -56,6 +61,19 @@ COMMANDS: dict[str, list[str]] = {
     "analyze-json": ["analyze", "--jobs", "1", "--format", "json"],
     "fmt": ["fmt"],
 }
+#: The page of ``muggins study`` (``--study``): its output is kept compressed.
+STUDY: dict[str, list[str]] = {"study": ["study"]}
+PACKED = "zlib "
+
+
+def _pack(text: str) -> str:
+    return PACKED + base64.b64encode(zlib.compress(text.encode(), 9)).decode()
+
+
+def _unpack(text: str) -> str:
+    if text.startswith(PACKED):
+        return zlib.decompress(base64.b64decode(text[len(PACKED):])).decode()
+    return text
 
 
 # ---------------------------------------------------------------------------
@@ -138,8 +156,10 @@ def mutate(text: str, rng: random.Random) -> str:
     return "\n".join(lines)
 
 
-def build_corpus(folder: Path, mutants: int, seed: int) -> list[str]:
-    """Write the corpus to ``folder``; its files, relative to it, sorted."""
+def build_corpus(folder: Path, mutants: int, seed: int,
+                 extra: Sequence[Path] = ()) -> list[str]:
+    """Write the corpus to ``folder`` (with the ``extra`` folders' records);
+    its files, relative to it, sorted."""
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
@@ -157,6 +177,8 @@ def build_corpus(folder: Path, mutants: int, seed: int) -> list[str]:
         for _ in range(rng.choice((1, 1, 2, 3))):
             text = mutate(text, rng)
         (folder / "mutants" / f"mut-{k:05d}.mgn").write_text(text, encoding="utf-8")
+    for k, more in enumerate(extra):
+        shutil.copytree(more, folder / f"extra-{k}")
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*.mgn"))
 
 
@@ -164,8 +186,10 @@ def build_corpus(folder: Path, mutants: int, seed: int) -> list[str]:
 # Running the commands
 
 
-def run_all(folder: Path, files: list[str]) -> dict[str, str]:
-    """Every command on every file: ``{"NAME FILE": output}``."""
+def run_all(folder: Path, files: list[str],
+            commands: Mapping[str, list[str]] = COMMANDS) -> dict[str, str]:
+    """Every command on every file: ``{"NAME FILE": output}`` (that of a
+    ``STUDY`` command compressed)."""
     import typer.main
     from click.testing import CliRunner
 
@@ -180,7 +204,7 @@ def run_all(folder: Path, files: list[str]) -> dict[str, str]:
     os.chdir(folder)
     try:
         for n, name in enumerate(files, 1):
-            for command, args in COMMANDS.items():
+            for command, args in commands.items():
                 result = runner.invoke(command_, [*args, name], prog_name="muggins",
                                        catch_exceptions=True)
                 stderr = result.stderr if result.stderr_bytes is not None else ""
@@ -190,7 +214,7 @@ def run_all(folder: Path, files: list[str]) -> dict[str, str]:
                                                                    SystemExit):
                     text += f"--- exception\n{type(result.exception).__name__}: " \
                             f"{result.exception}\n"
-                out[f"{command} {name}"] = text
+                out[f"{command} {name}"] = _pack(text) if command in STUDY else text
             out[f"parse {name}"] = _parsed(name)
             if n % 500 == 0:
                 print(f"  {n}/{len(files)} files", file=sys.stderr)
@@ -218,12 +242,17 @@ def main() -> None:
     ap.add_argument("--mutants", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--show", type=int, default=5, help="differences to print")
+    ap.add_argument("--study", action="store_true",
+                    help="also the study page of each file's first match")
+    ap.add_argument("--extra", type=Path, action="append", default=[],
+                    help="a folder of more records for the corpus (may be repeated)")
     args = ap.parse_args()
     if args.save is None and args.against is None:
         ap.error("give --save DIR or --against DIR (or both)")
-    files = build_corpus(args.corpus, args.mutants, args.seed)
-    print(f"{len(files)} files, {len(COMMANDS)} commands each", file=sys.stderr)
-    outputs = run_all(args.corpus, files)
+    files = build_corpus(args.corpus, args.mutants, args.seed, args.extra)
+    commands = {**COMMANDS, **(STUDY if args.study else {})}
+    print(f"{len(files)} files, {len(commands)} commands each", file=sys.stderr)
+    outputs = run_all(args.corpus, files, commands)
     digest = hashlib.sha256(json.dumps(outputs, sort_keys=True).encode()).hexdigest()
     print(f"outputs digest {digest[:16]}")
     if args.save is not None:
@@ -237,8 +266,8 @@ def main() -> None:
         print(f"{len(differing)} of {len(keys)} outputs differ")
         for k in differing[: args.show]:
             print(f"=== {k}")
-            diff = difflib.unified_diff(saved.get(k, "").splitlines(),
-                                        outputs.get(k, "").splitlines(),
+            diff = difflib.unified_diff(_unpack(saved.get(k, "")).splitlines(),
+                                        _unpack(outputs.get(k, "")).splitlines(),
                                         "saved", "now", lineterm="", n=2)
             print("\n".join(list(diff)[:40]))
         if differing:

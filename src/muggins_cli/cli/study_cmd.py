@@ -41,6 +41,7 @@ from muggins_cli.notation.reading import read_match
 from muggins_cli.replay.position import Position
 from muggins_cli.replay.replay import replay_match
 from muggins_cli.replay.setup import RulesResolver
+from muggins_cli.replay.values import Called, RecordComments
 from muggins_cli.replay.watch import Decisions, Positions
 from muggins_cli.report.study import Page, build_page, page_parts, render_page
 
@@ -152,6 +153,9 @@ class Studied:
     notes: tuple[str, ...]
     #: Every position of the match with the line after it, from the same replay.
     positions: tuple[tuple[Position, BodyLine | None], ...]
+    #: The muggins calls after each turn line, and the record's comments, from it too.
+    calls: dict[int, tuple[Called, ...]]
+    comments: RecordComments
 
 
 def study_analysis(path: str, number: int, weigh: WeighOptions | None = None,
@@ -167,7 +171,7 @@ def study_analysis(path: str, number: int, weigh: WeighOptions | None = None,
     seen = Positions()
     decided = Decisions() if weigh is not None else None
     replay = replay_match(match, resolve, seen, *([decided] if decided is not None else []),
-                          collect_events=True)
+                          collect_events=True, collect_comments=True)
     if replay.rules is None:
         first = replay.diagnostics[0] if replay.diagnostics else None
         why = f": line {first.line}: {first.message}" if first is not None else ""
@@ -181,7 +185,8 @@ def study_analysis(path: str, number: int, weigh: WeighOptions | None = None,
                      "match as far as the replay can follow it (muggins check lists them).")
     analysis = analyse_match(match, replay, resolve, weigh, weigher,
                              decisions=decided.decisions() if decided is not None else None)
-    return Studied(match, number, resolve, analysis, tuple(notes), tuple(seen.out))
+    return Studied(match, number, resolve, analysis, tuple(notes), tuple(seen.out),
+                   replay.calls_by_line(), replay.comments)
 
 
 def study_page_of(path: str, number: int, weigh: WeighOptions | None = None,
@@ -194,7 +199,8 @@ def study_page_of(path: str, number: int, weigh: WeighOptions | None = None,
 
 def _page(studied: Studied) -> Page:
     return build_page(studied.match, studied.number, studied.analysis,
-                      list(studied.positions), notes=studied.notes)
+                      list(studied.positions), calls=studied.calls,
+                      comments=studied.comments, notes=studied.notes)
 
 
 def study_html(studied: Studied) -> str:

@@ -17,9 +17,16 @@ from muggins_cli.notation.model import BodyLine, Match, RoundLine
 from muggins_cli.replay.position import Decision, Position, parse_at
 from muggins_cli.replay.setup import Header, RulesResolver, read_setup
 from muggins_cli.replay.tracker import Tracker
-from muggins_cli.replay.values import MatchReplay, MatchSummary
+from muggins_cli.replay.values import MatchReplay, MatchSummary, RecordComments
 from muggins_cli.replay.visitor import ReplayVisitor, Visitors
-from muggins_cli.replay.watch import Checker, Decisions, PositionAt, Positions, TurnEvents
+from muggins_cli.replay.watch import (
+    Checker,
+    CommentsRead,
+    Decisions,
+    PositionAt,
+    Positions,
+    TurnEvents,
+)
 
 
 def run_replay(match: Match, resolve_rules: RulesResolver,
@@ -44,14 +51,17 @@ def run_replay(match: Match, resolve_rules: RulesResolver,
 
 
 def replay_match(match: Match, resolve_rules: RulesResolver, *visitors: ReplayVisitor,
-                 collect_events: bool = False) -> MatchReplay:
+                 collect_events: bool = False, collect_comments: bool = False) -> MatchReplay:
     """Check one match, feeding ``visitors`` on the same pass; never raises
     for anything in the record. ``collect_events`` keeps every turn's event
-    in the result."""
+    in the result, ``collect_comments`` the record's comments."""
     checker = Checker()
     events = TurnEvents() if collect_events else None
+    read = CommentsRead() if collect_comments else None
     header, tracker = run_replay(match, resolve_rules, checker, *visitors,
-                             *([events] if events is not None else []))
+                             *([events] if events is not None else []),
+                             *([read] if read is not None else []))
+    comments = read.comments(match) if read is not None else RecordComments()
     rules_tag = match.tag("Rules")
     rules_name = rules_tag if rules_tag is not None else "pagat"
     if tracker is None:
@@ -60,7 +70,7 @@ def replay_match(match: Match, resolve_rules: RulesResolver, *visitors: ReplayVi
             line=match.line, players=players, rules=rules_name, target=None,
             rounds=sum(isinstance(b, RoundLine) for b in match.body),
             scores=dict.fromkeys(players, 0), winner=None)
-        return MatchReplay(summary, checker.diagnostics, header.rules)
+        return MatchReplay(summary, checker.diagnostics, header.rules, comments=comments)
     summary = MatchSummary(
         line=match.line,
         players=list(tracker.players),
@@ -72,7 +82,7 @@ def replay_match(match: Match, resolve_rules: RulesResolver, *visitors: ReplayVi
         turns=tracker.turns,
     )
     return MatchReplay(summary, checker.diagnostics, tracker.rules,
-                       events.events if events is not None else [], tracker.ending)
+                       events.events if events is not None else [], tracker.ending, comments)
 
 
 def position_at(match: Match, resolve: RulesResolver, at: str) -> Position:

@@ -107,6 +107,7 @@ class Tracker(Trials):
         """Replay the body; stops early only when every visitor is done."""
         visitor = self.visitor
         other = self.read_line
+        lines = visitor.wants_lines
         for index, item in enumerate(self.match.body):
             self.index = index
             if self.held is not None and item.__class__ is not MugginsCall:
@@ -115,10 +116,13 @@ class Tracker(Trials):
                 assert isinstance(item, Turn)
                 if not self.turn_line(item):
                     return
-                continue
-            if visitor.wants_moments and not self._moment(item):
-                return
-            other(item)
+            else:
+                if visitor.wants_moments and not self._moment(item):
+                    return
+                other(item)
+            if lines:
+                rnd = self.round
+                visitor.line(item, rnd.number if rnd is not None else 0)
         if self.held is not None:
             self._told()
         if visitor.wants_moments:

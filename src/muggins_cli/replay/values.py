@@ -113,6 +113,24 @@ class TurnEvent:
         return self.points - self.credited - sum(c.taken for c in self.calls)
 
 
+@dataclass(frozen=True)
+class RecordComments:
+    """The record's ``#`` comments (those of its notes with them), each with
+    what it was written beside, as the replay met them on its one walk
+    through the body, so that a display reads no body: ``turns`` by a turn
+    line's number, the turn's own then those of the muggins lines right
+    after it; ``rounds`` by the number of the round the replay read them in
+    (the page's rounds are the replay's, whatever number a round line
+    writes), those of the round's other lines, a muggins line after one of
+    them too; ``match`` the tags', the match's notes', those of lines read
+    in no round (before the first; a new round's once the match was
+    decided), then the closing ones. Each in the order written."""
+
+    turns: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    rounds: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    match: tuple[str, ...] = ()
+
+
 @dataclass
 class MatchReplay:
     summary: MatchSummary
@@ -122,3 +140,10 @@ class MatchReplay:
     #: How the match was decided; None when nobody has won (or the winner
     #: was only taken from the Result tag of a record with hidden hands).
     ending: MatchEnding | None = None
+    #: The record's comments, when the replay was asked to collect them.
+    comments: RecordComments = field(default_factory=RecordComments)
+
+    def calls_by_line(self) -> dict[int, tuple[Called, ...]]:
+        """The muggins calls after each turn, by the turn's line (from the
+        events: none where the replay made no event)."""
+        return {e.line: e.calls for e in self.events if e.calls}

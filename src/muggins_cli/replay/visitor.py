@@ -77,6 +77,8 @@ class ReplayVisitor:
     wants_decisions: bool = False
     #: :meth:`turn` after each placement or pass.
     wants_turns: bool = False
+    #: :meth:`line` after each line of the body.
+    wants_lines: bool = False
 
     def finding(self, d: Diagnostic) -> None:
         """Each diagnostic, the parser's and the header's first, as found."""
@@ -95,6 +97,11 @@ class ReplayVisitor:
     def turn(self, event: TurnEvent) -> None:
         """After each placement or pass the replay accepted."""
 
+    def line(self, item: BodyLine, round_number: int) -> None:
+        """After each line of the body the replay read, as written, with
+        the number of the round it was read in (0: none, before the first
+        round or in a new one once the match was decided)."""
+
 
 class Visitors(ReplayVisitor):
     """Several visitors as one, each asked in order, and each only for the
@@ -105,9 +112,11 @@ class Visitors(ReplayVisitor):
         self._moments = [v for v in visitors if v.wants_moments]
         self._decisions = [v for v in visitors if v.wants_decisions]
         self._turns = [v for v in visitors if v.wants_turns]
+        self._lines = [v for v in visitors if v.wants_lines]
         self.wants_moments = bool(self._moments)
         self.wants_decisions = bool(self._decisions)
         self.wants_turns = bool(self._turns)
+        self.wants_lines = bool(self._lines)
         # A visitor that only looks at positions may end the replay early;
         # any other (the checker) needs it to the end.
         self._may_stop = all(v.wants_moments for v in visitors)
@@ -128,3 +137,7 @@ class Visitors(ReplayVisitor):
     def turn(self, event: TurnEvent) -> None:
         for v in self._turns:
             v.turn(event)
+
+    def line(self, item: BodyLine, round_number: int) -> None:
+        for v in self._lines:
+            v.line(item, round_number)

@@ -1,17 +1,30 @@
 """The visitors every command composes: the checker's diagnostics, the
 turn events of the analysis, one position ``R.T``, every position of a
-match (the study page, ``muggins replay``) and each turn's decision (what
-the solver weighs). Each reads only what the replay hands it.
+match (the study page, ``muggins replay``), each turn's decision (what
+the solver weighs) and the record's comments (the study page). Each reads
+only what the replay hands it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from muggins_cli.engine.state import PassTurn as EnginePass
 from muggins_cli.engine.state import Place
 from muggins_cli.errors import InputError
-from muggins_cli.notation.model import BodyLine, Diagnostic, Severity, Turn
+from muggins_cli.notation.model import (
+    NO_COMMENTS,
+    Annotation,
+    BodyLine,
+    Comments,
+    Diagnostic,
+    Match,
+    MugginsCall,
+    Severity,
+    Turn,
+)
 from muggins_cli.replay.position import Decision, Position
-from muggins_cli.replay.values import TurnEvent, won_text
+from muggins_cli.replay.values import RecordComments, TurnEvent, won_text
 from muggins_cli.replay.visitor import At, Moment, ReplayVisitor
 
 
@@ -149,3 +162,55 @@ class Decisions(ReplayVisitor):
     def decisions(self) -> list[Decision]:
         return [Decision(turn, start, at, self.played.get(turn.line))
                 for turn, start, at in self.found]
+
+
+def comment_texts(comments: Comments, notes: Sequence[Annotation] = ()) -> list[str]:
+    """A line's comments in the order written: those above it, the one at
+    its end, then those that went with its notes."""
+    out = [c.text.strip() for c in comments.before]
+    if comments.end is not None:
+        out.append(comments.end.text.strip())
+    for n in notes:
+        out.extend(comment_texts(n.comments))
+    return out
+
+
+class CommentsRead(ReplayVisitor):
+    """The record's comments with what the parser gave each to, placed as
+    the replay reads the body (:class:`~.values.RecordComments`): a muggins
+    line goes with the turn line it follows, other lines with the round
+    the replay was in."""
+
+    wants_lines = True
+
+    def __init__(self) -> None:
+        self.turns: dict[int, list[str]] = {}
+        self.rounds: dict[int, list[str]] = {}
+        self.no_round: list[str] = []  # lines read in no round
+        self._turn: int | None = None  # the turn line a muggins line would follow
+
+    def line(self, item: BodyLine, round_number: int) -> None:
+        cls = item.__class__
+        if cls is Turn:
+            self._turn = item.line
+        elif cls is not MugginsCall:
+            self._turn = None
+        texts = comment_texts(item.comments, item.notes)
+        if not texts:
+            return
+        if self._turn is not None:
+            self.turns.setdefault(self._turn, []).extend(texts)
+        elif round_number:
+            self.rounds.setdefault(round_number, []).extend(texts)
+        else:
+            self.no_round.extend(texts)
+
+    def comments(self, match: Match) -> RecordComments:
+        """What was read, with the comments of ``match``'s tags, notes and
+        closing (which are no body line)."""
+        head = [t for tag in match.tags for t in comment_texts(tag.comments)]
+        head += comment_texts(NO_COMMENTS, match.notes)
+        closing = [c.text.strip() for c in match.closing]
+        return RecordComments({k: tuple(v) for k, v in self.turns.items()},
+                              {k: tuple(v) for k, v in self.rounds.items()},
+                              (*head, *self.no_round, *closing))

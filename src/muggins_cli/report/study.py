@@ -41,6 +41,7 @@ from muggins_cli.engine.layout import Layout, layout_score
 from muggins_cli.notation.model import BodyLine, Match, RoundLine, Turn
 from muggins_cli.notation.writer import turn_steps
 from muggins_cli.replay.position import Position
+from muggins_cli.replay.values import Called, RecordComments
 from muggins_cli.report.analysis_report import (
     player_headers,
     player_rows,
@@ -52,8 +53,7 @@ from muggins_cli.report.study_moves import (
     Call,
     MoveEntry,
     RoundView,
-    calls_by_turn,
-    comments_of,
+    calls_of,
     match_notes,
     move_entry,
     round_end,
@@ -158,26 +158,24 @@ def _ending(analysis: MatchAnalysis, seen: Sequence[tuple[Position, BodyLine | N
 @dataclass(frozen=True)
 class _Sources:
     """What the page looks up by a turn's line or a round's number: the
-    seats, the muggins calls and comments the record gives each turn, the
+    seats, the muggins calls and comments the replay gave each turn, the
     analysis of each play and the solver's weighing."""
 
     names: tuple[str, ...]
     seat: dict[str, int]
     calls: dict[int, tuple[Call, ...]]
-    turn_comments: dict[int, list[str]]
-    round_comments: dict[int, list[str]]
-    match_comments: list[str]
+    comments: RecordComments
     plays: dict[int, PlayAnalysis]
     weighed: dict[int, Weighed]
     options: WeighOptions | None
 
     @staticmethod
-    def of(match: Match, analysis: MatchAnalysis) -> _Sources:
+    def of(analysis: MatchAnalysis, calls: dict[int, tuple[Called, ...]],
+           comments: RecordComments) -> _Sources:
         names = tuple(analysis.summary.players)
         seat = {n: i for i, n in enumerate(names)}
-        by_turn, by_round, rest = comments_of(match)
         weighed = analysis.weighed_by_line() if analysis.weigh is not None else {}
-        return _Sources(names, seat, calls_by_turn(match, seat), by_turn, by_round, rest,
+        return _Sources(names, seat, calls_of(calls), comments,
                         {p.line: p for p in analysis.plays}, weighed, analysis.weigh)
 
 
@@ -241,7 +239,7 @@ class _Walk:
         and its weighing's panel; returns the board's caption and the panel."""
         entry = replace(move_entry(bid, turn_no, played, src.seat, src.calls, src.plays,
                                    src.weighed, src.options),
-                        comments=tuple(src.turn_comments.get(played.line, ())))
+                        comments=src.comments.turns.get(played.line, ()))
         self.rounds[-1].entries.append(entry)
         scored = f"{played.player}: {entry.text}" + (
             f" (scored {entry.points})" if entry.points else "")
@@ -269,7 +267,7 @@ def _walk(seen: Sequence[tuple[Position, BodyLine | None]], frames: _Frames, src
         if prev is None or prev[0].round != pos.round:
             leader = src.names[pos.to_move] if isinstance(item, Turn) else ""
             out.rounds.append(RoundView(pos.round, bid, leader,
-                                        comments=src.round_comments.get(pos.round, [])))
+                                        comments=list(src.comments.rounds.get(pos.round, ()))))
         rnd = out.rounds[-1]
         scored, view = out.turn(bid, turn_no, played, src) if played is not None else ("", None)
         at_end = item is None or isinstance(item, RoundLine)
@@ -321,11 +319,15 @@ def _linked(walk: _Walk) -> tuple[BoardView, ...]:
 
 def build_page(match: Match, number: int, analysis: MatchAnalysis,
                seen: Sequence[tuple[Position, BodyLine | None]], *,
+               calls: dict[int, tuple[Called, ...]], comments: RecordComments,
                notes: Sequence[str] = ()) -> Page:
     """The page of one replayed and analysed match. ``seen`` are the
-    replay's positions (:func:`muggins_cli.replay.position.positions`)."""
+    replay's positions (:func:`muggins_cli.replay.position.positions`),
+    ``calls`` and ``comments`` what the same replay gave each turn
+    (:meth:`~muggins_cli.replay.values.MatchReplay.calls_by_line`, its
+    ``comments``)."""
     s = analysis.summary
-    src = _Sources.of(match, analysis)
+    src = _Sources.of(analysis, calls, comments)
     names = src.names
     final = tuple(s.scores[p] for p in names)
     walk = _walk(seen, _frames(seen, src.weighed), src, final)
@@ -336,7 +338,7 @@ def build_page(match: Match, number: int, analysis: MatchAnalysis,
         title=event or f"Match {number}",
         subtitle=" · ".join(sub),
         ending=_ending(analysis, seen, walk.moments),
-        notes=(*match_notes(match), *src.match_comments, *notes),
+        notes=(*match_notes(match), *comments.match, *notes),
         boards=_linked(walk),
         rounds=tuple(walk.rounds),
         chart=Markup(chart_svg(names, seen, walk.ids, analysis, COLOURS)),

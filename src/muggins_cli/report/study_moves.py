@@ -11,18 +11,10 @@ from muggins_cli.analysis.annotate import verdict_glyph
 from muggins_cli.analysis.plays import PlayAnalysis
 from muggins_cli.analysis.verdicts import BLUNDER, MISTAKE, VERDICT_WORDS, WeighOptions, points
 from muggins_cli.analysis.weigh import Weighed
-from muggins_cli.notation.model import (
-    NO_COMMENTS,
-    Annotation,
-    BodyLine,
-    Comments,
-    Match,
-    MugginsCall,
-    RoundLine,
-    Turn,
-)
+from muggins_cli.notation.model import BodyLine, Match, Turn
 from muggins_cli.notation.writer import turn_steps
 from muggins_cli.replay.position import Position
+from muggins_cli.replay.values import Called
 from muggins_cli.report.board import after_settlement, went_out
 from muggins_cli.report.study_turn import plus_minus, signed_points
 
@@ -77,58 +69,11 @@ def _notes(item: BodyLine) -> tuple[str, ...]:
     return tuple(" ".join(n.text.split()) for n in item.notes)
 
 
-def calls_by_turn(match: Match, seat: dict[str, int]) -> dict[int, tuple[Call, ...]]:
-    """The muggins calls that follow each turn line, by the turn's line."""
-    out: dict[int, list[Call]] = {}
-    last: int | None = None
-    for item in match.body:
-        if isinstance(item, Turn):
-            last = item.line
-        elif isinstance(item, MugginsCall) and last is not None:
-            out.setdefault(last, []).append(
-                Call(item.player, seat.get(item.player, 0), item.points, _notes(item)))
-        else:
-            last = None
-    return {k: tuple(v) for k, v in out.items()}
-
-
-def _texts(comments: Comments, notes: Sequence[Annotation] = ()) -> list[str]:
-    """A line's comments in the order written: those above it, the one at
-    its end, then those that went with its annotations."""
-    out = [c.text.strip() for c in comments.before]
-    if comments.end is not None:
-        out.append(comments.end.text.strip())
-    for n in notes:
-        out.extend(_texts(n.comments))
-    return out
-
-
-def comments_of(match: Match) -> tuple[dict[int, list[str]], dict[int, list[str]], list[str]]:
-    """Each ``#`` comment with what the parser gave it to: a turn's (and
-    the muggins calls after it) by the turn's line, the other lines of a
-    round by its number, the tags' and the closing ones to the match."""
-    by_turn: dict[int, list[str]] = {}
-    by_round: dict[int, list[str]] = {}
-    rest = [t for tag in match.tags for t in _texts(tag.comments)]
-    rest += _texts(NO_COMMENTS, match.notes)
-    number = 0
-    last: int | None = None
-    for item in match.body:
-        texts = _texts(item.comments, item.notes)
-        if isinstance(item, Turn):
-            last = item.line
-        if isinstance(item, RoundLine):
-            number = item.number
-        if not texts:
-            continue
-        if isinstance(item, Turn | MugginsCall) and last is not None:
-            by_turn.setdefault(last, []).extend(texts)
-        elif number:
-            by_round.setdefault(number, []).extend(texts)
-        else:
-            rest.extend(texts)
-    rest += [c.text.strip() for c in match.closing]
-    return by_turn, by_round, rest
+def calls_of(called: dict[int, tuple[Called, ...]]) -> dict[int, tuple[Call, ...]]:
+    """The muggins calls the replay credited after each turn, by the turn's
+    line, as the move list writes them."""
+    return {line: tuple(Call(c.call.player, c.seat, c.points, _notes(c.call)) for c in calls)
+            for line, calls in called.items()}
 
 
 def _signed(n: int) -> str:

@@ -12,7 +12,8 @@ the imports and the first check's building of the layout tables. With
 ``--base SRC`` it does the same for the tree whose ``src`` folder that is
 (``PYTHONPATH=SRC``) and prints the ratio. Hash randomisation is off
 (``PYTHONHASHSEED=0``): with it on, set and dict orders move the count by
-about 1%. Repeated runs agree to a few parts in a million.
+about 1%. Repeated runs agree within 0.1% (this tree's twice to the
+instruction; f41ae5e's 1,934.2 M and 1,935.3 M).
 
 Needs valgrind (``apt-get install valgrind``); each tree takes about a
 minute and a half (callgrind runs Python some fifty times slower).

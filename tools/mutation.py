@@ -79,6 +79,7 @@ TESTS = [
     "tests/test_ends_cases.py",
     "tests/test_tracker_cases.py",
     "tests/test_keys_model.py",
+    "tests/test_turn_mutants.py",
 ]
 
 #: Tests of those files that need the solver.
@@ -219,6 +220,38 @@ EQUIVALENT.update({
         "the note of totals hidden hands leave unknown is reached only without a Result "
         "tag (a tag of * returns first, one naming a player gives the winner, any other "
         "is a result-mismatch), so the match's own line is the line either way",
+})
+
+_FALSY = ("None for False as drawn_fits: draw_faults, pass_fault and turn_options only "
+          "test it for truth (if/elif drawn_fits), and None is false as False is")
+_SELF = ("the loop's first turn compares the value it starts from with itself, which is "
+         "never strictly less (more), so it changes nothing")
+_EQUAL = ("on equal values the running extreme is replaced by the same value, so it ends "
+          "the same")
+EQUIVALENT.update({
+    "muggins_cli.engine.turn.x_credited__mutmut_4":  # claimed <= 0
+        "a claim of 0 credits 0 either way: the real code returns claimed, which is 0",
+    "muggins_cli.engine.turn.x_credited__mutmut_5":  # claimed < 1
+        "a claim of 0 credits 0 either way: the real code returns claimed, which is 0",
+    "muggins_cli.engine.turn.x_drawable__mutmut_5":  # d >= 0
+        "at d == 0 both branches return 0",
+    "muggins_cli.engine.turn.x_may_draw__mutmut_7": _FALSY,
+    "muggins_cli.engine.turn.x_must_pass__mutmut_4": _FALSY,
+    "muggins_cli.engine.turn.x_turn_options__mutmut_14": _FALSY,
+    "muggins_cli.engine.turn.x_turn_options__mutmut_28": _FALSY,
+    "muggins_cli.engine.turn.x_turn_options__mutmut_35":  # out = MUST_PASS
+        "pass_fault is PASS_OK only when held is not YES, and held is YES or NO here, so "
+        "out is still 0 when MUST_PASS is or-ed in",
+    "muggins_cli.engine.turn.x_settle__mutmut_14":  # winner = None
+        "the first value is never read: went_out is written over it under winner-takes, "
+        "else every seat with the lightest hand (at least one) is, and a share returns",
+    "muggins_cli.engine.turn.x_settle__mutmut_23": _SELF,  # range(n) for the lightest
+    "muggins_cli.engine.turn.x_settle__mutmut_26": _EQUAL,  # pips[i] <= lightest
+    "muggins_cli.engine.turn.x_winner_at_settlement__mutmut_14": _SELF,  # range(n) for top
+    "muggins_cli.engine.turn.x_winner_at_settlement__mutmut_18": _EQUAL,  # >= top
+    "muggins_cli.engine.turn.x_after_placement__mutmut_8":  # blocked(None, ...)
+        "blocked reads key only as key == EMPTY, and the layout after a placement holds "
+        "that tile, so its key is never EMPTY (0: its low bits say LINE or SPINNER)",
 })
 
 #: What mutmut's exit codes mean here; anything else (no tests, not

@@ -80,6 +80,7 @@ TESTS = [
     "tests/test_tracker_cases.py",
     "tests/test_keys_model.py",
     "tests/test_turn_mutants.py",
+    "tests/test_keys_mutants.py",
 ]
 
 #: Tests of those files that need the solver.
@@ -252,6 +253,45 @@ EQUIVALENT.update({
     "muggins_cli.engine.turn.x_after_placement__mutmut_8":  # blocked(None, ...)
         "blocked reads key only as key == EMPTY, and the layout after a placement holds "
         "that tile, so its key is never EMPTY (0: its low bits say LINE or SPINNER)",
+})
+
+_SWAP_EQUAL = ("swapping two equal arm codes rebuilds the same key (every bit of a key is "
+               "its kind, lone mark, spinner pip or an arm)")
+_NOT_DOUBLE = ("place_key reads r and pip only to see a double (outer == pip) and build its "
+               "spinner; in this branch hi is the pip and lo is not, so no double, either way")
+_NEVER_ZERO = ("place_tile gives -1 or a key whose low bits say LINE or SPINNER, never 0, so "
+               "< 0, <= 0 and < 1 agree")
+EQUIVALENT.update({
+    "muggins_cli.engine.keys.x_canonical__mutmut_15": _SWAP_EQUAL,  # right <= left
+    "muggins_cli.engine.keys.x_canonical__mutmut_47": _SWAP_EQUAL,  # a1 <= a0
+    "muggins_cli.engine.keys.x_canonical__mutmut_49": _SWAP_EQUAL,  # a3 <= a2
+    "muggins_cli.engine.keys.x_count__mutmut_47":  # range(5)
+        "a fifth arm reads bits 41-48 of a spinner's key, always 0 (D ends at bit 40): "
+        "code 0 is not NONE and adds 0 pips",
+    "muggins_cli.engine.keys.x_max_place__mutmut_19": _EQUAL,  # s >= best
+    "muggins_cli.engine.keys.x_open_pip__mutmut_30":  # R read at SPIN_AT + 9
+        "reads R's pip (at most 99, so not 255) with U's low bit on top: it differs from "
+        "R == NONE only with R empty and U holding a tile, which sides_first forbids "
+        "(with U empty too it reads 255, so it forbids it as well)",
+    "muggins_cli.engine.keys.x_place_tile__mutmut_24": _NOT_DOUBLE,  # place_key(None, ...)
+    "muggins_cli.engine.keys.x_place_tile__mutmut_27": _NOT_DOUBLE,  # pip None
+    "muggins_cli.engine.keys.x_rule_ints__mutmut_5":  # [1] * R_SIZE
+        "every one of the R_SIZE fields is written after, so the first value is never read",
+    "muggins_cli.engine.keys.x_score__mutmut_2":  # total < 0
+        "a total of 0 scores 0 either way: 0 % modulus is 0, and 0 or 0 // modulus is 0",
+    "muggins_cli.engine.keys.x_score__mutmut_3":  # total <= 1
+        "the rules schema makes the modulus at least 2, so a total of 1 is no multiple of "
+        "it and scores 0 either way",
+    "muggins_cli.engine.keys.x_search_moves_into__mutmut_13":  # fit >> ti | 1: no skip
+        "the fit mask only skips early: a tile of the set outside it fits no end "
+        "(fit_mask and place_tile read the same open_pip), so place_tile refuses it anyway",
+    "muggins_cli.engine.keys.x_search_moves_into__mutmut_25":  # max(ends_of, 2)
+        "only an empty table has fewer than 2 ends, and its second pass leads the same "
+        "tile to the same key, which the seen check drops",
+    "muggins_cli.engine.keys.x_search_moves_into__mutmut_45": _NEVER_ZERO,  # nkey <= 0
+    "muggins_cli.engine.keys.x_search_moves_into__mutmut_46": _NEVER_ZERO,  # nkey < 1
+    "muggins_cli.engine.keys.x_search_moves_into__mutmut_50":  # seen = None
+        "seen is only read for truth, and None is false as False is",
 })
 
 #: What mutmut's exit codes mean here; anything else (no tests, not

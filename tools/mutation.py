@@ -81,6 +81,7 @@ TESTS = [
     "tests/test_keys_model.py",
     "tests/test_turn_mutants.py",
     "tests/test_keys_mutants.py",
+    "tests/test_ends_mutants.py",
 ]
 
 #: Tests of those files that need the solver.
@@ -292,6 +293,20 @@ EQUIVALENT.update({
     "muggins_cli.engine.keys.x_search_moves_into__mutmut_46": _NEVER_ZERO,  # nkey < 1
     "muggins_cli.engine.keys.x_search_moves_into__mutmut_50":  # seen = None
         "seen is only read for truth, and None is false as False is",
+})
+
+_LR_OPEN = ("dead branch: choose_end is only asked once the round is open (key not EMPTY), "
+            "and L and R are open on every layout (a line's two ends; a spinner's L and R, "
+            "shown the spinner's pip while empty), so an end not open is U or D")
+EQUIVALENT.update({
+    "muggins_cli.replay.ends.x__end_needed__mutmut_46":  # call_fault(r, None, ...)
+        "None for False as called: call_fault only tests it for truth (if called)",
+    "muggins_cli.replay.ends.x_choose_end__mutmut_25":  # in "XXLRXX"
+        "an end's value is one letter of L, R, U, D: in \"XXLRXX\" just as in \"LR\"",
+    "muggins_cli.replay.ends.x_choose_end__mutmut_26": _LR_OPEN,  # in "lr"
+    "muggins_cli.replay.ends.x_choose_end__mutmut_27": _LR_OPEN,  # why = None
+    "muggins_cli.replay.ends.x_choose_end__mutmut_28": _LR_OPEN,  # "XXthat ... openXX"
+    "muggins_cli.replay.ends.x_choose_end__mutmut_29": _LR_OPEN,  # upper case
 })
 
 #: What mutmut's exit codes mean here; anything else (no tests, not

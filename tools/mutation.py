@@ -82,6 +82,9 @@ TESTS = [
     "tests/test_turn_mutants.py",
     "tests/test_keys_mutants.py",
     "tests/test_ends_mutants.py",
+    "tests/test_opening_mutants.py",
+    "tests/test_closing_mutants.py",
+    "tests/test_turn_event_credits.py",
 ]
 
 #: Tests of those files that need the solver.

@@ -79,6 +79,12 @@ TESTS = [
     "tests/test_ends_cases.py",
     "tests/test_tracker_cases.py",
     "tests/test_keys_model.py",
+    "tests/test_turn_mutants.py",
+    "tests/test_keys_mutants.py",
+    "tests/test_ends_mutants.py",
+    "tests/test_opening_mutants.py",
+    "tests/test_closing_mutants.py",
+    "tests/test_turn_event_credits.py",
 ]
 
 #: Tests of those files that need the solver.
@@ -219,6 +225,91 @@ EQUIVALENT.update({
         "the note of totals hidden hands leave unknown is reached only without a Result "
         "tag (a tag of * returns first, one naming a player gives the winner, any other "
         "is a result-mismatch), so the match's own line is the line either way",
+})
+
+_FALSY = ("None for False as drawn_fits: draw_faults, pass_fault and turn_options only "
+          "test it for truth (if/elif drawn_fits), and None is false as False is")
+_SELF = ("the loop's first turn compares the value it starts from with itself, which is "
+         "never strictly less (more), so it changes nothing")
+_EQUAL = ("on equal values the running extreme is replaced by the same value, so it ends "
+          "the same")
+EQUIVALENT.update({
+    "muggins_cli.engine.turn.x_credited__mutmut_4":  # claimed <= 0
+        "a claim of 0 credits 0 either way: the real code returns claimed, which is 0",
+    "muggins_cli.engine.turn.x_credited__mutmut_5":  # claimed < 1
+        "a claim of 0 credits 0 either way: the real code returns claimed, which is 0",
+    "muggins_cli.engine.turn.x_drawable__mutmut_5":  # d >= 0
+        "at d == 0 both branches return 0",
+    "muggins_cli.engine.turn.x_may_draw__mutmut_7": _FALSY,
+    "muggins_cli.engine.turn.x_must_pass__mutmut_4": _FALSY,
+    "muggins_cli.engine.turn.x_turn_options__mutmut_14": _FALSY,
+    "muggins_cli.engine.turn.x_turn_options__mutmut_28": _FALSY,
+    "muggins_cli.engine.turn.x_turn_options__mutmut_35":  # out = MUST_PASS
+        "pass_fault is PASS_OK only when held is not YES, and held is YES or NO here, so "
+        "out is still 0 when MUST_PASS is or-ed in",
+    "muggins_cli.engine.turn.x_settle__mutmut_14":  # winner = None
+        "the first value is never read: went_out is written over it under winner-takes, "
+        "else every seat with the lightest hand (at least one) is, and a share returns",
+    "muggins_cli.engine.turn.x_settle__mutmut_23": _SELF,  # range(n) for the lightest
+    "muggins_cli.engine.turn.x_settle__mutmut_26": _EQUAL,  # pips[i] <= lightest
+    "muggins_cli.engine.turn.x_winner_at_settlement__mutmut_14": _SELF,  # range(n) for top
+    "muggins_cli.engine.turn.x_winner_at_settlement__mutmut_18": _EQUAL,  # >= top
+    "muggins_cli.engine.turn.x_after_placement__mutmut_8":  # blocked(None, ...)
+        "blocked reads key only as key == EMPTY, and the layout after a placement holds "
+        "that tile, so its key is never EMPTY (0: its low bits say LINE or SPINNER)",
+})
+
+_SWAP_EQUAL = ("swapping two equal arm codes rebuilds the same key (every bit of a key is "
+               "its kind, lone mark, spinner pip or an arm)")
+_NOT_DOUBLE = ("place_key reads r and pip only to see a double (outer == pip) and build its "
+               "spinner; in this branch hi is the pip and lo is not, so no double, either way")
+_NEVER_ZERO = ("place_tile gives -1 or a key whose low bits say LINE or SPINNER, never 0, so "
+               "< 0, <= 0 and < 1 agree")
+EQUIVALENT.update({
+    "muggins_cli.engine.keys.x_canonical__mutmut_15": _SWAP_EQUAL,  # right <= left
+    "muggins_cli.engine.keys.x_canonical__mutmut_47": _SWAP_EQUAL,  # a1 <= a0
+    "muggins_cli.engine.keys.x_canonical__mutmut_49": _SWAP_EQUAL,  # a3 <= a2
+    "muggins_cli.engine.keys.x_count__mutmut_47":  # range(5)
+        "a fifth arm reads bits 41-48 of a spinner's key, always 0 (D ends at bit 40): "
+        "code 0 is not NONE and adds 0 pips",
+    "muggins_cli.engine.keys.x_max_place__mutmut_19": _EQUAL,  # s >= best
+    "muggins_cli.engine.keys.x_open_pip__mutmut_30":  # R read at SPIN_AT + 9
+        "reads R's pip (at most 99, so not 255) with U's low bit on top: it differs from "
+        "R == NONE only with R empty and U holding a tile, which sides_first forbids "
+        "(with U empty too it reads 255, so it forbids it as well)",
+    "muggins_cli.engine.keys.x_place_tile__mutmut_24": _NOT_DOUBLE,  # place_key(None, ...)
+    "muggins_cli.engine.keys.x_place_tile__mutmut_27": _NOT_DOUBLE,  # pip None
+    "muggins_cli.engine.keys.x_rule_ints__mutmut_5":  # [1] * R_SIZE
+        "every one of the R_SIZE fields is written after, so the first value is never read",
+    "muggins_cli.engine.keys.x_score__mutmut_2":  # total < 0
+        "a total of 0 scores 0 either way: 0 % modulus is 0, and 0 or 0 // modulus is 0",
+    "muggins_cli.engine.keys.x_score__mutmut_3":  # total <= 1
+        "the rules schema makes the modulus at least 2, so a total of 1 is no multiple of "
+        "it and scores 0 either way",
+    "muggins_cli.engine.keys.x_search_moves_into__mutmut_13":  # fit >> ti | 1: no skip
+        "the fit mask only skips early: a tile of the set outside it fits no end "
+        "(fit_mask and place_tile read the same open_pip), so place_tile refuses it anyway",
+    "muggins_cli.engine.keys.x_search_moves_into__mutmut_25":  # max(ends_of, 2)
+        "only an empty table has fewer than 2 ends, and its second pass leads the same "
+        "tile to the same key, which the seen check drops",
+    "muggins_cli.engine.keys.x_search_moves_into__mutmut_45": _NEVER_ZERO,  # nkey <= 0
+    "muggins_cli.engine.keys.x_search_moves_into__mutmut_46": _NEVER_ZERO,  # nkey < 1
+    "muggins_cli.engine.keys.x_search_moves_into__mutmut_50":  # seen = None
+        "seen is only read for truth, and None is false as False is",
+})
+
+_LR_OPEN = ("dead branch: choose_end is only asked once the round is open (key not EMPTY), "
+            "and L and R are open on every layout (a line's two ends; a spinner's L and R, "
+            "shown the spinner's pip while empty), so an end not open is U or D")
+EQUIVALENT.update({
+    "muggins_cli.replay.ends.x__end_needed__mutmut_46":  # call_fault(r, None, ...)
+        "None for False as called: call_fault only tests it for truth (if called)",
+    "muggins_cli.replay.ends.x_choose_end__mutmut_25":  # in "XXLRXX"
+        "an end's value is one letter of L, R, U, D: in \"XXLRXX\" just as in \"LR\"",
+    "muggins_cli.replay.ends.x_choose_end__mutmut_26": _LR_OPEN,  # in "lr"
+    "muggins_cli.replay.ends.x_choose_end__mutmut_27": _LR_OPEN,  # why = None
+    "muggins_cli.replay.ends.x_choose_end__mutmut_28": _LR_OPEN,  # "XXthat ... openXX"
+    "muggins_cli.replay.ends.x_choose_end__mutmut_29": _LR_OPEN,  # upper case
 })
 
 #: What mutmut's exit codes mean here; anything else (no tests, not

@@ -109,3 +109,17 @@ def test_a_reveal_held_to_the_tiles_a_hidden_hand_is_known_to_keep() -> None:
     assert (29, "Budi cannot hold 1-4 (they hold 3 tiles, known: 1-1 1-6)") in [
         (d.line, d.message) for d in replay_match(match, resolver_for(None)).diagnostics
         if d.code == "reveal-mismatch"]
+
+
+def test_a_reveal_that_lists_a_known_tile_twice_is_not_the_hidden_hand() -> None:
+    """The same three-tile hand (1-1 and 1-6 known, one tile hidden)
+    revealed as 1-1 1-6 1-6: three tiles listed, both known ones among
+    them, but a hand holds a tile once, so this is two tiles and cannot be
+    his. Taken as true, it settled the round on two tiles' pips."""
+    text = edit(SPIN_HIDDEN, "Budi: d5-5 5-5 +15", "Budi: d1-1 d1-6 d5-5 5-5 +15")
+    (match,) = parse_text(edit(text, "score Budi 40, Wayan 8",
+                               "reveal Budi 1-1 1-6 1-6\nreveal Eko 4-4\n"
+                               "score Budi 40, Wayan 8"))
+    assert (29, "Budi cannot hold 1-1 1-6 1-6 (they hold 3 tiles, known: 1-1 1-6)") in [
+        (d.line, d.message) for d in replay_match(match, resolver_for(None)).diagnostics
+        if d.code == "reveal-mismatch"]

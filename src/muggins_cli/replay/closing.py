@@ -148,8 +148,10 @@ def reveal_line(m: MatchState, item: RevealLine) -> None:
         return
     known = hand.known
     listed = " ".join(map(str, shown)) or "nothing"
-    # A hidden hand: the reveal tells us what it was, if it can be true.
-    if len(shown) != hand.size or not known <= set(shown) or any(
+    # A hidden hand: the reveal tells us what it was, if it can be true
+    # (its size in different tiles: a tile listed twice is held once).
+    if len(shown) != hand.size or len(shown) != bits.bit_count() \
+            or not known <= set(shown) or any(
             rnd.seen >> t.index() & 1 and t not in known for t in shown):
         m.report.error(item.line, item.column, "reveal-mismatch",
                        f"{item.player} cannot hold {listed} "

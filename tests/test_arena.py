@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from muggins_cli.batch import TaskPool
 from muggins_cli.check import check_file
 from muggins_cli.cli import app
 from muggins_cli.notation import model as m
@@ -120,8 +121,9 @@ def test_deal_sequence_is_drawn_once_in_round_order() -> None:
 
 def test_jobs_do_not_change_the_result() -> None:
     spec = ArenaSpec("greedy", "random", load_preset("spinner"), seed=4)
-    one = run_arena(spec, 4, jobs=1)
-    two = run_arena(spec, 4, jobs=2)
+    one = run_arena(spec, 4)
+    with TaskPool(2) as pool:
+        two = run_arena(spec, 4, pool=pool)
     assert one.games == two.games
     assert [vars(s) for s in one.sides] == [vars(s) for s in two.sides]
 

@@ -12,15 +12,17 @@ import signal
 import struct
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Generator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import EXTRA_QUEUED_CALLS
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
-from muggins_cli.batch import _mp_context, _stop, _worker_init
+from muggins_cli.batch import TaskPool, _mp_context, _stop, _worker_init
 from tests.hostile import ctrl_c_reaches_it
 from tests.records import CLUB_FIRST
 
@@ -99,6 +101,58 @@ def test_half_a_result_in_the_pipe_does_not_hang_the_reader() -> None:
         if thread.is_alive():  # let the test process exit all the same
             writer.close()
             proc.kill()
+
+
+def _first_quick(item: int, marks: str) -> int:
+    """Task ``item`` of a map: the first done at once, the others long, each
+    leaving a mark that it ran."""
+    Path(marks, str(item)).touch()
+    if item:
+        time.sleep(600 if marks.endswith("long") else 0.3)
+    return item
+
+
+def test_workers_dying_after_a_map_is_left_raise_nothing_in_the_pool_thread(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A SIGTERM to the process group: the command leaves its map and the
+    workers die. The pool's thread then marks every task not yet handed to
+    a worker as failed; one the map had cancelled from this thread made it
+    raise (Python 3.11's pool does not expect it), and the command printed
+    a traceback beside its one line."""
+    raised: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda a: raised.append(a.exc_value))
+    marks = tmp_path / "long"
+    marks.mkdir()
+    pool = TaskPool(2)
+    procs = list(pool._executor._processes.values())
+    thread = cast(threading.Thread, pool._executor._executor_manager_thread)
+    try:
+        results = cast("Generator[int, None, None]",
+                       pool.map(_first_quick, range(12), str(marks)))
+        assert next(results) == 0
+        results.close()  # the command stops reading
+        for proc in procs:
+            proc.kill()
+        thread.join(20)
+        assert not thread.is_alive()
+    finally:
+        pool.__exit__(KeyboardInterrupt, None, None)
+    assert raised == []
+
+
+def test_a_map_left_early_drops_what_no_worker_started(tmp_path: Path) -> None:
+    """Leaving the pool after a map was left (no error: the reader of the
+    results had what it wanted) waits for the tasks at work, not for every
+    task submitted."""
+    marks = tmp_path / "short"
+    marks.mkdir()
+    with TaskPool(2) as pool:
+        for item in pool.map(_first_quick, range(40), str(marks)):
+            assert item == 0
+            break
+    # The first, one at work in each of the 2 workers, and up to 3 in the
+    # pool's call queue, taken up as the workers free: never all 40.
+    assert 1 <= len(list(marks.iterdir())) <= 1 + 2 + 3 + 2
 
 
 @pytest.mark.slow  # real processes, signalled

@@ -112,3 +112,15 @@ def test_study_solver_jobs_2_leaves_no_worker(signum: int, said: str, to_group: 
     assert status == 128 + signum, err
     assert err == f"muggins study: {said}\n"
     assert list(tmp_path.iterdir()) == []  # no page, no temporary file
+
+
+@pytest.mark.slow  # real processes, signalled
+@pytest.mark.parametrize("to_group", TO)
+@pytest.mark.parametrize(("signum", "said"), SIGNALS)
+def test_arena_jobs_2_leaves_no_worker(signum: int, said: str, to_group: bool,
+                                       tmp_path: Path) -> None:
+    status, err, left = _stop(["arena", "expectimax", "greedy", "--sequences", "200",
+                               "--jobs", "2"], signum, to_group, tmp_path, 2.0)
+    assert left == []
+    assert status == 128 + signum, err
+    assert err == f"muggins arena: {said}\n"

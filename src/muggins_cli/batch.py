@@ -374,22 +374,23 @@ class TaskPool:
         dies breaks the whole pool, and the run ends."""
         from concurrent.futures.process import BrokenProcessPool
 
+        # What is left when the reader stops early is dropped on the way out
+        # of the pool, by the pool's own thread: a task cancelled from here
+        # while the workers die (a signal to the process group) makes that
+        # thread raise on Python 3.11, and the command print a traceback.
         futures = [self._executor.submit(fn, item, *args) for item in items]
         try:
             for f in futures:
                 yield f.result()
         except BrokenProcessPool as e:
             raise _broken(e) from None
-        finally:
-            for f in futures:
-                f.cancel()
 
     def __enter__(self) -> TaskPool:
         return self
 
     def __exit__(self, kind: object, *rest: object) -> None:
         if kind is None:
-            self._executor.shutdown(wait=True)
+            self._executor.shutdown(wait=True, cancel_futures=True)
         else:
             _stop(self._executor)
 

@@ -7,11 +7,13 @@ import contextlib
 import json
 import sys
 import time
+from contextlib import AbstractContextManager
 from typing import Annotated
 
 import typer
 from tabulate import tabulate
 
+from muggins_cli.batch import TaskPool
 from muggins_cli.cli.app import app, interrupted
 from muggins_cli.cli.files import Output
 from muggins_cli.cli.options import (
@@ -50,6 +52,7 @@ from muggins_cli.play.arena import (
     ArenaResult,
     ArenaSpec,
     Game,
+    Pool,
     as_json,
     claims_text,
     play_pairs,
@@ -289,6 +292,13 @@ def _names(a: str | None, b: str | None, ladder: str | None, *, every: bool,
     return [a, b]
 
 
+def _workers(jobs: int) -> AbstractContextManager[Pool | None]:
+    """The worker processes for ``jobs`` over 1, started before the progress
+    bar's thread, and stopped, on Ctrl-C or a signal, by the pool that knows
+    how (``None``: play here)."""
+    return TaskPool(jobs) if jobs > 1 else contextlib.nullcontext()
+
+
 def _played(spec: ArenaSpec, sequences: int, jobs: int, sink: Output | None,
             quiet: bool) -> list[Game] | None:
     """Every game of ``sequences`` deal sequences, or None after Ctrl-C;
@@ -298,10 +308,11 @@ def _played(spec: ArenaSpec, sequences: int, jobs: int, sink: Output | None,
     stopped = False
     with sink if sink is not None else contextlib.nullcontext():
         try:
-            pairs = play_pairs(spec, sequences, jobs=jobs, keep_records=sink is not None)
-            for done in with_progress(pairs, sequences, quiet=quiet, noun="deal sequence",
-                                      verb="played"):
-                games.extend(done)
+            with _workers(jobs) as pool:
+                pairs = play_pairs(spec, sequences, pool=pool, keep_records=sink is not None)
+                for done in with_progress(pairs, sequences, quiet=quiet, noun="deal sequence",
+                                          verb="played"):
+                    games.extend(done)
         except KeyboardInterrupt:
             stopped = True
         if sink is not None:
@@ -316,8 +327,9 @@ def _ladder(names: list[str], spec: ArenaSpec, matches: int, every: bool, jobs: 
     start = time.perf_counter()
     total = len(pairings(names, every)) * matches
     try:
-        with ProgressCount(total, quiet=quiet, noun="deal sequence", verb="played") as count:
-            result = run_ladder(names, spec, matches, every=every, jobs=jobs,
+        with _workers(jobs) as pool, ProgressCount(total, quiet=quiet, noun="deal sequence",
+                                                   verb="played") as count:
+            result = run_ladder(names, spec, matches, every=every, pool=pool,
                                 on_pair=lambda _: count.advance())
     except KeyboardInterrupt:
         raise typer.Exit(interrupted(_NAME)) from None

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any, Protocol, TypeVar
 
 from muggins_cli.engine.state import deal, deal_with_double, leads_by_deal
 from muggins_cli.notation import model as m
@@ -187,22 +187,28 @@ def play_pair(spec: ArenaSpec, pair: int, keep_records: bool = False) -> list[Ga
     return games
 
 
-def play_pairs(spec: ArenaSpec, pairs: int, *, jobs: int = 1, keep_records: bool = False,
-               ) -> Iterator[list[Game]]:
-    """Every pair's games, as they finish (in pair order when ``jobs`` is 1).
-    Sort by ``pair`` for a result that does not depend on ``jobs``."""
-    if jobs <= 1 or pairs <= 1:
-        for k in range(pairs):
-            yield play_pair(spec, k, keep_records)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(play_pair, spec, k, keep_records) for k in range(pairs)]
-        try:
-            for f in as_completed(futures):
-                yield f.result()
-        finally:
-            for f in futures:
-                f.cancel()
+T = TypeVar("T")
+
+
+class Pool(Protocol):
+    """Worker processes to play pairs on (the command line's, which knows
+    how to stop them on Ctrl-C or a signal): ``fn(item, *args)`` for every
+    item, results in order."""
+
+    def map(self, fn: Callable[..., T], items: Iterable[Any], *args: Any) -> Iterator[T]: ...
+
+
+def _pair(k: int, spec: ArenaSpec, keep_records: bool) -> list[Game]:
+    return play_pair(spec, k, keep_records)
+
+
+def play_pairs(spec: ArenaSpec, pairs: int, *, pool: Pool | None = None,
+               keep_records: bool = False) -> Iterator[list[Game]]:
+    """Every pair's games, in pair order, on ``pool``'s workers or, without
+    one, here."""
+    if pool is None:
+        return (play_pair(spec, k, keep_records) for k in range(pairs))
+    return pool.map(_pair, range(pairs), spec, keep_records)
 
 
 @dataclass
@@ -267,11 +273,12 @@ def tally(spec: ArenaSpec, games: Sequence[Game]) -> ArenaResult:
                        len(by_pair) - swept_a - swept_b, draws)
 
 
-def run_arena(spec: ArenaSpec, pairs: int, *, jobs: int = 1, keep_records: bool = False,
+def run_arena(spec: ArenaSpec, pairs: int, *, pool: Pool | None = None,
+              keep_records: bool = False,
               on_pair: Callable[[list[Game]], None] | None = None) -> ArenaResult:
     """Play ``pairs`` duplicate pairs and tally them."""
     games: list[Game] = []
-    for done in play_pairs(spec, pairs, jobs=jobs, keep_records=keep_records):
+    for done in play_pairs(spec, pairs, pool=pool, keep_records=keep_records):
         games.extend(done)
         if on_pair is not None:
             on_pair(done)
@@ -329,6 +336,19 @@ def claims_text(name: str, c: Claims) -> str:
 
 
 __all__ = [
-    "Z95", "ArenaResult", "ArenaSpec", "DealSequence", "Game", "SideStats", "as_json",
-    "claims_json", "claims_text", "play_pair", "play_pairs", "run_arena", "tally", "wilson",
+    "Z95",
+    "ArenaResult",
+    "ArenaSpec",
+    "DealSequence",
+    "Game",
+    "Pool",
+    "SideStats",
+    "as_json",
+    "claims_json",
+    "claims_text",
+    "play_pair",
+    "play_pairs",
+    "run_arena",
+    "tally",
+    "wilson",
 ]

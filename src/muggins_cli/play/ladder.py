@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from muggins_cli.errors import InputError
-from muggins_cli.play.arena import ArenaResult, ArenaSpec, Game, play_pairs, tally, wilson
+from muggins_cli.play.arena import ArenaResult, ArenaSpec, Game, Pool, play_pairs, tally, wilson
 from muggins_cli.play.strategies import STRATEGY_NAMES
 
 #: Added to each side's wins in every pairing before the fit.
@@ -120,7 +120,8 @@ class Ladder:
 
 
 def run_ladder(names: Sequence[str], base: ArenaSpec, pairs: int, *, every: bool = False,
-               jobs: int = 1, on_pair: Callable[[list[Game]], None] | None = None) -> Ladder:
+               pool: Pool | None = None,
+               on_pair: Callable[[list[Game]], None] | None = None) -> Ladder:
     """Play each pairing as an arena of ``pairs`` deal sequences; ``base``
     gives everything but the two strategies (the same seed for each, so
     every pairing sees the same deals)."""
@@ -128,7 +129,7 @@ def run_ladder(names: Sequence[str], base: ArenaSpec, pairs: int, *, every: bool
     for a, b in pairings(names, every):
         spec = replace(base, a=a, b=b)
         games: list[Game] = []
-        for done in play_pairs(spec, pairs, jobs=jobs):
+        for done in play_pairs(spec, pairs, pool=pool):
             games.extend(done)
             if on_pair is not None:
                 on_pair(done)

@@ -123,3 +123,37 @@ def test_a_reveal_that_lists_a_known_tile_twice_is_not_the_hidden_hand() -> None
     assert (29, "Budi cannot hold 1-1 1-6 1-6 (they hold 3 tiles, known: 1-1 1-6)") in [
         (d.line, d.message) for d in replay_match(match, resolver_for(None)).diagnostics
         if d.code == "reveal-mismatch"]
+
+
+#: Hands of two under pagat: 24 tiles stay in the stock, all of them listed,
+#: and no deal line. Ana leads 6-6 (ends 12), Budi lays 6-4 (12 + 4: 0), Ana
+#: 4-3 (12 + 3 = 15) and is out. Budi's other tile is the one tile neither
+#: laid nor in the stock: 5-5. Deduct-own: Ana 15 - 0, Budi 0 - 10.
+SHORT_HANDS = ('[Players "Ana, Budi"]\n[Rules "h2.yaml"]\n[Result "*"]\n\nround 1\nlead Ana\n'
+               "stock 0-0 0-1 1-1 0-2 1-2 2-2 0-3 1-3 2-3 3-3 0-4 1-4 2-4 4-4 0-5 1-5 2-5 "
+               "3-5 4-5 0-6 1-6 2-6 3-6 5-6\n"
+               "Ana: 6-6\nBudi: 6-4R\nAna: 4-3R +15\nscore Ana 15, Budi -10\n")
+
+
+def test_the_hidden_hand_left_beside_a_listed_stock_is_worked_out(tmp_path: Path) -> None:
+    """A stock still full but written out is as good as an empty one: the
+    one hand the record hides is the rest of the set, and the settlement
+    is computed from it."""
+    (tmp_path / "h2.yaml").write_text("base: pagat\nhand_size: {2: 2}\n", encoding="utf-8")
+    (match,) = parse_text(SHORT_HANDS)
+    result = replay_match(match, resolver_for(str(tmp_path / "r.mgn")))
+    assert result.summary.scores == {"Ana": 15, "Budi": -10}
+    assert [d.message for d in result.diagnostics if "settlement" in d.message
+            or d.code == "total-mismatch"] == []
+
+
+def test_an_unfinished_match_is_pointed_at_its_result_tag_where_it_is_written() -> None:
+    """The Result tag names a winner, but the record stops after the first
+    turn of round 1 (nobody near 250): the warning is on the tag, at the
+    column its bracket is written in."""
+    text = ('[Players "Ana, Budi"]\n[Rules "pagat"]\n  [Result "Ana"]\n\n'
+            "round 1\nlead Ana\nAna: 6-6\n")
+    (match,) = parse_text(text)
+    found = [(d.line, d.column) for d in replay_match(match, resolver_for(None)).diagnostics
+             if d.code == "unfinished"]
+    assert found == [(3, 3)]

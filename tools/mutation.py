@@ -211,6 +211,9 @@ EQUIVALENT.update({
 })
 _ONCE_A_MATCH = ("check_result gives this note once, as the match's last step, so the "
                  "once-a-round key and round it is filed under are never asked again")
+_ONE_TOTALS_NOTE = ("score_line's note is reached only while the totals are uncertain, which "
+                    "it ends itself, and they become so only at a round's settlement, once "
+                    "a round: the once-a-round key is never asked again")
 EQUIVALENT.update({
     "muggins_cli.replay.closing.x_muggins_line__mutmut_9":  # nothing pending: rest 1, not 0
         "with no placement to call on, call_fault answers before it reads what was left "
@@ -225,6 +228,32 @@ EQUIVALENT.update({
         "the note of totals hidden hands leave unknown is reached only without a Result "
         "tag (a tag of * returns first, one naming a player gives the winner, any other "
         "is a result-mismatch), so the match's own line is the line either way",
+    "muggins_cli.replay.closing.x_check_result__mutmut_18":
+        "and -> or in an assert its callers always meet (a value that names a player comes "
+        "from a tag)",
+    "muggins_cli.replay.closing.x_check_result__mutmut_21": _ONCE_A_MATCH,  # round None
+    "muggins_cli.replay.closing.x_check_result__mutmut_24": _ONCE_A_MATCH,  # kind None
+    "muggins_cli.replay.closing.x_check_result__mutmut_31": _ONCE_A_MATCH,  # "XXresultXX"
+    "muggins_cli.replay.closing.x_check_result__mutmut_32": _ONCE_A_MATCH,  # "RESULT"
+    "muggins_cli.replay.closing.x_score_line__mutmut_11": _ONE_TOTALS_NOTE,  # round None
+    "muggins_cli.replay.closing.x_score_line__mutmut_14": _ONCE_KEY,  # kind None
+    "muggins_cli.replay.closing.x_score_line__mutmut_21": _ONCE_KEY,  # "XXtotalsXX"
+    "muggins_cli.replay.closing.x_score_line__mutmut_22": _ONCE_KEY,  # "TOTALS"
+    "muggins_cli.replay.closing.x_score_line__mutmut_28":  # scores_uncertain = None
+        "None for False: scores_uncertain is only ever read as true or false",
+    "muggins_cli.replay.closing.x_settle_round__mutmut_16":  # round None
+        "settle_round gives its note once a round by itself: the round is settled in the "
+        "same step, and a settled round is never settled again",
+    "muggins_cli.replay.closing.x_settle_round__mutmut_19": _ONCE_KEY,  # kind None
+    "muggins_cli.replay.closing.x_settle_round__mutmut_27": _ONCE_KEY,  # "XXsettlementXX"
+    "muggins_cli.replay.closing.x_settle_round__mutmut_28": _ONCE_KEY,  # "SETTLEMENT"
+    "muggins_cli.replay.closing.x_settle_round__mutmut_39":  # deltas = [1] * n
+        "engine.turn.settle sets every entry of the list it fills to 0 first, so what it "
+        "held before is never read",
+    "muggins_cli.replay.closing.x_reveal_line__mutmut_86":  # known <= shown -> known < shown
+        "a hand not complete has fewer known tiles than its size, and the reveal is "
+        "already held to that size in different tiles, so the known ones can never be "
+        "all it lists: subset and proper subset agree",
 })
 
 _FALSY = ("None for False as drawn_fits: draw_faults, pass_fault and turn_options only "

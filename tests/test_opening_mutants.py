@@ -9,13 +9,25 @@ Each case changes tests/test_recovery.py's OUT (Budi goes out on line 19)
 and ROUND_2 (its second round, Budi leading as who went out, the same
 deal); every finding is worked out by hand from docs/notation.md: one
 slip, one finding, in the words that say how the line was read.
+
+Then who leads under ``lead_tile: highest-double`` (HD_OPEN: PAGAT's deal,
+where Budi holds 6-6, the highest double dealt), a stock line held to the
+deal (or, without deal lines, to the hands it leaves hidden), a round whose
+end the replay did not follow, and the position before a first turn.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from tests.test_check import edit
+from muggins_cli import position_at
+from muggins_cli.notation.parser import parse_text
+from muggins_cli.rules.resolve import resolver_for
+from tests.conftest import RECORDS
+from tests.records import THREES
+from tests.test_check import PAGAT, edit
 from tests.test_recovery import OUT, ROUND_2, shown
 
 #: The tiles ROUND_2's deal leaves undealt: its stock.
@@ -54,6 +66,18 @@ READ_AS_START = ("round 1 has ended and no `round 2` line starts the next one: r
     # The stock line written twice: the second is out of place.
     (edit(OUT, "Budi: 1-4\n", STOCK + STOCK + "Budi: 1-4\n"),
      [(8, 1, "bad-deal", "a `stock` line must come once, before the round's first turn")]),
+    # `round 2` left out before a stock line and no deal lines: the stock
+    # line starts round 2, whose hands are then worked out from the lines
+    # after it (none given away); Budi, who went out, leads 1-4 for 5.
+    (OUT + STOCK + "Budi: 1-4\nscore Ana 10, Budi 30\n",
+     [(22, 1, "bad-deal", "a `stock` line must come before the round's first turn; "
+       + READ_AS_START)]),
+    # Ana's deal line straight after the turn that ended round 1, before the
+    # reveal, the score line and `round 2`: written out of order, so out of
+    # place (not read); the reveal and the totals are round 1's.
+    (edit(OUT, "Budi: 0-6L\n", "Budi: 0-6L\ndeal Ana 5-5 1-3 3-5 2-3 0-2 2-6 1-6\n")
+     + ROUND_2,
+     [(20, 1, "bad-deal", "a `deal` line must come before the round's first turn")]),
     # A deal line before any round: not read, and round 1 has its own.
     (edit(OUT, "round 1\n", "deal Ana 5-5 1-3 3-5 2-3 0-2 2-6 1-6\nround 1\n"),
      [(3, 1, "bad-round", "this line comes before any `round` line")]),
@@ -65,3 +89,132 @@ READ_AS_START = ("round 1 has ended and no `round 2` line starts the next one: r
 def test_an_opening_line_out_of_its_place(text: str,
                                           expected: list[tuple[int, int, str, str]]) -> None:
     assert shown(text) == expected
+
+
+def test_two_round_lines_left_out_in_a_row() -> None:
+    """`round 2` and `round 3` both left out, round 2 with its `lead` line
+    (read for it) and round 3 without one: each first deal line starts its
+    round. Round 2 plays round 1 again (Ana 10 more, Budi 25 more: 20 and
+    50), round 3 has Budi, who went out, lead 1-4 for 5 (55). The lead line
+    taken for round 2 is not read again for round 3."""
+    round_1 = OUT[OUT.index("round 1\n"):OUT.index("reveal")]
+    round_2 = edit(round_1, "round 1\n", "") + "reveal Ana 1-3\nscore Ana 20, Budi 50\n"
+    text = (OUT + round_2 + edit(ROUND_2, "round 2\n", "")
+            .replace("score Ana 10, Budi 30", "score Ana 20, Budi 55"))
+    assert shown(text) == [
+        (23, 1, "bad-deal", "a `deal` line must come before the round's first turn; "
+         + READ_AS_START),
+        (40, 1, "bad-deal", "a `deal` line must come before the round's first turn; round 2 "
+         "has ended and no `round 3` line starts the next one: read as its start")]
+
+
+def test_a_round_whose_end_was_not_followed_has_no_leader_by_right() -> None:
+    """Round 1's reveal (line 19) comes before Budi's last turn: its end
+    is then not followed (the totals are the score line's), so nobody leads
+    round 2 by right and Ana's lead (line 24) is no finding."""
+    text = edit(OUT, "Budi: 0-6L\nreveal Ana 1-3\n", "reveal Ana 1-3\nBudi: 0-6L\n")
+    text += edit(ROUND_2, "Budi: 1-4\nscore Ana 10, Budi 30\n", "Ana: 1-3\n")
+    assert shown(text) == [(19, 1, "reveal-mismatch",
+                            "reveal before round 1 ended")]
+
+
+# -- a round led by the highest double dealt ----------------------------------
+
+#: PAGAT's deal under ``lead_tile: highest-double`` (hd.yaml), no `lead`
+#: line: Budi holds 6-6, Ana's highest double is 5-5, so Budi must lead 6-6.
+#: The first turn is line 9.
+HD_OPEN = """\
+[Players "Ana, Budi"]
+[Rules "hd.yaml"]
+[Result "*"]
+
+round 1
+deal Ana 5-5 3-4 6-1 0-0 2-3 4-4 1-1
+deal Budi 5-0 1-2 6-6 0-3 2-2 4-6 1-3
+stock 0-4 2-6 3-5 1-5 0-1 2-4 3-6 0-6 1-4 3-3 2-5 4-5 5-6 0-2
+"""
+
+
+def _hd(tmp_path: Path, text: str) -> list[tuple[int, int, str, str]]:
+    (tmp_path / "hd.yaml").write_text("base: pagat\nlead_tile: highest-double\n",
+                                      encoding="utf-8")
+    return shown(text, tmp_path / "r.mgn")
+
+
+def test_the_highest_double_opens_the_round(tmp_path: Path) -> None:
+    assert _hd(tmp_path, HD_OPEN + "Budi: 6-6\nAna: 6-1R\n") == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # The holder leads another tile of his: the finding is on the tile.
+    (HD_OPEN + "Budi: 1-2\n",
+     [(9, 7, "wrong-leader", "Budi must lead 6-6, the highest double dealt, not 1-2")]),
+    # ... or passes: no double laid, and no pass on an empty table either.
+    (HD_OPEN + "Budi: pass\n",
+     [(9, 7, "wrong-leader", "Budi must lead 6-6, the highest double dealt, not a pass"),
+      (9, 7, "illegal-pass", "Budi passed on the round's first turn; any tile may open")]),
+    # A lead line naming Ana, and Ana leads as it says: one finding, on the
+    # lead line's name (column 6), none on the turn that follows it.
+    (edit(HD_OPEN, "round 1\n", "round 1\nlead Ana\n") + "Ana: 5-5\n",
+     [(6, 6, "wrong-leader", "Budi holds 6-6, the highest double dealt, and leads round 1 "
+       "with it, not Ana")]),
+])
+def test_a_lead_against_the_highest_double(tmp_path: Path, text: str,
+                                           expected: list[tuple[int, int, str, str]]) -> None:
+    assert _hd(tmp_path, text) == expected
+
+
+def test_after_a_block_the_deal_decides_who_leads(tmp_path: Path) -> None:
+    """records/highest-double-3p.mgn: round 4 is blocked, so round 5 is led
+    by the highest double dealt, Eko's 6-6, with or without its `lead`
+    line. Both left out, with Eko's 6-6: Citra's 3-6L (line 144) is the
+    first turn, and fits L of 6-6 once Eko's lead is read before it; the
+    rest of the round is as it was."""
+    (tmp_path / "highest-double.yaml").write_text(
+        (RECORDS / "highest-double.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    clean = (RECORDS / "highest-double-3p.mgn").read_text(encoding="utf-8")
+    text = edit(clean, "round 5\nlead Eko\n", "round 5\n")
+    text = edit(text, "4-5\nEko: 6-6\nCitra: 3-6L", "4-5\nCitra: 3-6L")
+    assert shown(text, tmp_path / "r.mgn") == [
+        (144, 1, "wrong-leader", "Eko holds 6-6, the highest double dealt, and leads round 5 "
+         "with it, not Citra; a turn of Eko's seems missing before this line (read as "
+         "Eko: 6-6)")]
+
+
+# -- the stock line ------------------------------------------------------------
+
+
+def test_a_stock_that_holds_dealt_tiles_and_lacks_none() -> None:
+    """PAGAT's stock line with Ana's 5-5 and 1-1 added: every undealt tile
+    is there, two dealt ones too (named in order)."""
+    assert shown(edit(PAGAT, "5-6 0-2\n", "5-6 0-2 5-5 1-1\n")) == [
+        (10, 1, "bad-deal", "the stock is not the undealt tiles: it holds dealt tiles 1-1 "
+         "5-5")]
+
+
+def test_without_deal_lines_a_stock_tile_is_in_no_hand() -> None:
+    """PAGAT without its deal lines (the stock line is line 8): the hands
+    are what the stock leaves, in shares the record hides, so 3-5, which
+    the stock line holds, is nobody's. Ana lays it (line 21) without the
+    draw: it is in the stock, the next tile its order brings out (0-4 and
+    2-6 were drawn on line 19)."""
+    text = "".join(line for line in PAGAT.splitlines(keepends=True)
+                   if not line.startswith("deal "))
+    assert shown(edit(text, "Ana: d3-5 3-5L +15", "Ana: 3-5L +15")) == [
+        (21, 6, "not-in-hand", "Ana places 3-5, which they do not hold (it is in the "
+         "stock); 3-5 is the next tile the draws show: write d3-5 before it")]
+
+
+# -- the position before a first turn --------------------------------------------
+
+
+def test_the_position_before_a_first_turn_not_the_leaders() -> None:
+    """records.THREES with Dara's 3-3 for Eko's lead (line 13): the
+    position before it has Dara, whose turn the line is, to move (seat 1),
+    as when nobody is due to lead; not Chen, who is neither due nor
+    playing."""
+    text = edit(THREES, "Eko: 6-6 +12\nscore Chen 0, Dara 0, Eko 12\n", "Dara: 3-3\n")
+    (match,) = parse_text(text)
+    assert position_at(match, resolver_for(None), "1.1").to_move == 1
+    (match,) = parse_text(edit(text, "lead Eko\n", ""))
+    assert position_at(match, resolver_for(None), "1.1").to_move == 1

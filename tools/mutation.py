@@ -341,6 +341,38 @@ EQUIVALENT.update({
     "muggins_cli.replay.ends.x_choose_end__mutmut_29": _LR_OPEN,  # upper case
 })
 
+_ONE_LEAD_NOTE = ("the note is asked for once a round at most (check_leader runs at a "
+                  "round's first turn, which then counts as played), so its once-a-round "
+                  "key and round are never asked again")
+_ASKED_AGAIN = ("double_holder's answer before the round opens only sends the first turn to "
+                "readings._astray, which opens the round and asks again, and the started "
+                "branch reads rnd.by_deal as _lead_by_deal set it (false wherever these name a "
+                "holder the code does not): the turn is then read as written, and the "
+                "opening position is the same")
+EQUIVALENT.update({
+    "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_17": _ONE_LEAD_NOTE,
+    "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_20": _ONE_LEAD_NOTE,
+    "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_27": _ONE_LEAD_NOTE,
+    "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_28": _ONE_LEAD_NOTE,
+    "muggins_cli.replay.opening.x__unopened__mutmut_29":  # since = None
+        "None for 0: Report.since is only read for truth (if self.since)",
+    "muggins_cli.replay.opening.x_double_holder__mutmut_2":  # started: lead_tile[0] always
+        "the started branch is reached only from readings._astray right after open_play, "
+        "when the answer before it named a holder: every hand dealt, a double among them, "
+        "so by_deal is true and lead_tile set",
+    "muggins_cli.replay.opening.x_double_holder__mutmut_4":  # by_deal or lead_tile
+        "the started branch is reached only from readings._astray right after open_play, "
+        "when the answer before it named a holder: every hand dealt, a double among them, "
+        "so by_deal is true and lead_tile set",
+    "muggins_cli.replay.opening.x_double_holder__mutmut_6": _ASKED_AGAIN,  # prev = None
+    "muggins_cli.replay.opening.x_double_holder__mutmut_7": _ASKED_AGAIN,  # not ... and not
+    "muggins_cli.replay.opening.x_double_holder__mutmut_13": _ASKED_AGAIN,  # followed or
+    "muggins_cli.replay.opening.x_double_holder__mutmut_27":  # found[1]: the double
+        "the double for its holder never equals a seat, so tracker.astray sends every first "
+        "turn of a deal-led round to readings._astray, which opens the round and asks "
+        "again (started branch: the holder) and reads the holder's own turn as written",
+})
+
 #: What mutmut's exit codes mean here; anything else (no tests, not
 #: checked, skipped, suspicious, a crash) is a mutant that was not run.
 KILLED = ("killed", "timeout")

@@ -100,8 +100,11 @@ def _tile_readings(m: Trials, rnd: Round, t: Turn, hand: HandView, drawn: Tile |
 
     bit = 1 << tile.index()
     held = hand.bits & bit
-    # A hand the record hides may hold it, if no other hand is known to.
-    mine = held or (hand.unknown and not any(h.bits & bit for h in rnd.hands))
+    # A hand the record hides may hold it, if its place is not certain
+    # elsewhere: another hand, the table, or the stock a `stock` line
+    # lists when the hands are hidden.
+    mine = held or (hand.unknown and not rnd.seen & bit
+                     and not any(h.bits & bit for h in rnd.hands))
     if not mine and drawn is None and key != EMPTY_KEY and fits(m, key, tile, end):
         draws = _drawn_first(rnd, tile)
         if draws:

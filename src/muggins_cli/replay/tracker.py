@@ -261,9 +261,13 @@ class Tracker(Trials):
             if rnd.ended:
                 m = Moment(At.ENDED_TURN, rnd.number, turn, item, True, self.position)
             else:
-                started = rnd.started
-                if not started and open_play(self, rnd):
-                    # Set the hands up now, so that the opening position shows them.
+                # Before the round's first turn its hands are set up now, so
+                # that the opening position shows them, with the line's player
+                # to move; a first turn not by the player due may have set them
+                # up already, while the replay weighed how to read it.
+                first = rnd.turns == 0
+                started = rnd.started and not first
+                if first and (rnd.started or open_play(self, rnd)):
                     rnd.due(self.seat[item.player])
                 m = Moment(At.TURN, rnd.number, turn, item, started, self.position)
         elif item is None or item.__class__ is RoundLine:

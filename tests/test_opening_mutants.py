@@ -149,10 +149,15 @@ def test_the_highest_double_opens_the_round(tmp_path: Path) -> None:
     # The holder leads another tile of his: the finding is on the tile.
     (HD_OPEN + "Budi: 1-2\n",
      [(9, 7, "wrong-leader", "Budi must lead 6-6, the highest double dealt, not 1-2")]),
-    # ... or passes: no double laid, and no pass on an empty table either.
+    # ... or passes: one slip, one finding (the pass on an empty table is
+    # that same slip).
     (HD_OPEN + "Budi: pass\n",
-     [(9, 7, "wrong-leader", "Budi must lead 6-6, the highest double dealt, not a pass"),
-      (9, 7, "illegal-pass", "Budi passed on the round's first turn; any tile may open")]),
+     [(9, 7, "wrong-leader", "Budi must lead 6-6, the highest double dealt, not a pass")]),
+    # Ana, who is not due, passes first, and Budi then leads as due: the
+    # pass is a line too many, said once.
+    (HD_OPEN + "Ana: pass\nBudi: 6-6\n",
+     [(9, 1, "wrong-leader", "Budi holds 6-6, the highest double dealt, and leads round 1 "
+       "with it, not Ana")]),
     # A lead line naming Ana, and Ana leads as it says: one finding, on the
     # lead line's name (column 6), none on the turn that follows it.
     (edit(HD_OPEN, "round 1\n", "round 1\nlead Ana\n") + "Ana: 5-5\n",
@@ -218,3 +223,14 @@ def test_the_position_before_a_first_turn_not_the_leaders() -> None:
     assert position_at(match, resolver_for(None), "1.1").to_move == 1
     (match,) = parse_text(edit(text, "lead Eko\n", ""))
     assert position_at(match, resolver_for(None), "1.1").to_move == 1
+
+
+def test_a_pass_by_the_player_not_due_to_lead_is_one_finding() -> None:
+    """The lead line names Ana; Budi's pass comes first, then Ana leads as
+    due. Budi's line is the slip: it is not his turn, which says all (that
+    a pass on an empty table is no turn is the same line read again)."""
+    text = ('[Players "Ana, Budi"]\n[Rules "pagat"]\n[Result "*"]\n\nround 1\nlead Ana\n'
+            "deal Ana 5-5 3-4 6-1 0-0 2-3 4-4 1-1\ndeal Budi 5-0 1-2 6-6 0-3 2-2 4-6 1-3\n"
+            "stock 0-4 2-6 3-5 1-5 0-1 2-4 3-6 0-6 1-4 3-3 2-5 4-5 5-6 0-2\n"
+            "Budi: pass\nAna: 5-5\n")
+    assert shown(text) == [(10, 1, "wrong-leader", "Ana leads round 1, not Budi")]

@@ -313,24 +313,26 @@ def _check_stock(m: MatchState, rnd: Round, item: StockLine, pool: int | None) -
     rnd.stock_known([tok.tile for tok in item.tiles], seen, hidden_hands=pool is None)
 
 
-def check_leader(m: MatchState, rnd: Round, t: Turn, seat: int) -> None:
-    """The round's first turn: is it the leader's?"""
+def check_leader(m: MatchState, rnd: Round, t: Turn, seat: int) -> bool:
+    """The round's first turn: is it the leader's? True when it said, on
+    this turn, that it is not: what else the turn does wrong on an empty
+    table (a pass) is that same slip."""
     if rnd.by_deal:
-        _check_double_lead(m, rnd, t, seat)
-        return
+        return _check_double_lead(m, rnd, t, seat)
     expected = _expected_leader(m)
     if rnd.lead_seat is not None:
         if seat != rnd.lead_seat and not (rnd.lead_wrong and seat == expected):
             m.report.error(t.line, t.column, "wrong-leader",
                            f"{m.players[rnd.lead_seat]} leads round {rnd.number}, "
                            f"not {t.player}")
+            return True
     elif expected is None:
         prev = m.prev_round
         if (prev is not None and not _followed(prev)) or m.dropped_since(rnd.line, t.line):
             # The last round's end was not followed (its finding said why),
             # or a line of this round's opening went unread, the `lead`
             # line perhaps: who leads is not known.
-            return
+            return False
         why = ("round 1" if prev is None else
                f"round {rnd.number} after a blocked round")
         m.report.error(t.line, t.column, "wrong-leader",
@@ -339,17 +341,19 @@ def check_leader(m: MatchState, rnd: Round, t: Turn, seat: int) -> None:
         m.report.error(t.line, t.column, "wrong-leader",
                        f"{m.players[expected]} went out last round and leads round "
                        f"{rnd.number}, not {t.player}")
+        return True
+    return False
 
 
-def _check_double_lead(m: MatchState, rnd: Round, t: Turn, seat: int) -> None:
+def _check_double_lead(m: MatchState, rnd: Round, t: Turn, seat: int) -> bool:
     """The holder of the highest double dealt leads it: one finding per
-    round, on the `lead` line that names someone else, else on the turn."""
+    round, on the `lead` line that names someone else, else on the turn
+    (then True)."""
     action = t.action
     led = action.tile.tile if isinstance(action, Placement) else None
     shown = str(action.tile) if isinstance(action, Placement) else "a pass"
     if rnd.lead_tile is None:
-        _check_hidden_double_lead(m, rnd, t, seat, led, shown)
-        return
+        return _check_hidden_double_lead(m, rnd, t, seat, led, shown)
     holder, double = rnd.lead_tile
     name = m.players[holder]
     if rnd.lead_seat is not None and rnd.lead_seat != holder:
@@ -359,27 +363,32 @@ def _check_double_lead(m: MatchState, rnd: Round, t: Turn, seat: int) -> None:
                        f"{name} holds {double}, the highest double dealt, and leads round "
                        f"{rnd.number} with it, not {lead.player}")
         if seat in (holder, rnd.lead_seat):
-            return
+            return False
     if seat != holder:
         m.report.error(t.line, t.column, "wrong-leader",
                        f"{name} holds {double}, the highest double dealt, and leads round "
                        f"{rnd.number} with it, not {t.player}")
-    elif led != double:
+        return True
+    if led != double:
         m.report.error(action.line, action.column, "wrong-leader",
                        f"{name} must lead {double}, the highest double dealt, not {shown}")
+        return True
+    return False
 
 
 def _check_hidden_double_lead(m: MatchState, rnd: Round, t: Turn, seat: int,
-                              led: Tile | None, shown: str) -> None:
+                              led: Tile | None, shown: str) -> bool:
     """A round led by the highest double whose hands are hidden: only a
     lead that is no double is certainly wrong."""
     if rnd.deals or rnd.hands_known:
-        return  # no double dealt: reported by _lead_by_deal
+        return False  # no double dealt: reported by _lead_by_deal
     action = t.action
+    said = False
     if led is not None and not led.is_double:
         m.report.error(action.line, action.column, "wrong-leader",
                        f"round {rnd.number} opens with the highest double dealt, "
                        f"not {shown}")
+        said = True
     elif led is not None:
         m.report.unverified(rnd, action.line, action.column, "lead-double",
                             f"round {rnd.number}: hands are not in the record, so "
@@ -388,3 +397,5 @@ def _check_hidden_double_lead(m: MatchState, rnd: Round, t: Turn, seat: int,
         m.report.error(t.line, t.column, "wrong-leader",
                        f"{m.players[rnd.lead_seat]} leads round {rnd.number}, "
                        f"not {t.player}")
+        said = True
+    return said

@@ -326,11 +326,12 @@ class Tracker(Trials):
             rnd.count_line()
             self._after_round_end(rnd, t, seat)
             return
+        astray = False
         if rnd.turns == 0:
             if (not rnd.started and not open_play(self, rnd)) or rnd.skipping:
                 rnd.count_line()
                 return
-            check_leader(self, rnd, t, seat)
+            astray = check_leader(self, rnd, t, seat)
         elif seat != rnd.to_move and not self.dropped_since(rnd.last_turn_line, t.line):
             self.report.error(t.line, t.column, "out-of-turn",
                               f"it is {self.players[rnd.to_move]}'s turn, not {t.player}'s")
@@ -346,7 +347,7 @@ class Tracker(Trials):
                 self.visitor.decide(t, self.position(drawn, in_turn=True))
             if self.watch:
                 rnd.voids.passed(seat, rnd.layout)
-            self._pass(rnd, t, seat, hand, drawn, before)
+            self._pass(rnd, t, seat, hand, drawn, before, astray)
         else:
             self.place(rnd, t, seat, hand, drawn, before)
 
@@ -397,10 +398,12 @@ class Tracker(Trials):
         return drawn
 
     def _pass(self, rnd: Round, t: Turn, seat: int, hand: HandView, drawn: Tile | None,
-              before: Layout) -> None:
+              before: Layout, astray: bool = False) -> None:
+        """``astray``: the turn was said to be the wrong player's first turn,
+        which is all a pass on the empty table does wrong."""
         can_draw = rnd.can_draw
         fault = rules_of.pass_fault(rnd.key, self._held(rnd, hand), can_draw, drawn is not None)
-        if fault:
+        if fault and not (astray and fault == rules_of.PASS_ON_EMPTY_TABLE):
             say.pass_fault(self, rnd, t, hand, fault, drawn)
         if self.events:
             self._event(rnd, t, seat, hand, None, before, None, 0, tuple(self.scores), 0)

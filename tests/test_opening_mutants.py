@@ -210,6 +210,30 @@ def test_without_deal_lines_a_stock_tile_is_in_no_hand() -> None:
          "stock); 3-5 is the next tile the draws show: write d3-5 before it")]
 
 
+#: OUT kept without deal lines (its stock line goes on line 5): Budi goes
+#: out placing 1-4 6-6 4-4 0-4 5-6 2-5 0-6 and draws nothing, Ana reveals
+#: 1-3 after placing 1-6 2-6 2-3 3-5 0-2 5-5, so both opening hands are
+#: given away (docs/notation.md 6), and the undealt tiles are the other
+#: fourteen, STOCK's.
+NO_DEALS = "".join(line for line in OUT.splitlines(keepends=True)
+                   if not line.startswith("deal "))
+
+
+@pytest.mark.parametrize(("stock", "expected"), [
+    (STOCK, []),
+    # 5-5 for 0-0: Ana places 5-5 (line 17) and never draws, so the stock
+    # cannot hold it; and 0-0, in no hand the record gives away, must be in
+    # it. One slip, on the stock line, said there as with deal lines (it
+    # went unsaid: without the reveal, Ana's 5-5 is found not in her hand).
+    (STOCK.replace("0-0", "5-5"),
+     [(5, 1, "bad-deal", "the stock is not the undealt tiles: it lacks 0-0 and holds "
+       "dealt tiles 5-5")]),
+])
+def test_a_stock_line_is_held_to_the_hands_a_record_gives_away(
+        stock: str, expected: list[tuple[int, int, str, str]]) -> None:
+    assert shown(edit(NO_DEALS, "Budi: 1-4\n", stock + "Budi: 1-4\n")) == expected
+
+
 # -- the position before a first turn --------------------------------------------
 
 

@@ -211,9 +211,8 @@ def open_play(m: MatchState, rnd: Round) -> bool:
     the round (its deal lines are not enough to play from)."""
     n = len(m.players)
     size = m.rules.hand_size_for(n)
-    hands, seen, pool, dealt = _hands_shown(m, rnd, size)
+    hands, seen, pool = _hands_shown(m, rnd, size)
     rnd.open(hands, seen, pool, m.table.n_tiles - n * size)
-    pool = pool if dealt else None
     if rnd.stock_line is not None:
         _check_stock(m, rnd, rnd.stock_line, pool)
     _lead_by_deal(m, rnd)
@@ -221,10 +220,11 @@ def open_play(m: MatchState, rnd: Round) -> bool:
 
 
 def _hands_shown(m: MatchState, rnd: Round, size: int
-                 ) -> tuple[list[HandView], int, int | None, bool]:
+                 ) -> tuple[list[HandView], int, int | None]:
     """The hands as the record shows them at the first turn, the tiles
-    whose place that makes certain, the stock's contents (None: not
-    known), and whether the deal lines gave those contents."""
+    whose place that makes certain, and the stock's contents (None: not
+    known): the rest of the set once every hand is known, dealt or given
+    away by the record."""
     n = len(m.players)
     every = m.table.all_mask
     seen = 0
@@ -244,18 +244,18 @@ def _hands_shown(m: MatchState, rnd: Round, size: int
             if rest.bit_count() == size:
                 hands[missing[0]] = HandView(rest)
                 seen |= rest
-                return hands, seen, every & ~seen, True
-        return hands, seen, None, True
+                return hands, seen, every & ~seen
+        return hands, seen, None
     if rnd.deals:
         # A tile off the set is reported on the deal line and not held.
         hands = [HandView(rnd.dealt[seat] & every) for seat in range(n)]
-        return hands, seen, every & ~rnd.dealt_bits, True
+        return hands, seen, every & ~rnd.dealt_bits
     deduced = deduce_round(m.match.body, rnd.line, m.seat, size)
     hands = [HandView(bits_of(deduced[i])) if i in deduced else HandView(0, size)
              for i in range(n)]
     for i in deduced:
         seen |= hands[i].bits
-    return hands, seen, every & ~seen if len(deduced) == n else None, False
+    return hands, seen, every & ~seen if len(deduced) == n else None
 
 
 def _lead_by_deal(m: MatchState, rnd: Round) -> None:
@@ -282,7 +282,9 @@ def _lead_by_deal(m: MatchState, rnd: Round) -> None:
 
 
 def _check_stock(m: MatchState, rnd: Round, item: StockLine, pool: int | None) -> None:
-    """``pool``: the undealt tiles (bits) when the deal is in the record."""
+    """``pool``: the undealt tiles (bits) when every hand is known (dealt, or
+    given away by the record: a stock line that holds a tile such a hand
+    places is the slip, as with deal lines)."""
     every = m.table.all_mask
     seen = 0
     for tok in item.tiles:

@@ -186,6 +186,68 @@ def test_after_a_block_the_deal_decides_who_leads(tmp_path: Path) -> None:
          "Eko: 6-6)")]
 
 
+@pytest.mark.parametrize(("turn", "expected"), [
+    # Budi leads another tile of his: that finding, which needs his hand.
+    ("Budi: 1-2\n",
+     [(8, 7, "wrong-leader", "Budi must lead 6-6, the highest double dealt, not 1-2")]),
+    # Ana, who is not the holder, leads her highest double.
+    ("Ana: 5-5\n",
+     [(8, 1, "wrong-leader", "Budi holds 6-6, the highest double dealt, and leads round 1 "
+       "with it, not Ana")]),
+])
+def test_a_hand_left_out_beside_the_stock_line_decides_the_lead(
+        tmp_path: Path, turn: str, expected: list[tuple[int, int, str, str]]) -> None:
+    """HD_OPEN without Budi's deal line (the stock line is line 7, the
+    first turn line 8): his hand is what Ana's deal and the stock leave,
+    5-0 1-2 6-6 0-3 2-2 4-6 1-3 (docs/diagnostics.md, bad-deal), so he
+    holds 6-6, the highest double dealt, and must lead it."""
+    text = edit(HD_OPEN, "deal Budi 5-0 1-2 6-6 0-3 2-2 4-6 1-3\n", "") + turn
+    assert _hd(tmp_path, text) == [
+        (6, 1, "bad-deal", "deal lines for only some players (none for Budi)"), *expected]
+
+
+def test_after_going_out_the_winner_leads_not_the_deal(tmp_path: Path) -> None:
+    """records/highest-double-3p.mgn to the end of round 2: Eko goes out in
+    round 1 (line 35), so he leads round 2 (docs/rules.md: the deal decides
+    round 1 and a round after a block only), though Dewi holds 6-6. His
+    4-6 (line 45) left out, Citra's 2-4L is the first turn: read as after
+    Eko's lost lead, the one tile of his after which 2-4 fits L and the
+    rest of the round holds (Dewi's 6-6R, Eko's 2-3L +15)."""
+    (tmp_path / "highest-double.yaml").write_text(
+        (RECORDS / "highest-double.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    clean = (RECORDS / "highest-double-3p.mgn").read_text(encoding="utf-8")
+    text = edit(clean[:clean.index("round 3\n")], '[Result "Eko"]', '[Result "*"]')
+    assert shown(text, tmp_path / "r.mgn") == []
+    assert shown(edit(text, "Eko: 4-6 +10\n", ""), tmp_path / "r.mgn") == [
+        (45, 1, "wrong-leader", "Eko went out last round and leads round 2, not Citra; a turn "
+         "of Eko's seems missing before this line (read as Eko: 4-6)")]
+
+
+def test_the_leaders_lost_lead_in_round_1() -> None:
+    """PAGAT's `lead Ana` with her 5-5 +10 (line 11) left out: Budi's 5-0R
+    +10 is then the first turn, by the player after the leader. Of Ana's
+    tiles only 5-5 makes 5-0 on R score 10 (0-0 would make it 5, and Ana
+    lays 0-0 on line 12), and her total of 35 counts its 10: one finding,
+    read as her lost lead."""
+    assert shown(edit(PAGAT, "Ana: 5-5 +10\n", "")) == [
+        (11, 1, "wrong-leader", "Ana leads round 1, not Budi; a turn of Ana's seems missing "
+         "before this line (read as Ana: 5-5)")]
+
+
+def test_a_lead_line_against_the_rules_makes_up_no_lost_lead() -> None:
+    """Round 2 after OUT with `lead Ana` (line 23), though Budi went out:
+    who led is then not known, so Budi's first turn is read as written
+    (no turn of Ana's made up before it: Budi leading is no slip, so that
+    reading would go unsaid). As written, 2-5L opens with an end letter
+    and claims 5 for ends of 2 + 5 = 7."""
+    text = OUT + edit(ROUND_2, "round 2\n", "round 2\nlead Ana\n").replace(
+        "Budi: 1-4\nscore Ana 10, Budi 30\n", "Budi: 2-5L +5\n")
+    assert shown(text) == [
+        (23, 6, "wrong-leader", "Budi went out last round and leads round 2, not Ana"),
+        (26, 7, "bad-end", "the opening tile takes no end letter (2-5L)"),
+        (26, 12, "score-mismatch", "Budi claims 5; 2-5 scores 0 (the open ends add up to 7)")]
+
+
 # -- the stock line ------------------------------------------------------------
 
 

@@ -1,0 +1,151 @@
+"""The hands a round opens with when its deal lines are not all there, the
+stock line held to them, and who leads: the edges of replay/opening.py
+(``_hands_shown``, ``_lead_by_deal``, ``check_leader``) that mutation
+testing left unguarded.
+
+Each case changes a clean record (tests/test_check.py's PAGAT, round 1 of
+records/family-pagat-3p.mgn without its deal lines, or with its seats
+named in another order) and lists every error and warning it then gives,
+worked out by hand from docs/notation.md and docs/rules.md: one slip, one
+finding, in the words that say how the line was read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import RECORDS
+from tests.test_check import PAGAT, edit
+from tests.test_recovery import shown
+from tests.test_replay_rules import NO_DOUBLE
+
+FAMILY = (RECORDS / "family-pagat-3p.mgn").read_text(encoding="utf-8")
+
+#: Round 1 of FAMILY alone (Citra, Dewi, Eko; Dewi leads 5-5; Citra goes
+#: out with 3-3R on line 31; Dewi and Eko reveal), its Result left open.
+ROUND_1 = edit(FAMILY[:FAMILY.index("round 2\n")], '[Result "Citra"]', '[Result "*"]')
+
+
+def _without(text: str, *keywords: str) -> str:
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if not line.startswith(keywords))
+
+
+#: ROUND_1 kept without deals: every hand is given away by the play. Citra
+#: went out: she placed 5-6 2-4 3-4 2-2 1-4 3-3 and drew 2-2, so she was
+#: dealt 5-6 2-4 3-4 1-4 3-3. Dewi revealed 0-0 0-5 4-4, placed 5-5 0-4 0-6
+#: 1-6 2-6 3-6 and drew 0-5 1-6 4-4 3-6: dealt 0-0 5-5 0-4 0-6 2-6. Eko
+#: revealed 0-3 1-1 1-3 1-5 3-5, placed 4-5 0-2 0-1 2-3 4-6 1-2 and drew
+#: 0-2 4-5 0-3 3-5 1-5 4-6: dealt 1-1 1-3 0-1 2-3 1-2. Turns from line 10
+#: (Dewi: 5-5) to line 27 (Citra: 3-3R).
+KEPT = _without(ROUND_1, "deal ", "stock ")
+
+
+def test_the_records_the_cases_change_are_clean() -> None:
+    assert shown(ROUND_1) == []
+    assert shown(KEPT) == []
+
+
+# -- one deal line missing, the stock line there ------------------------------
+
+
+def test_a_stock_line_holding_a_dealt_tile_with_a_deal_line_missing() -> None:
+    """PAGAT without Budi's deal line, its stock line with Ana's 1-1 added
+    at the end (15 tiles). Budi's hand is what neither Ana's deal line nor
+    the stock line holds: 28 - 7 - 14 = 7 tiles, his 5-0 1-2 6-6 0-3 2-2
+    4-6 1-3, so the deal is known after all and the undealt tiles are the
+    14: the stock line is held to them, and the tile too many is named
+    (not only counted). The round then plays as written."""
+    text = edit(PAGAT, "deal Budi 5-0 1-2 6-6 0-3 2-2 4-6 1-3\n", "")
+    text = edit(text, "5-6 0-2\n", "5-6 0-2 1-1\n")
+    assert shown(text) == [
+        (8, 1, "bad-deal", "deal lines for only some players (none for Budi)"),
+        (9, 1, "bad-deal", "the stock is not the undealt tiles: it holds dealt tiles 1-1")]
+
+
+# -- no deal lines: the hands the play gives away ------------------------------
+
+
+def test_a_draw_of_a_tile_on_the_table_without_deal_lines() -> None:
+    """KEPT with Eko's third draw on line 23 written 5-5 (Dewi's lead, on
+    the table since line 10) where it was 1-5, and his reveal with 5-5 for
+    1-5: his opening hand is the same (5-5 drawn and held, as 1-5 was), so
+    every hand is still known, and the stock is the 13 tiles nobody was
+    dealt, which 5-5 is not among. The ends then show 6 and 6, so 5-5 does
+    not fit and he draws on. Eko's pips at the end, 3 + 2 + 4 + 10 + 8 =
+    27, round to 25 as 23 did: the score line holds."""
+    text = edit(KEPT, "d3-5 d1-5 d4-6", "d3-5 d5-5 d4-6")
+    text = edit(text, "reveal Eko 0-3 1-1 1-3 1-5 3-5", "reveal Eko 0-3 1-1 1-3 5-5 3-5")
+    assert shown(text) == [(23, 16, "illegal-draw", "Eko drew 5-5, which is not in the stock")]
+
+
+def test_a_reveal_of_a_tile_another_deduced_hand_holds() -> None:
+    """KEPT with its seats named Eko, Citra, Dewi (the same order of play)
+    and Dewi's d4-4 on line 25 left unwritten (d??): her hand is hidden,
+    while Eko's and Citra's are still given away (Eko dealt 1-1 1-3 0-1 2-3
+    1-2). Eko never places 1-1, so he holds it to the end, and Dewi's reveal
+    (line 28) that lists it for 4-4 cannot be true: she holds 3 tiles (5
+    dealt, 4 drawn, 6 placed), of which the record shows 0-5, drawn face up
+    and never placed."""
+    text = edit(KEPT, '[Players "Citra, Dewi, Eko"]', '[Players "Eko, Citra, Dewi"]')
+    text = edit(text, "Dewi: d4-4 d3-6", "Dewi: d?? d3-6")
+    assert shown(text) == []
+    text = edit(text, "reveal Dewi 0-0 0-5 4-4", "reveal Dewi 0-0 0-5 1-1")
+    assert shown(text) == [
+        (28, 1, "reveal-mismatch", "Dewi cannot hold 0-0 0-5 1-1 (they hold 3 tiles, known: "
+         "0-5)")]
+
+
+def test_no_double_given_away_points_at_the_round_line(tmp_path: Path) -> None:
+    """tests/test_replay_rules.py's NO_DOUBLE under lead_tile highest-double:
+    Ana goes out (1-2 1-4 4-6 3-6 0-3 0-2 2-6), Budi reveals 2-4 (2-3 3-5
+    0-5 0-1 1-5 5-6 2-4): no double, a deal dealt again. With no deal line
+    to point at, the finding is on the `round` line (5), at its start."""
+    (tmp_path / "hd.yaml").write_text("base: pagat\nlead_tile: highest-double\n",
+                                      encoding="utf-8")
+    text = edit(NO_DOUBLE, '[Rules "pagat"]', '[Rules "hd.yaml"]')
+    assert shown(text, tmp_path / "m.mgn") == [
+        (5, 1, "bad-deal", "nobody is dealt a double in round 1; with the highest double "
+         "leading, such a deal is dealt again")]
+
+
+# -- who leads -----------------------------------------------------------------
+
+
+def test_a_first_turn_by_neither_the_lead_line_nor_the_rules() -> None:
+    """FAMILY's round 2 (Citra went out in round 1, so she leads it) with a
+    `lead Eko` line, and Dewi laying the first tile (4-5, nine pips, no
+    score): the lead line is wrong, and so is the turn, whichever of the
+    two is taken; each says so. With Citra's lead kept, the lead line's
+    finding is the only one."""
+    lines = FAMILY.splitlines(keepends=True)
+    head = edit("".join(lines[:41]), '[Result "Citra"]', '[Result "*"]')
+    assert head.endswith("Citra: 6-6\n")
+    text = edit(head, "round 2\n", "round 2\nlead Eko\n")
+    lead = (37, 6, "wrong-leader", "Citra went out last round and leads round 2, not Eko")
+    assert shown(text) == [lead]
+    assert shown(edit(text, "Citra: 6-6\n", "Dewi: 4-5\n")) == [
+        lead, (42, 1, "wrong-leader", "Eko leads round 2, not Dewi")]
+
+
+def test_a_lead_line_not_read_leaves_the_leader_unknown() -> None:
+    """PAGAT's `lead Ana` (line 7) with no name: the parser cannot read it,
+    and the first turn is not blamed for a lead line that may be the one
+    not read. A line not read after the first turn (Budi's, line 14, with no
+    colon) is no such excuse: round 1 needs a `lead` line."""
+    assert shown(edit(PAGAT, "lead Ana\n", "lead\n")) == [
+        (7, 5, "syntax", "expected a player name after 'lead'")]
+    text = edit(edit(PAGAT, "lead Ana\n", ""), "Budi: 0-3R\n", "Budi 0-3R\n")
+    assert shown(text) == [
+        (10, 1, "wrong-leader", "round 1 needs a `lead` line (the leader is chosen by lot)"),
+        (13, 6, "syntax", "expected ':' after the player name 'Budi'")]
+
+
+def test_after_a_blocked_round_a_lead_line_is_needed() -> None:
+    """FAMILY's round 14 is blocked; round 15 (line 386) is led by lot,
+    which its `lead Eko` line states. Without it, Eko's first tile (line
+    391, after the round's three deal lines and its stock line) is played by no leader the record names."""
+    text = edit(FAMILY, "round 15\nlead Eko\n", "round 15\n")
+    assert shown(text) == [
+        (391, 1, "wrong-leader", "round 15 after a blocked round needs a `lead` line (the "
+         "leader is chosen by lot)")]

@@ -149,3 +149,17 @@ def test_after_a_blocked_round_a_lead_line_is_needed() -> None:
     assert shown(text) == [
         (391, 1, "wrong-leader", "round 15 after a blocked round needs a `lead` line (the "
          "leader is chosen by lot)")]
+
+
+def test_a_slip_in_a_turn_that_gives_a_hand_away_is_one_finding() -> None:
+    """ROUND_1 without its deal lines but with its stock line, Citra's
+    last turn (3-3R, line 28) written 2-5L. The hand the play gives away
+    for her then holds 2-5, which the stock line lists: the turn is the
+    slip (2-5 is in the stock), and it is the one finding; neither the
+    stock line nor her draw of 2-2 (line 22, while "holding" 2-5) is
+    wrong. Her hand is then the rest of the set beside the stock and the
+    other two: 3-3 is hers, and fits where 2-5 went."""
+    text = _without(ROUND_1, "deal ")
+    assert shown(edit(text, "Citra: 3-3R", "Citra: 2-5L")) == [
+        (28, 8, "not-in-hand", "Citra places 2-5, which they do not hold (it is in the "
+         "stock); read as 3-3R, the tile of theirs the rest of the round bears out")]

@@ -251,6 +251,22 @@ def _hands_shown(m: MatchState, rnd: Round, size: int
         hands = [HandView(rnd.dealt[seat] & every) for seat in range(n)]
         return hands, seen, every & ~rnd.dealt_bits
     deduced = deduce_round(m.match.body, rnd.line, m.seat, size)
+    if rnd.stock_line is not None:
+        # A hand given away that holds a tile the stock line lists: the
+        # stock line or a turn is wrong, and a slip in a turn gives away a
+        # wrong hand. The stock is taken as written and the hand as hidden,
+        # so that the turns, held to the stock, show the slip once.
+        listed = bits_of(tok.tile for tok in rnd.stock_line.tiles)
+        deduced = {i: h for i, h in deduced.items() if not bits_of(h) & listed}
+        if len(deduced) == n - 1:
+            # ... and one hand hidden beside the stock and the others is
+            # the rest of the set.
+            (hidden,) = set(range(n)) - set(deduced)
+            rest = every & ~listed
+            for h in deduced.values():
+                rest &= ~bits_of(h)
+            if rest.bit_count() == size:
+                deduced[hidden] = set(tiles_of(rest))
     hands = [HandView(bits_of(deduced[i])) if i in deduced else HandView(0, size)
              for i in range(n)]
     for i in deduced:

@@ -83,6 +83,7 @@ TESTS = [
     "tests/test_keys_mutants.py",
     "tests/test_ends_mutants.py",
     "tests/test_opening_mutants.py",
+    "tests/test_opening_deals.py",
     "tests/test_closing_mutants.py",
     "tests/test_turn_event_credits.py",
 ]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tests.conftest import RECORDS
 from tests.test_check import PAGAT, edit
-from tests.test_recovery import shown
+from tests.test_recovery import OUT, ROUND_2, shown
 from tests.test_replay_rules import NO_DOUBLE
 
 FAMILY = (RECORDS / "family-pagat-3p.mgn").read_text(encoding="utf-8")
@@ -163,3 +163,79 @@ def test_a_slip_in_a_turn_that_gives_a_hand_away_is_one_finding() -> None:
     assert shown(edit(text, "Citra: 3-3R", "Citra: 2-5L")) == [
         (28, 8, "not-in-hand", "Citra places 2-5, which they do not hold (it is in the "
          "stock); read as 3-3R, the tile of theirs the rest of the round bears out")]
+
+
+# -- a pass as a round's first turn -------------------------------------------
+# A pass on the empty table is a slip of its own (any tile may open), unless
+# the turn is already found to be the wrong player's: then it is that one
+# slip, said once.
+
+#: PAGAT's deal under lead_tile: highest-double, as in
+#: tests/test_opening_mutants.py: Budi holds 6-6 and must lead it.
+HD_DEAL = ("deal Ana 5-5 3-4 6-1 0-0 2-3 4-4 1-1\ndeal Budi 5-0 1-2 6-6 0-3 2-2 4-6 1-3\n"
+           "stock 0-4 2-6 3-5 1-5 0-1 2-4 3-6 0-6 1-4 3-3 2-5 4-5 5-6 0-2\n")
+
+
+def _hd(tmp_path: Path, body: str) -> list[tuple[int, int, str, str]]:
+    (tmp_path / "hd.yaml").write_text("base: pagat\nlead_tile: highest-double\n",
+                                      encoding="utf-8")
+    text = '[Players "Ana, Budi"]\n[Rules "hd.yaml"]\n[Result "*"]\n\nround 1\n' + body
+    return shown(text, tmp_path / "r.mgn")
+
+
+def test_the_holder_named_wrong_by_the_lead_line_then_passing(tmp_path: Path) -> None:
+    """`lead Ana` is wrong (Budi holds 6-6), and Budi, who is due, passes:
+    two slips, two findings."""
+    assert _hd(tmp_path, "lead Ana\n" + HD_DEAL + "Budi: pass\n") == [
+        (6, 6, "wrong-leader", "Budi holds 6-6, the highest double dealt, and leads round 1 "
+         "with it, not Ana"),
+        (10, 7, "illegal-pass", "Budi passed on the round's first turn; any tile may open")]
+
+
+def test_a_pass_first_where_no_double_was_dealt(tmp_path: Path) -> None:
+    """NO_DOUBLE's hands (given away by its play) under the highest double:
+    the deal is wrong (on the round line), and Ana's first turn a pass in
+    place of her 1-2: a slip of its own."""
+    text = NO_DOUBLE.replace('[Rules "pagat"]', '[Rules "hd.yaml"]')
+    (tmp_path / "hd.yaml").write_text("base: pagat\nlead_tile: highest-double\n",
+                                      encoding="utf-8")
+    found = shown(edit(text, "lead Ana\nAna: 1-2\n", "lead Ana\nAna: pass\nAna: 1-2\n"),
+                  tmp_path / "r.mgn")
+    assert (7, 6, "illegal-pass", "Ana passed on the round's first turn; any tile may open") \
+        in found
+
+
+def test_a_pass_first_with_the_hands_hidden(tmp_path: Path) -> None:
+    """The highest double leads, no deal lines: nobody's double is known,
+    so a pass is no wrong leader, but it is a pass on the empty table."""
+    assert _hd(tmp_path, "Ana: pass\n") == [
+        (6, 6, "illegal-pass", "Ana passed on the round's first turn; any tile may open")]
+
+
+def test_a_pass_first_by_the_player_the_lead_line_does_not_name(tmp_path: Path) -> None:
+    """The hands hidden, `lead Ana`, and Budi passes first: the wrong
+    player's turn, one finding."""
+    assert _hd(tmp_path, "lead Ana\nBudi: pass\n") == [
+        (7, 1, "wrong-leader", "Ana leads round 1, not Budi")]
+
+
+def test_a_pass_first_by_the_player_who_did_not_go_out() -> None:
+    """OUT: Budi went out of round 1, so he leads round 2; Ana's pass comes
+    first (line 25): her turn is the slip, said once."""
+    text = OUT + ROUND_2.replace("Budi: 1-4\n", "Ana: pass\nBudi: 1-4\n")
+    assert shown(text)[:1] == [
+        (25, 1, "wrong-leader", "Budi went out last round and leads round 2, not Ana")]
+    assert [f for f in shown(text) if f[0] == 25] == [
+        (25, 1, "wrong-leader", "Budi went out last round and leads round 2, not Ana")]
+
+
+def test_a_pass_first_in_a_round_whose_leader_is_not_known() -> None:
+    """OUT cut before Budi's last turn, and round 2 begun (line 19): round
+    1's end is not known, so neither who leads round 2 nor the totals
+    (the score line's are taken). Budi's first turn of round 2 a pass: no
+    wrong leader, but a pass on the empty table."""
+    cut = OUT[:OUT.index("Budi: 0-6L\n")]
+    text = cut + ROUND_2.replace("Budi: 1-4\n", "Budi: pass\n")
+    assert shown(text) == [
+        (19, 1, "bad-round", "round 2 starts before round 1 ended"),
+        (22, 7, "illegal-pass", "Budi passed on the round's first turn; any tile may open")]

@@ -345,16 +345,27 @@ EQUIVALENT.update({
 _ONE_LEAD_NOTE = ("the note is asked for once a round at most (check_leader runs at a "
                   "round's first turn, which then counts as played), so its once-a-round "
                   "key and round are never asked again")
+_PLACED = ("the answer of check_leader only spares a bare pass its empty-table finding; "
+           "this one is given only for a placement (a tile led), which nothing reads it for")
 _ASKED_AGAIN = ("double_holder's answer before the round opens only sends the first turn to "
                 "readings._astray, which opens the round and asks again, and the started "
                 "branch reads rnd.by_deal as _lead_by_deal set it (false wherever these name a "
                 "holder the code does not): the turn is then read as written, and the "
                 "opening position is the same")
 EQUIVALENT.update({
-    "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_17": _ONE_LEAD_NOTE,
-    "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_20": _ONE_LEAD_NOTE,
-    "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_27": _ONE_LEAD_NOTE,
-    "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_28": _ONE_LEAD_NOTE,
+    "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_22": _ONE_LEAD_NOTE,
+    "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_25": _ONE_LEAD_NOTE,
+    "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_32": _ONE_LEAD_NOTE,
+    "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_33": _ONE_LEAD_NOTE,
+    "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_4":  # said = None
+        "None for False: the answer is only read for truth (astray and ...)",
+    "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_19": _PLACED,
+    "muggins_cli.replay.opening.x__check_double_lead__mutmut_67": _PLACED,
+    "muggins_cli.replay.opening.x_round_line__mutmut_25":  # since = None
+        "None for 0: Report.since is only read for truth (if self.since)",
+    "muggins_cli.replay.opening.x_round_line__mutmut_55":  # doubt_from(None)
+        "the round left unended is only asked of again as m.prev_round, through _followed, "
+        "which its not having ended already answers",
     "muggins_cli.replay.opening.x__unopened__mutmut_29":  # since = None
         "None for 0: Report.since is only read for truth (if self.since)",
     "muggins_cli.replay.opening.x_double_holder__mutmut_2":  # started: lead_tile[0] always

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import RECORDS
 from tests.test_check import PAGAT, edit
 from tests.test_recovery import OUT, ROUND_2, shown
@@ -239,3 +241,18 @@ def test_a_pass_first_in_a_round_whose_leader_is_not_known() -> None:
     assert shown(text) == [
         (19, 1, "bad-round", "round 2 starts before round 1 ended"),
         (22, 7, "illegal-pass", "Budi passed on the round's first turn; any tile may open")]
+
+
+@pytest.mark.parametrize(("hand", "said"), [
+    # 1-1 written twice: eight tiles, the size following from the one slip.
+    ("5-5 3-4 6-1 0-0 2-3 4-4 1-1 1-1", (8, 38, "bad-deal", "1-1 is dealt twice")),
+    # A tile off the set added: the same.
+    ("5-5 3-4 6-1 0-0 2-3 4-4 1-1 7-7", (8, 38, "bad-deal", "7-7 is not in a double-6 set")),
+])
+def test_a_deal_line_with_a_tile_too_many_that_is_wrong_is_one_finding(
+        hand: str, said: tuple[int, int, str, str]) -> None:
+    """PAGAT's deal line for Ana (line 8) with an eighth tile that is
+    itself the slip: that tile is the finding, not the hand's size too."""
+    found = shown(edit(PAGAT, "deal Ana 5-5 3-4 6-1 0-0 2-3 4-4 1-1",
+                       f"deal Ana {hand}"))
+    assert [f for f in found if f[0] == 8] == [said]

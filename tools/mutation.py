@@ -360,6 +360,11 @@ EQUIVALENT.update({
     "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_4":  # said = None
         "None for False: the answer is only read for truth (astray and ...)",
     "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_19": _PLACED,
+    "muggins_cli.replay.opening.x__check_hidden_double_lead__mutmut_20": _PLACED,
+    "muggins_cli.replay.opening.x_deal_line__mutmut_57":  # ok = None
+        "None for False: ok is only read for truth (and ok)",
+    "muggins_cli.replay.opening.x_deal_line__mutmut_71":  # ok = None
+        "None for False: ok is only read for truth (and ok)",
     "muggins_cli.replay.opening.x__check_double_lead__mutmut_67": _PLACED,
     "muggins_cli.replay.opening.x_round_line__mutmut_25":  # since = None
         "None for 0: Report.since is only read for truth (if self.since)",

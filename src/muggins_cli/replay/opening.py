@@ -299,8 +299,7 @@ def _lead_by_deal(m: MatchState, rnd: Round) -> None:
 
 def _check_stock(m: MatchState, rnd: Round, item: StockLine, pool: int | None) -> None:
     """``pool``: the undealt tiles (bits) when every hand is known (dealt, or
-    given away by the record: a stock line that holds a tile such a hand
-    places is the slip, as with deal lines)."""
+    given away by the record without a tile the stock line lists)."""
     every = m.table.all_mask
     seen = 0
     for tok in item.tiles:

@@ -167,6 +167,59 @@ def test_a_slip_in_a_turn_that_gives_a_hand_away_is_one_finding() -> None:
          "stock); read as 3-3R, the tile of theirs the rest of the round bears out")]
 
 
+def test_a_slip_in_a_turn_that_gives_a_hand_away_without_a_stock_line() -> None:
+    """KEPT (no deal lines, no stock line), Citra's last turn (3-3R, line
+    27) written 6-6R. As written, the play gives her 6-6 from the deal,
+    and her draw of 2-2 on line 21 would be illegal "while holding 6-6"
+    (R showed 6 then); but 6-6 fits neither end on line 27, so that turn
+    is the slip, and the hand it gives away is no evidence against line
+    21: one finding, on line 27. Her last tile is then unknown (3-3 fits
+    R, but so would any 2 or 3 she may hold), so the turn is set aside,
+    and the rest of the round (she goes out, the reveals, the score)
+    reads the same whichever."""
+    assert shown(edit(KEPT, "Citra: 3-3R", "Citra: 6-6R")) == [
+        (27, 8, "does-not-fit", "6-6 does not fit R, which shows 3; open ends: L=2, R=3; "
+         "the turn is set aside, as no reading of it fits the hands and the table")]
+
+
+def test_a_slip_whose_tile_fits_the_other_end_gives_no_hand_away() -> None:
+    """KEPT with Citra's 1-4L on line 24 written 6-6L: 6-6 fits R (6), not
+    L (4), and as written her hand holds 6-6 from the deal, so her draw
+    on line 21 (R showing 6) would be illegal. Placed at R, 6-6 leaves
+    Dewi's 3-6R on line 25 nowhere to go; the turn is the slip, set
+    aside, and line 21 no finding: one finding, the rest of the round
+    notes that follow from it."""
+    assert shown(edit(KEPT, "Citra: 1-4L", "Citra: 6-6L")) == [
+        (24, 8, "does-not-fit", "6-6 does not fit L, which shows 4; open ends: L=4, R=6; "
+         "the turn is set aside, as no reading of it fits the hands and the table")]
+
+
+def test_a_slip_in_a_given_away_hand_is_read_as_the_tile_a_digit_away() -> None:
+    """KEPT with Citra's 5-6R on line 12 written 6-6R: the lead 5-5 shows
+    5 at both ends, so 6-6 fits nowhere, and her hand as written holds
+    6-6 and not 5-6. Taken as a slip, that tile of her hand is unknown,
+    and the line reads as 5-6R (one digit away, fitting R), after which
+    the round plays as written: one finding with its reading, not the
+    rest of the round set aside."""
+    assert shown(edit(KEPT, "Citra: 5-6R +10", "Citra: 6-6R +10")) == [
+        (12, 8, "does-not-fit", "6-6 does not fit R, which shows 5; open ends: L=4, R=5; "
+         "did you mean 6-5?")]
+
+
+def test_an_illegal_draw_the_deduced_hand_shows_is_still_found() -> None:
+    """KEPT with Citra's draw of 2-2 moved from line 21 to line 18, before
+    her 3-4L: there she held 3-4 and 1-4 (given away by the play, as in
+    KEPT), 3-4 fitting L (4) and 1-4 both L and R (1), so drawing was
+    illegal; on line 21 she places the 2-2 she drew. Without a stock line
+    the order of the draws is not known, her hand is the same, and no
+    turn is set aside: the hand the play gives away stands, and the draw
+    is the one finding."""
+    text = edit(KEPT, "Citra: 3-4L", "Citra: d2-2 3-4L")
+    text = edit(text, "Citra: d2-2 2-2L +10", "Citra: 2-2L +10")
+    assert shown(text) == [
+        (18, 8, "illegal-draw", "Citra drew 2-2 while holding 1-4, which fits L (4), R (1)")]
+
+
 # -- a pass as a round's first turn -------------------------------------------
 # A pass on the empty table is a slip of its own (any tile may open), unless
 # the turn is already found to be the wrong player's: then it is that one

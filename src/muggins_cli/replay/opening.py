@@ -251,6 +251,7 @@ def _hands_shown(m: MatchState, rnd: Round, size: int
         hands = [HandView(rnd.dealt[seat] & every) for seat in range(n)]
         return hands, seen, every & ~rnd.dealt_bits
     deduced = deduce_round(m.match.body, rnd.line, m.seat, size)
+    listed = None
     if rnd.stock_line is not None:
         # A hand given away that holds a tile the stock line lists: the
         # stock line or a turn is wrong, and a slip in a turn gives away a
@@ -258,20 +259,25 @@ def _hands_shown(m: MatchState, rnd: Round, size: int
         # so that the turns, held to the stock, show the slip once.
         listed = bits_of(tok.tile for tok in rnd.stock_line.tiles)
         deduced = {i: h for i, h in deduced.items() if not bits_of(h) & listed}
-        if len(deduced) == n - 1:
-            # ... and one hand hidden beside the stock and the others is
-            # the rest of the set.
-            (hidden,) = set(range(n)) - set(deduced)
-            rest = every & ~listed
-            for h in deduced.values():
-                rest &= ~bits_of(h)
-            if rest.bit_count() == size:
-                deduced[hidden] = set(tiles_of(rest))
+    if listed is not None and len(deduced) == n - 1:
+        # One hand hidden beside the stock line and the others is the rest
+        # of the set.
+        (hidden,) = set(range(n)) - set(deduced)
+        rest = every & ~listed
+        for h in deduced.values():
+            rest &= ~bits_of(h)
+        if rest.bit_count() == size:
+            deduced[hidden] = set(tiles_of(rest))
     hands = [HandView(bits_of(deduced[i])) if i in deduced else HandView(0, size)
              for i in range(n)]
-    for i in deduced:
-        seen |= hands[i].bits
-    return hands, seen, every & ~seen if len(deduced) == n else None
+    # A tile a turn of the round cannot place is no evidence of its hand.
+    doubt = m.doubted_tile(deduced) if deduced else None
+    if doubt is not None:
+        seat, tile = doubt
+        hands[seat] = HandView(hands[seat].bits & ~(1 << tile.index()), 1)
+    for view in hands:
+        seen |= view.bits
+    return hands, seen, every & ~seen if all(view.complete for view in hands) else None
 
 
 def _lead_by_deal(m: MatchState, rnd: Round) -> None:

@@ -434,11 +434,14 @@ class Tracker(Trials):
         # Where the tile goes from here, asked of the table once: whether it
         # fits as written, and then where it leads and what it scores.
         moves = self.table.moves(key, ti) if key != EMPTY_KEY else _NO_MOVES
-        if not read and not self.trial and (
+        if not read and (
                 faults & _CANNOT or (faults & PLACE_MAYBE_HELD and self._held_elsewhere(rnd, bit))
                 or (key != EMPTY_KEY and not _fits_as_written(moves, end))):
-            placing.placement(self, rnd, t, seat, hand, drawn, faults, before)
-            return
+            if not self.trial:
+                placing.placement(self, rnd, t, seat, hand, drawn, faults, before)
+                return
+            if self.faulted is None:
+                self.faulted = (seat, tile)
         if faults and not say.place_faults(self, rnd, t, faults, drawn):
             rnd.give_up()
             return

@@ -61,6 +61,10 @@ class Trials(MatchState):
         # A turn's event, told once the lines after it show whether a
         # muggins call follows it.
         self.held: TurnEvent | None = None
+        # The tile of a given-away hand a shadow weighing it plays as unknown,
+        # and the first placement a shadow could not make as written.
+        self.doubting: tuple[int, Tile] | None = None
+        self.faulted: tuple[int, Tile] | None = None
 
     # -- the tracker's, played by a reading on it or on a shadow -------------
 
@@ -114,11 +118,44 @@ class Trials(MatchState):
         other.visitor = _QUIET
         other.events = other.deciding = other.watch = False
         other.held = None
+        other.faulted = None
         other.scores = list(self.scores)
         if self.round is not None:
             other.round = self.round.fork()
         return other
 
+
+    def doubted_tile(self, given: dict[int, set[Tile]]) -> tuple[int, Tile] | None:
+        """A round's given-away hands are weighed when its first turn is
+        read: the round is read ahead with them, and if its first placement
+        that cannot be made as written (a tile not held, or not fitting
+        where written) places a tile its holder's hand holds only because
+        that turn places it, the turn is taken as the slip that gave the
+        hand away wrong, unless the round reads with more errors and
+        warnings with that tile unknown: what the tile would show before
+        the turn (an illegal draw "while holding" it) is then no finding.
+        A shadow plays the doubt it was given to weigh."""
+        if self.trial:
+            return self.doubting
+        most = self.reach(2)
+        if not given or not most:
+            return None
+        trusted, faulted = self._read_doubting(None, most)
+        if faulted is None or faulted[1] not in given.get(faulted[0], ()):
+            return None
+        if self._read_doubting(faulted, most)[0] <= trusted:
+            return faulted
+        return None
+
+    def _read_doubting(self, doubting: tuple[int, Tile] | None, most: int
+                       ) -> tuple[int, tuple[int, Tile] | None]:
+        """The errors and warnings the round gives from the line being read
+        on with ``doubting``'s tile unknown, and the seat and tile of its
+        first placement that could not be made as written."""
+        s = self.shadow()
+        s.doubting = doubting
+        s.ahead(self.index, most)
+        return s.tally.n, s.faulted
 
     def reach(self, trials: int, totals: bool = False) -> int:
         """How many lines each of ``trials`` readings may read ahead, the

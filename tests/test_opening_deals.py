@@ -18,7 +18,7 @@ import pytest
 
 from tests.conftest import RECORDS
 from tests.test_check import PAGAT, edit
-from tests.test_recovery import OUT, ROUND_2, shown
+from tests.test_recovery import OUT, ROUND_2, notes, shown
 from tests.test_replay_rules import NO_DOUBLE
 
 FAMILY = (RECORDS / "family-pagat-3p.mgn").read_text(encoding="utf-8")
@@ -201,9 +201,21 @@ def test_a_slip_in_a_given_away_hand_is_read_as_the_tile_a_digit_away() -> None:
     and the line reads as 5-6R (one digit away, fitting R), after which
     the round plays as written: one finding with its reading, not the
     rest of the round set aside."""
-    assert shown(edit(KEPT, "Citra: 5-6R +10", "Citra: 6-6R +10")) == [
+    text = edit(KEPT, "Citra: 5-6R +10", "Citra: 6-6R +10")
+    assert shown(text) == [
         (12, 8, "does-not-fit", "6-6 does not fit R, which shows 5; open ends: L=4, R=5; "
          "did you mean 6-5?")]
+
+
+def test_a_tile_read_for_another_is_noted_unverified_once() -> None:
+    """The case above: whether Citra held her tile on line 12 is not
+    checked (it is unknown), which is said once a round, of the tile the
+    line is read as, not also of the tile as written (a note of each
+    kind per round, docs/notation.md 6)."""
+    text = edit(KEPT, "Citra: 5-6R +10", "Citra: 6-6R +10")
+    assert notes(text) == [
+        (12, "unverified", "round 1: hands are not in the record, so whether players held "
+         "the tiles they placed is not checked (first: Citra's 6-5 here)")]
 
 
 def test_an_illegal_draw_the_deduced_hand_shows_is_still_found() -> None:

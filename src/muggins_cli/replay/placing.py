@@ -57,8 +57,10 @@ def placement(m: Trials, rnd: Round, t: Turn, seat: int, hand: HandView,
     if chosen.hint is None:
         chosen.play(m)  # as written: the rules broken, reported as always
         return
+    # The notes of the line as written, but a reading notes what it cannot
+    # check of its own tile (one note of a kind a round).
     for d in found:
-        if d.severity is Severity.INFO:
+        if d.severity is Severity.INFO and (chosen is aside or d.code != "unverified"):
             m.report.emit(d)
     if errors:
         said(m, errors[0], chosen.hint)

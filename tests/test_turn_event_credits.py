@@ -15,6 +15,7 @@ from muggins_cli.notation.model import Turn
 from muggins_cli.notation.parser import parse_text
 from muggins_cli.replay.replay import replay_match
 from muggins_cli.replay.values import TurnEvent
+from tests.test_check import PAGAT, edit
 
 HEAD = """\
 [Players "Ana, Budi"]
@@ -108,3 +109,39 @@ def test_the_analysis_counts_calls_from_the_events() -> None:
     # Ana: 0 + 5 credited; Budi: 10 + the 5 his first call took.
     stats = {s.player: (s.scored, s.unclaimed) for s in f.matches[0].players}
     assert stats == {"Ana": (5, 10), "Budi": (15, 0)}
+
+
+def test_a_placement_read_as_another_tile_is_told_as_read_where_it_was_played() -> None:
+    """PAGAT with Budi's 0-3R (line 14) written 0-4R: 0-4 is in the stock,
+    and the line is read as 0-3R, his tile a digit away that fits R (0).
+    Its event is the turn as read, played on the table Budi faced: the
+    lead 5-5, his 5-0R, Ana's 0-0R; 0-3R scores 5 + 3 = 8, nothing a
+    multiple of five: 0 points; his hand before it was his deal less 5-0."""
+    text = edit(PAGAT, "Budi: 0-3R\n", "Budi: 0-4R\n")
+    (event,) = [e for e in _events(text) if e.line == 14]
+    assert [str(t) for t in event.layout.tiles()] == ["5-5", "0-5", "0-0"]
+    assert (str(event.placed), event.points, event.seat) == ("0-3R", 0, 1)
+    assert sorted(map(str, event.hand or ())) == ["0-3", "1-2", "1-3", "2-2", "4-6", "6-6"]
+    assert event.written.line == 14 and str(event.written.spelling.tile) == "0-4"
+
+
+def test_a_call_after_the_match_is_decided_takes_nothing() -> None:
+    """Spinner rules to 10: Ana's lead 5-5 scores 10, all claimed, and
+    decides the match on line 10. Budi's call after it is a line after the
+    match's end: it is told with that turn, as called, taking nothing."""
+    text = HEAD.format(rules="spinner").replace('[Result "*"]', '[Result "Ana"]\n[Target "10"]')
+    text += "Ana: 5-5 +10\nBudi: muggins +5\n"
+    (match,) = parse_text(text)
+    replayed = replay_match(match, record_resolver("hand.mgn"), collect_events=True)
+    assert [(d.line, d.code) for d in replayed.diagnostics] == [(12, "after-match-end")]
+    assert _credits(replayed.events) == [(11, 10, 10, 10, [(1, 5, 0)], 0)]
+
+
+def test_a_call_before_any_round_is_a_line_out_of_place() -> None:
+    """A muggins line before the first ``round`` line follows no turn: the
+    finding says where it is, at its own line and column."""
+    text = '[Players "Ana, Budi"]\n[Rules "spinner"]\n[Result "*"]\n\nBudi: muggins +5\n'
+    (match,) = parse_text(text)
+    assert [(d.line, d.column, d.code, d.message)
+            for d in replay_match(match, record_resolver("hand.mgn")).diagnostics] == [
+        (5, 1, "bad-round", "this line comes before any `round` line")]

@@ -388,6 +388,15 @@ EQUIVALENT.update({
         "the double for its holder never equals a seat, so tracker.astray sends every first "
         "turn of a deal-led round to readings._astray, which opens the round and asks "
         "again (started branch: the holder) and reads the holder's own turn as written",
+    "muggins_cli.replay.tracker.xǁTrackerǁ_other_end__mutmut_19":  # claimed None: -2
+        "-2 for -1 as 'no claim': choose_end hands claimed to _end_needed, which reads it "
+        "only as claimed >= 0",
+    "muggins_cli.replay.tracker.xǁTrackerǁ_other_end__mutmut_23":  # no end: key -2
+        "-2 for -1 as the key of a tile that fits no end: place reads it only as key < 0 "
+        "(and gives the round up)",
+    "muggins_cli.replay.tracker.xǁTrackerǁ_other_end__mutmut_24":  # no end: 1 point
+        "the points of a tile that fits no end: place gives the round up on key < 0 and "
+        "never reads them",
 })
 
 #: What mutmut's exit codes mean here; anything else (no tests, not

@@ -240,8 +240,8 @@ def _hands_shown(m: MatchState, rnd: Round, size: int
         seen = rnd.dealt_bits & every
         stock = rnd.stock_line
         if len(missing) == 1 and stock is not None:
-            rest = every & ~rnd.dealt_bits & ~bits_of(tok.tile for tok in stock.tiles)
-            if rest.bit_count() == size:
+            rest = _rest_of_set(every, rnd.dealt_bits | bits_of(t.tile for t in stock.tiles), size)
+            if rest:
                 hands[missing[0]] = HandView(rest)
                 seen |= rest
                 return hands, seen, every & ~seen
@@ -250,34 +250,39 @@ def _hands_shown(m: MatchState, rnd: Round, size: int
         # A tile off the set is reported on the deal line and not held.
         hands = [HandView(rnd.dealt[seat] & every) for seat in range(n)]
         return hands, seen, every & ~rnd.dealt_bits
-    deduced = deduce_round(m.match.body, rnd.line, m.seat, size)
-    listed = None
+    given = {i: bits_of(h) for i, h in deduce_round(m.match.body, rnd.line, m.seat, size).items()}
     if rnd.stock_line is not None:
         # A hand given away that holds a tile the stock line lists: the
         # stock line or a turn is wrong, and a slip in a turn gives away a
         # wrong hand. The stock is taken as written and the hand as hidden,
         # so that the turns, held to the stock, show the slip once.
         listed = bits_of(tok.tile for tok in rnd.stock_line.tiles)
-        deduced = {i: h for i, h in deduced.items() if not bits_of(h) & listed}
-    if listed is not None and len(deduced) == n - 1:
-        # One hand hidden beside the stock line and the others is the rest
-        # of the set.
-        (hidden,) = set(range(n)) - set(deduced)
-        rest = every & ~listed
-        for h in deduced.values():
-            rest &= ~bits_of(h)
-        if rest.bit_count() == size:
-            deduced[hidden] = set(tiles_of(rest))
-    hands = [HandView(bits_of(deduced[i])) if i in deduced else HandView(0, size)
-             for i in range(n)]
+        given = {i: bits for i, bits in given.items() if not bits & listed}
+        if len(given) == n - 1:
+            (hidden,) = set(range(n)) - set(given)
+            taken = listed
+            for bits in given.values():
+                taken |= bits
+            rest = _rest_of_set(every, taken, size)
+            if rest:
+                given[hidden] = rest
+    hands = [HandView(given[i]) if i in given else HandView(0, size) for i in range(n)]
     # A tile a turn of the round cannot place is no evidence of its hand.
-    doubt = m.doubted_tile(deduced) if deduced else None
+    doubt = m.doubted_tile(given) if given else None
     if doubt is not None:
         seat, tile = doubt
         hands[seat] = HandView(hands[seat].bits & ~(1 << tile.index()), 1)
     for view in hands:
         seen |= view.bits
     return hands, seen, every & ~seen if all(view.complete for view in hands) else None
+
+
+def _rest_of_set(every: int, taken: int, size: int) -> int:
+    """The tiles of the set (``every``, bits) outside ``taken``, when they
+    make one hand of ``size``: the one hand neither a line nor the play
+    shows, beside all the others and the stock line. 0 when they do not."""
+    rest = every & ~taken
+    return rest if rest.bit_count() == size else 0
 
 
 def _lead_by_deal(m: MatchState, rnd: Round) -> None:

@@ -463,13 +463,14 @@ class MatchState:
             self.ending = MatchEnding(self.winner, reason, self.round.number, line,
                                       tuple(self.scores), self.target)
 
-    def doubted_tile(self, given: dict[int, set[Tile]]) -> tuple[int, Tile] | None:
+    def doubted_tile(self, given: dict[int, int]) -> tuple[int, Tile] | None:
         """Of the opening hands the play gives away in a round without deal
-        lines (``given``, by seat), a tile not to take as held after all,
-        with its seat: a hand given away rests on every tile its holder is
-        written to place, and a slip in one of those turns gives the hand
-        away wrong. Only a replay that can read ahead can tell
-        (:class:`~.trials.Trials`); this one trusts them all."""
+        lines (``given``, by seat, as bits of ``Tile.index``), a tile not
+        to take as held after all, with its seat: a hand given away rests
+        on every tile its holder is written to place, and a slip in one of
+        those turns gives the hand away wrong. Only a replay that can read
+        ahead can tell (:class:`~.trials.Trials`); this one trusts them
+        all."""
         return None
 
     def hidden_block_possible(self, rnd: Round) -> bool:

@@ -125,7 +125,7 @@ class Trials(MatchState):
         return other
 
 
-    def doubted_tile(self, given: dict[int, set[Tile]]) -> tuple[int, Tile] | None:
+    def doubted_tile(self, given: dict[int, int]) -> tuple[int, Tile] | None:
         """A round's given-away hands are weighed when its first turn is
         read: the round is read ahead with them, and if its first placement
         that cannot be made as written (a tile not held, or not fitting
@@ -141,7 +141,7 @@ class Trials(MatchState):
         if not given or not most:
             return None
         trusted, faulted = self._read_doubting(None, most)
-        if faulted is None or faulted[1] not in given.get(faulted[0], ()):
+        if faulted is None or not given.get(faulted[0], 0) >> faulted[1].index() & 1:
             return None
         if self._read_doubting(faulted, most)[0] <= trusted:
             return faulted

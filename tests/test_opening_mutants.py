@@ -284,17 +284,15 @@ NO_DEALS = "".join(line for line in OUT.splitlines(keepends=True)
 @pytest.mark.parametrize(("stock", "expected"), [
     (STOCK, []),
     # 5-5 for 0-0: Ana places 5-5 (line 17) and never draws, so the stock
-    # cannot hold it. The stock line or Ana's turn is wrong, and the record
-    # cannot tell which (a slip in a turn gives away a wrong hand, as in
-    # tests/test_opening_deals.py): the stock is taken as written, and
-    # Ana's hand is the rest of the set, with 0-0 for 5-5. Her 5-5 is then
-    # the finding (it went unsaid), read as drawn from the stock's top.
-    # The reveal's finding follows from that reading alone (she keeps
-    # 0-0): one finding too many, left to the weighing of readings.
+    # cannot hold it. The stock line or Ana's turns are wrong: taking the
+    # stock as written makes Ana's hand the rest of the set, with 0-0 for
+    # 5-5, and then her 5-5 (line 17) and her reveal (she would keep 0-0)
+    # are two findings; taking the hands the play gives away makes the
+    # stock line the one slip. The round reads with fewer, so the stock
+    # line is the finding, naming both tiles.
     (STOCK.replace("0-0", "5-5"),
-     [(17, 6, "not-in-hand", "Ana places 5-5, which they do not hold (it is in the "
-       "stock); 5-5 is the next tile the draws show: write d5-5 before it"),
-      (19, 1, "reveal-mismatch", "Ana held 0-0 1-3 at the end of round 1, not 1-3")]),
+     [(5, 1, "bad-deal", "the stock is not the undealt tiles: it lacks 0-0 and holds "
+       "dealt tiles 5-5")]),
 ])
 def test_a_stock_line_is_held_to_the_hands_a_record_gives_away(
         stock: str, expected: list[tuple[int, int, str, str]]) -> None:

@@ -250,15 +250,31 @@ def _hands_shown(m: MatchState, rnd: Round, size: int
         # A tile off the set is reported on the deal line and not held.
         hands = [HandView(rnd.dealt[seat] & every) for seat in range(n)]
         return hands, seen, every & ~rnd.dealt_bits
+    return _hands_given_away(m, rnd, size)
+
+
+def _hands_given_away(m: MatchState, rnd: Round, size: int
+                      ) -> tuple[list[HandView], int, int | None]:
+    """:func:`_hands_shown` in a round without deal lines: the hands its
+    play gives away (:func:`.deduce.deduce_round`), weighed against its
+    stock line and its own turns."""
+    n = len(m.players)
+    every = m.table.all_mask
+    seen = 0
     given = {i: bits_of(h) for i, h in deduce_round(m.match.body, rnd.line, m.seat, size).items()}
+    stock_first = True
     if rnd.stock_line is not None:
         # A hand given away that holds a tile the stock line lists: the
-        # stock line or a turn is wrong, and a slip in a turn gives away a
-        # wrong hand. The stock is taken as written and the hand as hidden,
-        # so that the turns, held to the stock, show the slip once.
+        # stock line or a turn is wrong (a slip in a turn gives away a
+        # wrong hand). Taking the stock as written, the hand is hidden, so
+        # that the turns, held to the stock, show the slip once; taking the
+        # hands, the stock line is the slip. Whichever the round bears out.
         listed = bits_of(tok.tile for tok in rnd.stock_line.tiles)
-        given = {i: bits for i, bits in given.items() if not bits & listed}
-        if len(given) == n - 1:
+        kept = {i: bits for i, bits in given.items() if not bits & listed}
+        stock_first = len(kept) == len(given) or m.stock_line_first()
+        if stock_first:
+            given = kept
+        if stock_first and len(given) == n - 1:
             (hidden,) = set(range(n)) - set(given)
             taken = listed
             for bits in given.values():
@@ -268,7 +284,7 @@ def _hands_shown(m: MatchState, rnd: Round, size: int
                 given[hidden] = rest
     hands = [HandView(given[i]) if i in given else HandView(0, size) for i in range(n)]
     # A tile a turn of the round cannot place is no evidence of its hand.
-    doubt = m.doubted_tile(given) if given else None
+    doubt = m.doubted_tile(given, stock_first) if given else None
     if doubt is not None:
         seat, tile = doubt
         hands[seat] = HandView(hands[seat].bits & ~(1 << tile.index()), 1)
@@ -309,8 +325,8 @@ def _lead_by_deal(m: MatchState, rnd: Round) -> None:
 
 
 def _check_stock(m: MatchState, rnd: Round, item: StockLine, pool: int | None) -> None:
-    """``pool``: the undealt tiles (bits) when every hand is known (dealt, or
-    given away by the record without a tile the stock line lists)."""
+    """``pool``: the undealt tiles (bits) when every hand is known (dealt,
+    or given away by the play and taken over the stock line)."""
     every = m.table.all_mask
     seen = 0
     for tok in item.tiles:

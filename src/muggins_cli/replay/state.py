@@ -463,7 +463,17 @@ class MatchState:
             self.ending = MatchEnding(self.winner, reason, self.round.number, line,
                                       tuple(self.scores), self.target)
 
-    def doubted_tile(self, given: dict[int, int]) -> tuple[int, Tile] | None:
+    def stock_line_first(self) -> bool:
+        """In a round without deal lines, whether its ``stock`` line is
+        taken as written when a hand the play gives away holds a tile it
+        lists (the hand then hidden), rather than the hands (the stock line
+        then the finding). Either the stock line or a turn is wrong; only
+        a replay that can read ahead can tell which
+        (:class:`~.trials.Trials`); this one takes the stock line."""
+        return True
+
+    def doubted_tile(self, given: dict[int, int], stock_first: bool
+                     ) -> tuple[int, Tile] | None:
         """Of the opening hands the play gives away in a round without deal
         lines (``given``, by seat, as bits of ``Tile.index``), a tile not
         to take as held after all, with its seat: a hand given away rests

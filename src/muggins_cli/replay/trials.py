@@ -61,9 +61,10 @@ class Trials(MatchState):
         # A turn's event, told once the lines after it show whether a
         # muggins call follows it.
         self.held: TurnEvent | None = None
-        # The tile of a given-away hand a shadow weighing it plays as unknown,
-        # and the first placement a shadow could not make as written.
-        self.doubting: tuple[int, Tile] | None = None
+        # How a shadow weighing a round's given-away hands opens it (the
+        # stock line first, and the tile it plays as unknown), and the first
+        # placement a shadow could not make as written.
+        self.weighing: tuple[bool, tuple[int, Tile] | None] = (True, None)
         self.faulted: tuple[int, Tile] | None = None
 
     # -- the tracker's, played by a reading on it or on a shadow -------------
@@ -125,7 +126,21 @@ class Trials(MatchState):
         return other
 
 
-    def doubted_tile(self, given: dict[int, int]) -> tuple[int, Tile] | None:
+    def stock_line_first(self) -> bool:
+        """The round is read ahead both ways (the stock line as written, or
+        the hands the play gives away); the stock line is taken unless the
+        round then reads with more errors and warnings. A shadow plays the
+        way it was given to weigh."""
+        if self.trial:
+            return self.weighing[0]
+        most = self.reach(2)
+        if not most:
+            return True
+        as_listed = self._read_with((True, None), most)[0]
+        return not as_listed or as_listed <= self._read_with((False, None), most)[0]
+
+    def doubted_tile(self, given: dict[int, int], stock_first: bool
+                     ) -> tuple[int, Tile] | None:
         """A round's given-away hands are weighed when its first turn is
         read: the round is read ahead with them, and if its first placement
         that cannot be made as written (a tile not held, or not fitting
@@ -136,24 +151,24 @@ class Trials(MatchState):
         the turn (an illegal draw "while holding" it) is then no finding.
         A shadow plays the doubt it was given to weigh."""
         if self.trial:
-            return self.doubting
+            return self.weighing[1]
         most = self.reach(2)
         if not given or not most:
             return None
-        trusted, faulted = self._read_doubting(None, most)
+        trusted, faulted = self._read_with((stock_first, None), most)
         if faulted is None or not given.get(faulted[0], 0) >> faulted[1].index() & 1:
             return None
-        if self._read_doubting(faulted, most)[0] <= trusted:
+        if self._read_with((stock_first, faulted), most)[0] <= trusted:
             return faulted
         return None
 
-    def _read_doubting(self, doubting: tuple[int, Tile] | None, most: int
-                       ) -> tuple[int, tuple[int, Tile] | None]:
+    def _read_with(self, weighing: tuple[bool, tuple[int, Tile] | None], most: int
+                   ) -> tuple[int, tuple[int, Tile] | None]:
         """The errors and warnings the round gives from the line being read
-        on with ``doubting``'s tile unknown, and the seat and tile of its
-        first placement that could not be made as written."""
+        on, opened as ``weighing`` says, and the seat and tile of its first
+        placement that could not be made as written."""
         s = self.shadow()
-        s.doubting = doubting
+        s.weighing = weighing
         s.ahead(self.index, most)
         return s.tally.n, s.faulted
 

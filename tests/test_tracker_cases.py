@@ -11,9 +11,11 @@ so drawing again after it, or laying another tile, is wrong.
 
 from __future__ import annotations
 
+from muggins_cli.engine.layout import open_ends
 from muggins_cli.notation.parser import parse_text
-from muggins_cli.replay.replay import replay_match
+from muggins_cli.replay.replay import position_at, replay_match
 from muggins_cli.rules.resolve import resolver_for
+from muggins_cli.tiles import End
 from tests.test_check import PAGAT, edit
 
 Finding = tuple[int, int, str, str, str]
@@ -70,3 +72,28 @@ def test_a_tile_on_the_table_drawn_with_the_hands_hidden() -> None:
          "Ana drew 0-5, which fits L (5), and must place it, not 2-6"),
         (20, 6, "ERROR", "illegal-draw", "Ana drew 3-5 while holding 0-5, which fits L (5)"),
     ]
+
+
+def test_the_lead_faces_the_way_it_is_written() -> None:
+    """PAGAT's deal with Ana leading 4-3, written high half first: the
+    position after it shows 4 at L and 3 at R, as written (the engine's
+    own way would put the low half at L), and Budi's 1-3R then joins the
+    3, leaving L 4 and R 1. Nothing is wrong with either turn."""
+    text = PAGAT[:PAGAT.index("Ana: 5-5 +10")] + "Ana: 4-3\nBudi: 1-3R\n"
+    assert found(text) == []
+    (match,) = parse_text(text)
+    resolve = resolver_for(None)
+    after_lead = position_at(match, resolve, "1.2")
+    assert open_ends(after_lead.rules, after_lead.layout) == {End.L: 4, End.R: 3}
+    after = position_at(match, resolve, "1.3")
+    assert open_ends(after.rules, after.layout) == {End.L: 4, End.R: 1}
+
+
+def test_the_lead_is_told_as_written() -> None:
+    """The same lead's turn event: 4-3 with its 4 facing L (what the
+    analysis and the study page show of the turn), then 1-3 at R."""
+    text = PAGAT[:PAGAT.index("Ana: 5-5 +10")] + "Ana: 4-3\nBudi: 1-3R\n"
+    (match,) = parse_text(text)
+    events = replay_match(match, resolver_for(None), collect_events=True).events
+    assert [(e.line, str(e.placed), e.placed.left if e.placed else -1) for e in events] == [
+        (11, "4-3", 4), (12, "1-3R", None)]

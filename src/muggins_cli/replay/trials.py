@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 
+from muggins_cli.engine.keys import EMPTY as EMPTY_KEY
 from muggins_cli.engine.layout import Layout
 from muggins_cli.notation.model import (
     BodyLine,
@@ -153,7 +154,7 @@ class Trials(MatchState):
         if self.trial:
             return self.weighing[1]
         most = self.reach(2)
-        if not given or not most:
+        if not given or not most or self._placed_as_written(most):
             return None
         trusted, faulted = self._read_with((stock_first, None), most)
         if faulted is None or not given.get(faulted[0], 0) >> faulted[1].index() & 1:
@@ -161,6 +162,37 @@ class Trials(MatchState):
         if self._read_with((stock_first, faulted), most)[0] <= trusted:
             return faulted
         return None
+
+    def _placed_as_written(self, most: int) -> bool:
+        """Whether each placement of the round, from the line being read
+        (its first turn) on, goes down where it is written, followed on
+        the table alone: the common round's answer, with no shadow to read
+        (an end left out that several ends take, or a tile off the set, is
+        no answer: the shadows then weigh the round)."""
+        table = self.table
+        key = EMPTY_KEY
+        for item in self.match.body[self.index:self.index + most]:
+            cls = item.__class__
+            if cls is RoundLine:
+                break
+            if cls is not Turn:
+                continue
+            assert isinstance(item, Turn)
+            spelling = item.spelling
+            tile = spelling.tile
+            if tile is None:
+                continue
+            if spelling.index >= table.n_tiles:
+                return False
+            if key == EMPTY_KEY:
+                key = table.lead(tile, spelling.a)
+                continue
+            end = spelling.end
+            fitting = [k for e, k, _ in table.moves(key, spelling.index) if end is None or e is end]
+            if len(fitting) != 1:
+                return False
+            key = fitting[0]
+        return True
 
     def _read_with(self, weighing: tuple[bool, tuple[int, Tile] | None], most: int
                    ) -> tuple[int, tuple[int, Tile] | None]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from muggins_cli.engine.layout import open_ends
 from muggins_cli.notation.parser import parse_text
-from muggins_cli.replay.replay import position_at, replay_match
+from muggins_cli.replay.replay import decisions, position_at, replay_match
 from muggins_cli.rules.resolve import resolver_for
 from muggins_cli.tiles import End
 from tests.test_check import PAGAT, edit
@@ -97,3 +97,15 @@ def test_the_lead_is_told_as_written() -> None:
     events = replay_match(match, resolver_for(None), collect_events=True).events
     assert [(e.line, str(e.placed), e.placed.left if e.placed else -1) for e in events] == [
         (11, "4-3", 4), (12, "1-3R", None)]
+
+
+def test_a_first_turn_with_a_draw_has_no_draw_to_weigh_whoever_plays_it() -> None:
+    """A round's first turn that draws (any tile may open, so the draw is
+    wrong) is weighed as its placement alone: no position before the
+    draw, whether the player due to lead drew (Ana) or another did
+    (Budi, out of turn, read as written)."""
+    head = PAGAT[:PAGAT.index("Ana: 5-5 +10")]
+    for body, seat in (("Ana: d0-4 5-5\n", 0), ("Budi: d0-4 6-6\n", 1)):
+        (match,) = parse_text(head + body)
+        assert [(d.turn.line, d.start, d.at.to_move)
+                for d in decisions(match, resolver_for(None))] == [(11, None, seat)]

@@ -26,6 +26,7 @@ from muggins_cli.rules.resolve import resolver_for
 from muggins_cli.tiles import End, Tile
 from tests.test_check import PAGAT, edit
 from tests.test_faults_cases import HIDDEN, NO_DRAW, cut
+from tests.test_tracker_cases import without
 
 Finding = tuple[int, int, str, str, str]
 
@@ -64,6 +65,24 @@ def test_a_tile_off_the_set_kept_in_hand_fits_a_later_end() -> None:
     assert found(OFF_SET) == [
         (21, 11, "ERROR", "illegal-draw", "Ana drew 6-7, which is not in the stock"),
         (23, 6, "ERROR", "illegal-draw", "Ana drew 3-5 while holding 6-7, which fits R (6)"),
+    ]
+
+
+def test_a_tile_off_the_set_drawn_with_the_hands_hidden() -> None:
+    """OFF_SET without deal and stock lines (every turn three lines
+    earlier: the draw on line 18, column 11): the stock is hidden, but no
+    stock of a double-six set holds 6-7, so the draw is as wrong as with
+    the stock shown, and the 6-7 is held as there (line 20's draw of 3-5).
+    The hands being hidden, Ana's first placement and her first draw are
+    noted as unchecked (lines 8 and 18)."""
+    text = without(OFF_SET, "deal ", "stock ")
+    assert found(text) == [
+        (8, 6, "INFO", "unverified", "round 1: hands are not in the record, so whether "
+         "players held the tiles they placed is not checked (first: Ana's 5-5 here)"),
+        (18, 6, "INFO", "unverified", "round 1: hands are not in the record, so whether a "
+         "player could play instead of drawing is not checked (first: Ana here)"),
+        (18, 11, "ERROR", "illegal-draw", "Ana drew 6-7, which is not in a double-6 set"),
+        (20, 6, "ERROR", "illegal-draw", "Ana drew 3-5 while holding 6-7, which fits R (6)"),
     ]
 
 

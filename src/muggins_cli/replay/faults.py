@@ -84,6 +84,11 @@ def drawn_from_stock(m: MatchState, rnd: Round, t: Turn, i: int, tile: Tile | No
             d = t.draws[i]
             m.report.error(d.line, d.column, "illegal-draw",
                            f"{t.player} drew {tile}, which is not in the stock")
+    elif tile.hi > m.rules.max_pip:
+        # No stock of the set holds it, hidden or not.
+        d = t.draws[i]
+        m.report.error(d.line, d.column, "illegal-draw",
+                       f"{t.player} drew {tile}, which is not in a double-{m.rules.max_pip} set")
     elif rnd.seen & bit:
         d = t.draws[i]
         m.report.error(d.line, d.column, "illegal-draw",

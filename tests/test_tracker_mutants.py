@@ -51,30 +51,27 @@ def found(text: str, path: Path | None = None) -> list[Finding]:
 
 #: PAGAT's line 21 with a 6-7 drawn between Ana's 0-4 and 2-6: no tile of
 #: a double-six set, so not in the stock; taken as drawn (docs/diagnostics.md,
-#: illegal-draw), it stays in her hand, as 6-7 fits neither L (5) nor R (2).
+#: illegal-draw), it stays in her hand, a tile nobody can play.
 OFF_SET = edit(PAGAT, "Ana: d0-4 d2-6 2-6R", "Ana: d0-4 d6-7 d2-6 2-6R")
 
 
-def test_a_tile_off_the_set_kept_in_hand_fits_a_later_end() -> None:
-    """Ana's draw of 2-6 after the 6-7 asks what her hand holds that fits
-    L 5 and R 2: 6-7 by its pips does not, nor do 4-4 1-1 0-4, so the draw
-    is allowed. After Budi's 6-6R (line 22) R shows 6, and the 6-7 she
-    holds fits it by its pips: her draw of 3-5 on line 23 is one under
-    must_play while holding a tile that fits. The 3-5 fits L (5) and
-    scores as written (15), so nothing else changes."""
+def test_a_tile_off_the_set_kept_in_hand_fits_no_end() -> None:
+    """After Budi's 6-6R (line 22) R shows 6, and Ana draws 3-5 (line 23)
+    holding 4-4 1-1 0-4 (none fits L 5 or R 6) and the 6-7 of her slip.
+    What she really drew there is not known, so whether she held a tile
+    that fits is not either: the 6-7 fits no end by its pips, and her
+    draw is no finding. One slip, one finding."""
     assert found(OFF_SET) == [
-        (21, 11, "ERROR", "illegal-draw", "Ana drew 6-7, which is not in the stock"),
-        (23, 6, "ERROR", "illegal-draw", "Ana drew 3-5 while holding 6-7, which fits R (6)"),
-    ]
+        (21, 11, "ERROR", "illegal-draw", "Ana drew 6-7, which is not in the stock")]
 
 
 def test_a_tile_off_the_set_drawn_with_the_hands_hidden() -> None:
     """OFF_SET without deal and stock lines (every turn three lines
     earlier: the draw on line 18, column 11): the stock is hidden, but no
     stock of a double-six set holds 6-7, so the draw is as wrong as with
-    the stock shown, and the 6-7 is held as there (line 20's draw of 3-5).
-    The hands being hidden, Ana's first placement and her first draw are
-    noted as unchecked (lines 8 and 18)."""
+    the stock shown, and the one finding. The hands being hidden, Ana's
+    first placement and her first draw are noted as unchecked (lines 8
+    and 18)."""
     text = without(OFF_SET, "deal ", "stock ")
     assert found(text) == [
         (8, 6, "INFO", "unverified", "round 1: hands are not in the record, so whether "
@@ -82,7 +79,6 @@ def test_a_tile_off_the_set_drawn_with_the_hands_hidden() -> None:
         (18, 6, "INFO", "unverified", "round 1: hands are not in the record, so whether a "
          "player could play instead of drawing is not checked (first: Ana here)"),
         (18, 11, "ERROR", "illegal-draw", "Ana drew 6-7, which is not in a double-6 set"),
-        (20, 6, "ERROR", "illegal-draw", "Ana drew 3-5 while holding 6-7, which fits R (6)"),
     ]
 
 

@@ -401,27 +401,16 @@ EQUIVALENT.update({
 })
 
 _T = "muggins_cli.replay.tracker.xǁTrackerǁ"
-_HELD_OPEN = ("_held's answer is read only with the table open (pass_fault and draw_faults "
-              "answer an empty table before reading it), where fit_bits gives the hand's "
-              "tiles in the table's fit mask (in fit already) and those off the set that fit "
-              "by their pips (only when hand.bits >> n_tiles is nonzero)")
 _ONE_LINE = ("an event is made only by the tracker itself (shadows and invented turns make "
              "none), playing the body's line at self.index or a reading of it, and every "
              "reading (read_as, bad_pass's and placing's turns, made-up turns) keeps that "
              "line's number: body[self.index] is always a Turn on t's line, so written is it "
              "either way")
 EQUIVALENT.update({
-    _T + "_held__mutmut_4":  # hand.bits << n_tiles: fit_bits asked for any hand
-        _HELD_OPEN + ": for a hand with no tile off the set it adds nothing to fit",
-    _T + "_held__mutmut_5":  # fit = fit_bits(...)
-        _HELD_OPEN + ": it drops only tiles of fit the hand does not hold, and holding "
-        "reads fit only through hand.bits & fit",
     _T + "draws__mutmut_12":  # held asked after a fitting draw too
         "draw_faults reads held only when no fitting tile was drawn this turn (its elif "
         "after drawn_fits), where the code asks _held too; _held changes nothing, so "
         "asking it after a fitting draw as well is only work",
-    _T + "_pass__mutmut_1":  # astray defaults to True
-        "the one caller, Tracker._turn, always passes astray, so the default is never used",
     _T + "_blocked__mutmut_3":  # can_draw > 1
         "with one tile to draw, blocked_at hands can_draw on to engine.turn.blocked, which "
         "answers False itself for can_draw > 0: the early return only spares the work",

@@ -31,7 +31,7 @@ import dataclasses
 from muggins_cli.engine import turn as rules_of
 from muggins_cli.engine.keys import EMPTY as EMPTY_KEY
 from muggins_cli.engine.keys import tile_fits
-from muggins_cli.engine.layout import EMPTY, Layout, blocked_at, fit_bits
+from muggins_cli.engine.layout import EMPTY, Layout, blocked_at
 from muggins_cli.engine.scoring import EndReason
 from muggins_cli.engine.state import Place
 from muggins_cli.engine.table import RealMove
@@ -367,12 +367,10 @@ class Tracker(Trials):
                           f"{t.player} plays after round {rnd.number} ended ({how})")
 
     def _held(self, rnd: Round, hand: HandView) -> int:
-        """Whether ``hand`` holds a tile that fits (engine's holding)."""
-        table = self.table
-        fit = table.fit(rnd.key)
-        if hand.bits >> table.n_tiles:
-            fit |= fit_bits(table, rnd.key, hand.bits)
-        return rules_of.holding(hand.bits, hand.unknown, fit)
+        """Whether ``hand`` holds a tile that fits (engine's holding). A
+        tile off the set a hand keeps (a draw written wrong, found where it
+        was drawn) fits nothing: what was really drawn is not known."""
+        return rules_of.holding(hand.bits, hand.unknown, self.table.fit(rnd.key))
 
     def draws(self, rnd: Round, t: Turn, seat: int, hand: HandView, start: int = 0,
               drawn: Tile | None = None) -> Tile | None:
@@ -398,7 +396,7 @@ class Tracker(Trials):
         return drawn
 
     def _pass(self, rnd: Round, t: Turn, seat: int, hand: HandView, drawn: Tile | None,
-              before: Layout, astray: bool = False) -> None:
+              before: Layout, astray: bool) -> None:
         """``astray``: the turn was said to be the wrong player's first turn,
         which is all a pass on the empty table does wrong."""
         can_draw = rnd.can_draw

@@ -11,6 +11,8 @@ so drawing again after it, or laying another tile, is wrong.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from muggins_cli.engine.layout import open_ends
 from muggins_cli.notation.parser import parse_text
 from muggins_cli.replay.replay import decisions, position_at, replay_match
@@ -109,3 +111,20 @@ def test_a_first_turn_with_a_draw_has_no_draw_to_weigh_whoever_plays_it() -> Non
         (match,) = parse_text(head + body)
         assert [(d.turn.line, d.start, d.at.to_move)
                 for d in decisions(match, resolver_for(None))] == [(11, None, seat)]
+
+
+def test_a_placement_that_scores_one_point_is_credited(tmp_path: Path) -> None:
+    """Under ``score_value: multiples`` a count of 5 scores one point: Budi
+    leads 5-0 (5 + 0 = 5, one multiple of five) and claims +1, which is
+    his total on the score line after it; as much as 1 point is credited."""
+    (tmp_path / "mult.yaml").write_text("base: pagat\nscore_value: multiples\n",
+                                        encoding="utf-8")
+    head = PAGAT[:PAGAT.index("Ana: 5-5 +10")]
+    head = edit(edit(head, '[Rules "pagat"]', '[Rules "mult.yaml"]'), "lead Ana", "lead Budi")
+    (match,) = parse_text(head + "Budi: 5-0 +1\nscore Ana 0, Budi 1\n")
+    result = replay_match(match, resolver_for(str(tmp_path / "r.mgn")))
+    assert [d.code for d in result.diagnostics] == []
+    (match,) = parse_text(head + "Budi: 5-0 +1\nscore Ana 0, Budi 0\n")
+    result = replay_match(match, resolver_for(str(tmp_path / "r.mgn")))
+    assert [(d.line, d.code, d.message) for d in result.diagnostics] == [
+        (12, "total-mismatch", "Budi has 1, not 0")]

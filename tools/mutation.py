@@ -180,6 +180,10 @@ def prepare(work: Path, mutated: list[str]) -> None:
 #: says when a name here is no survivor any more). Each says why.
 _HIDDEN = ("deduce_round reads hidden[s] only as true or false (some draw of that seat "
            "was face down), and this still makes it nonzero")
+#: A block the placement itself makes, with every hand known.
+_BLOCK_KNOWN = ("credited ends a round as blocked only when _blocked says so, which needs "
+                "every hand known, and end_blocked reads line, column and inferred only for "
+                "the note of a block taken on trust, with some hand hidden")
 EQUIVALENT: dict[str, str] = {
     "muggins_cli.replay.deduce.x_deduce_round__mutmut_22": _HIDDEN,  # get(s, 0) - 1
     "muggins_cli.replay.deduce.x_deduce_round__mutmut_23": _HIDDEN,  # get(None, 0) + 1
@@ -389,6 +393,15 @@ EQUIVALENT.update({
         "the double for its holder never equals a seat, so tracker.astray sends every first "
         "turn of a deal-led round to readings._astray, which opens the round and asks "
         "again (started branch: the holder) and reads the holder's own turn as written",
+    "muggins_cli.replay.tracker.xǁTrackerǁ_claimed__mutmut_6":  # no claim: -2
+        "-2 for -1 as 'no claim': credited and claim_fault read it only as claimed < 0, "
+        "claimed >= 0 and claimed > points (points are never negative)",
+    "muggins_cli.replay.tracker.xǁTrackerǁcredited__mutmut_3":  # credit >= 0
+        "MatchState.credit returns at once for points <= 0: crediting 0 changes nothing",
+    "muggins_cli.replay.tracker.xǁTrackerǁcredited__mutmut_28": _BLOCK_KNOWN,  # line None
+    "muggins_cli.replay.tracker.xǁTrackerǁcredited__mutmut_29": _BLOCK_KNOWN,  # column None
+    "muggins_cli.replay.tracker.xǁTrackerǁcredited__mutmut_30": _BLOCK_KNOWN,  # inferred None
+    "muggins_cli.replay.tracker.xǁTrackerǁcredited__mutmut_35": _BLOCK_KNOWN,  # inferred True
     "muggins_cli.replay.tracker.xǁTrackerǁ_other_end__mutmut_19":  # claimed None: -2
         "-2 for -1 as 'no claim': choose_end hands claimed to _end_needed, which reads it "
         "only as claimed >= 0",

@@ -128,3 +128,25 @@ def test_a_placement_that_scores_one_point_is_credited(tmp_path: Path) -> None:
     result = replay_match(match, resolver_for(str(tmp_path / "r.mgn")))
     assert [(d.line, d.code, d.message) for d in result.diagnostics] == [
         (12, "total-mismatch", "Budi has 1, not 0")]
+
+
+def test_two_passes_on_the_empty_table_are_two_findings() -> None:
+    """Ana, due to lead, passes (any tile may open); Budi then passes on
+    the table still empty, which is as wrong: two turns, two findings,
+    and the round goes on with Ana's lead 5-5 (it scores 10, as claimed)."""
+    head = PAGAT[:PAGAT.index("Ana: 5-5 +10")]
+    assert found(head + "Ana: pass\nBudi: pass\nAna: 5-5 +10\n") == [
+        (11, 6, "ERROR", "illegal-pass", "Ana passed on the round's first turn; any tile may "
+         "open"),
+        (12, 7, "ERROR", "illegal-pass", "Budi passed on the round's first turn; any tile may "
+         "open")]
+
+
+def test_a_line_read_once_does_not_end_the_replay() -> None:
+    """PAGAT with Budi's 0-3R (line 14) written twice: the second is read
+    as the line repeated (one finding), and the replay goes on to the end:
+    the score line, now with Budi's 10 written 15, is checked (line 25)."""
+    text = edit(edit(PAGAT, "Budi: 0-3R\n", "Budi: 0-3R\nBudi: 0-3R\n"),
+                "score Ana 35, Budi 10", "score Ana 35, Budi 15")
+    assert [(line, code) for line, _, _, code, _ in found(text)] == [
+        (15, "out-of-turn"), (25, "total-mismatch")]

@@ -402,6 +402,10 @@ EQUIVALENT.update({
     "muggins_cli.replay.tracker.xǁTrackerǁcredited__mutmut_29": _BLOCK_KNOWN,  # column None
     "muggins_cli.replay.tracker.xǁTrackerǁcredited__mutmut_30": _BLOCK_KNOWN,  # inferred None
     "muggins_cli.replay.tracker.xǁTrackerǁcredited__mutmut_35": _BLOCK_KNOWN,  # inferred True
+    "muggins_cli.replay.tracker.xǁTrackerǁastray__mutmut_17":  # leader ... or seat != leader
+        "at a first turn with no leader due, or the due leader's own, readings._astray "
+        "opens the round (as _turn would) and reads the line as written: only where the "
+        "round is opened differs",
     "muggins_cli.replay.tracker.xǁTrackerǁ_other_end__mutmut_19":  # claimed None: -2
         "-2 for -1 as 'no claim': choose_end hands claimed to _end_needed, which reads it "
         "only as claimed >= 0",

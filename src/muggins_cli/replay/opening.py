@@ -206,9 +206,10 @@ def stock_line(m: MatchState, item: StockLine) -> None:
     rnd.stock_written(item)
 
 
-def open_play(m: MatchState, rnd: Round) -> bool:
-    """Set up hands and stock when the first turn arrives; False to skip
-    the round (its deal lines are not enough to play from)."""
+def open_play(m: MatchState, rnd: Round) -> None:
+    """Set up hands and stock when the first turn arrives (a round whose
+    deal lines are not enough to play from is played with those hands
+    hidden: :func:`_hands_shown`)."""
     n = len(m.players)
     size = m.rules.hand_size_for(n)
     hands, seen, pool = _hands_shown(m, rnd, size)
@@ -216,7 +217,6 @@ def open_play(m: MatchState, rnd: Round) -> bool:
     if rnd.stock_line is not None:
         _check_stock(m, rnd, rnd.stock_line, pool)
     _lead_by_deal(m, rnd)
-    return True
 
 
 def _hands_shown(m: MatchState, rnd: Round, size: int

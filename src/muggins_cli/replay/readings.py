@@ -233,8 +233,8 @@ def _astray(m: Trials, rnd: Round, t: Turn) -> Turn | None:
     seat = m.seat[t.player]
     first = rnd.turns == 0
     if first:
-        if not rnd.started and not open_play(m, rnd):
-            return t
+        if not rnd.started:
+            open_play(m, rnd)
         due = leader_due(m, rnd)
         if due is None:
             due = double_holder(m, rnd)
@@ -439,8 +439,9 @@ def before_end(m: Trials, rnd: Round, item: BodyLine) -> None:
         # A score line after a round's deal and before its first turn: that
         # turn, the leader's, may be the one lost.
         leader = leader_due(m, rnd)
-        if leader is None or not open_play(m, rnd) or rnd.skipping:
+        if leader is None:
             return
+        open_play(m, rnd)
         due = leader
     # As written unless a lost turn makes the line right and nothing after
     # it wrong (as written, the line's finding stands unexplained, and what

@@ -267,7 +267,9 @@ class Tracker(Trials):
                 # up already, while the replay weighed how to read it.
                 first = rnd.turns == 0
                 started = rnd.started and not first
-                if first and (rnd.started or open_play(self, rnd)):
+                if first:
+                    if not rnd.started:
+                        open_play(self, rnd)
                     rnd.due(self.seat[item.player])
                 m = Moment(At.TURN, rnd.number, turn, item, started, self.position)
         elif item is None or item.__class__ is RoundLine:
@@ -328,9 +330,8 @@ class Tracker(Trials):
             return
         astray = False
         if rnd.turns == 0:
-            if (not rnd.started and not open_play(self, rnd)) or rnd.skipping:
-                rnd.count_line()
-                return
+            if not rnd.started:
+                open_play(self, rnd)
             astray = check_leader(self, rnd, t, seat)
         elif seat != rnd.to_move and not self.dropped_since(rnd.last_turn_line, t.line):
             self.report.error(t.line, t.column, "out-of-turn",

@@ -16,8 +16,9 @@ from pathlib import Path
 from muggins_cli.engine.layout import open_ends
 from muggins_cli.notation.parser import parse_text
 from muggins_cli.replay.replay import decisions, position_at, replay_match
+from muggins_cli.replay.watch import CommentsRead
 from muggins_cli.rules.resolve import resolver_for
-from muggins_cli.tiles import End
+from muggins_cli.tiles import End, Tile
 from tests.test_check import PAGAT, edit
 
 Finding = tuple[int, int, str, str, str]
@@ -150,3 +151,41 @@ def test_a_line_read_once_does_not_end_the_replay() -> None:
                 "score Ana 35, Budi 10", "score Ana 35, Budi 15")
     assert [(line, code) for line, _, _, code, _ in found(text)] == [
         (15, "out-of-turn"), (25, "total-mismatch")]
+
+
+def test_comments_go_with_the_turn_or_the_round_they_are_read_in() -> None:
+    """PAGAT with a comment at the end of the round line, one on a line of
+    its own before the lead line (it goes with that line), and one at the
+    end of Budi's 0-3R (line 15 once the comment line is in): the turn's
+    own comment is the turn's, the others the round's, in order."""
+    text = edit(edit(edit(PAGAT, "round 1\n", "round 1  # the first round\n"),
+                     "lead Ana\n", "# Ana leads\nlead Ana\n"),
+                "Budi: 0-3R\n", "Budi: 0-3R   # a quiet move\n")
+    (match,) = parse_text(text)
+    read = CommentsRead()
+    replay_match(match, resolver_for(None), read)
+    comments = read.comments(match)
+    assert comments.turns == {15: ("a quiet move",)}
+    assert comments.rounds == {1: ("the first round", "Ana leads")}
+    assert comments.match == ()
+
+
+def test_the_turns_of_a_match_are_its_turn_lines_played() -> None:
+    """PAGAT's body has 13 turn lines (11 to 23), each played: what
+    ``muggins stats`` counts as the match's turns."""
+    (match,) = parse_text(PAGAT)
+    assert replay_match(match, resolver_for(None)).summary.turns == 13
+
+
+def test_a_pass_after_a_fitting_draw_is_weighed_with_the_tile_drawn() -> None:
+    """PAGAT's line 21 written ``Ana: d0-4 d2-6 pass``: she drew 2-6, which
+    fits R (2), and passed. Her decision is weighed where she stood after
+    the draws, the 11th turn, with 2-6 in hand to place; the position
+    before her first draw is that turn's too, nothing drawn yet."""
+    (match,) = parse_text(edit(PAGAT, "Ana: d0-4 d2-6 2-6R", "Ana: d0-4 d2-6 pass"))
+    (decision,) = [d for d in decisions(match, resolver_for(None)) if d.turn.line == 21]
+    assert (decision.turn.player, decision.turn.spelling.drawn) == (
+        "Ana", (Tile.of(0, 4), Tile.of(2, 6)))
+    assert (decision.at.turn, decision.at.drawn) == (11, Tile.of(2, 6))
+    assert decision.start is not None
+    assert (decision.start.turn, decision.start.drawn) == (11, None)

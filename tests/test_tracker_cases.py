@@ -20,6 +20,7 @@ from muggins_cli.replay.watch import CommentsRead
 from muggins_cli.rules.resolve import resolver_for
 from muggins_cli.tiles import End, Tile
 from tests.test_check import PAGAT, edit
+from tests.test_recovery import OUT
 
 Finding = tuple[int, int, str, str, str]
 
@@ -189,3 +190,31 @@ def test_a_pass_after_a_fitting_draw_is_weighed_with_the_tile_drawn() -> None:
     assert (decision.at.turn, decision.at.drawn) == (11, Tile.of(2, 6))
     assert decision.start is not None
     assert (decision.start.turn, decision.start.drawn) == (11, None)
+
+
+def test_a_pass_holding_a_fit_with_nothing_to_draw_is_read_as_the_play(
+        tmp_path: Path) -> None:
+    """PAGAT under pagat with the whole stock held back (nothing may be
+    drawn), cut after Ana's 0-0R: Budi's pass on line 14 while he holds
+    0-3, which fits R (0), is wrong, and Ana's 3-4R after it needs R to
+    show 3: the line is read as his 0-3R, one finding that says so."""
+    (tmp_path / "house.yaml").write_text("base: pagat\nplayers: [2]\nstock_reserve: 14\n",
+                                         encoding="utf-8")
+    text = edit(PAGAT, '[Rules "pagat"]', '[Rules "house.yaml"]')
+    text = text[:text.index("Budi: 0-3R")] + "Budi: pass\nAna: 3-4R\n"
+    (match,) = parse_text(text)
+    assert [(d.line, d.column, d.code, d.message) for d in
+            replay_match(match, resolver_for(str(tmp_path / "r.mgn"))).diagnostics] == [
+        (14, 7, "illegal-pass", "Budi passed while holding 0-3, which fits R (0); read as "
+         "Budi: 0-3R, which the rest of the round needs")]
+
+
+def test_a_last_line_written_twice_is_a_turn_after_the_round() -> None:
+    """tests/test_recovery.py's OUT, Budi's going out (0-6L, line 19)
+    written twice: the round is over, so the second is a turn after its
+    end, said as such; whose turn it would have been is no question once
+    the round is over."""
+    text = edit(OUT, "Budi: 0-6L\n", "Budi: 0-6L\nBudi: 0-6L\n")
+    assert [(line, column, code, message) for line, column, _, code, message
+            in found(text)] == [
+        (20, 1, "after-round-end", "Budi plays after round 1 ended (Budi went out)")]

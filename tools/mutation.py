@@ -180,6 +180,11 @@ def prepare(work: Path, mutated: list[str]) -> None:
 #: says when a name here is no survivor any more). Each says why.
 _HIDDEN = ("deduce_round reads hidden[s] only as true or false (some draw of that seat "
            "was face down), and this still makes it nonzero")
+#: A bare pass once the round or the match is over.
+_OVER_PASS = ("a pass once the round or the match is over is played as a line too many "
+              "(after-round-end, after-match-end at its line and column), whatever it is "
+              "read as: the readings bad_pass weighs change neither (checked with passes "
+              "after a going out and after the deciding play); the guard spares the weighing")
 #: A block the placement itself makes, with every hand known.
 _BLOCK_KNOWN = ("credited ends a round as blocked only when _blocked says so, which needs "
                 "every hand known, and end_blocked reads line, column and inferred only for "
@@ -406,6 +411,13 @@ EQUIVALENT.update({
         "at a first turn with no leader due, or the due leader's own, readings._astray "
         "opens the round (as _turn would) and reads the line as written: only where the "
         "round is opened differs",
+    "muggins_cli.replay.tracker.xǁTrackerǁ_bad_pass__mutmut_1": _OVER_PASS,  # skipping and won
+    "muggins_cli.replay.tracker.xǁTrackerǁ_bad_pass__mutmut_2": _OVER_PASS,  # ended and skipping
+    "muggins_cli.replay.tracker.xǁTrackerǁ_bad_pass__mutmut_3":  # not turns and ended
+        _OVER_PASS + "; and at a round's first turn pass_fault answers PASS_ON_EMPTY_TABLE, "
+        "which _bad_pass does not count",
+    "muggins_cli.replay.tracker.xǁTrackerǁ_bad_pass__mutmut_14":  # drawn_fits None
+        "None for False: pass_fault reads drawn_fits only for truth",
     "muggins_cli.replay.tracker.xǁTrackerǁ_other_end__mutmut_19":  # claimed None: -2
         "-2 for -1 as 'no claim': choose_end hands claimed to _end_needed, which reads it "
         "only as claimed >= 0",

@@ -218,3 +218,16 @@ def test_a_last_line_written_twice_is_a_turn_after_the_round() -> None:
     assert [(line, column, code, message) for line, column, _, code, message
             in found(text)] == [
         (20, 1, "after-round-end", "Budi plays after round 1 ended (Budi went out)")]
+
+
+def test_a_comment_on_a_line_before_any_round_goes_with_the_match() -> None:
+    """A score line before the first ``round`` line (out of place: one
+    finding) with a comment at its end: read in no round, the comment goes
+    with the match, not with a round."""
+    text = edit(PAGAT, "round 1\n", "score Ana 0, Budi 0   # before any round\n\nround 1\n")
+    (match,) = parse_text(text)
+    read = CommentsRead()
+    result = replay_match(match, resolver_for(None), read)
+    assert [(d.line, d.code) for d in result.diagnostics] == [(6, "bad-round")]
+    comments = read.comments(match)
+    assert (comments.turns, comments.rounds, comments.match) == ({}, {}, ("before any round",))

@@ -180,6 +180,10 @@ def prepare(work: Path, mutated: list[str]) -> None:
 #: says when a name here is no survivor any more). Each says why.
 _HIDDEN = ("deduce_round reads hidden[s] only as true or false (some draw of that seat "
            "was face down), and this still makes it nonzero")
+#: The layout key a placement makes.
+_KEY_PLACED = ("a layout key's lowest field is its kind (keys.EMPTY 0, LINE 1, SPINNER 2), "
+               "so a layout holding a tile has a positive key, and _other_end answers -1 "
+               "when the tile fits no end: key <= 0 and key < 1 read as key < 0")
 #: A bare pass once the round or the match is over.
 _OVER_PASS = ("a pass once the round or the match is over is played as a line too many "
               "(after-round-end, after-match-end at its line and column), whatever it is "
@@ -418,6 +422,22 @@ EQUIVALENT.update({
         "which _bad_pass does not count",
     "muggins_cli.replay.tracker.xǁTrackerǁ_bad_pass__mutmut_14":  # drawn_fits None
         "None for False: pass_fault reads drawn_fits only for truth",
+    "muggins_cli.replay.tracker.xǁTrackerǁ_turn__mutmut_11":  # astray = None
+        "None for False: _pass reads astray only for truth",
+    "muggins_cli.replay.tracker.xǁTrackerǁ_turn__mutmut_57":  # before: the layout always
+        "before is read only to build turn events (self.events): the layout made without "
+        "them is only work",
+    "muggins_cli.replay.tracker.xǁTrackerǁ_turn__mutmut_60":  # draws asked always
+        "draws loops over the turn's written draws from the first: with none it does "
+        "nothing and answers None",
+    "muggins_cli.replay.tracker.xǁTrackerǁplace__mutmut_35":  # no tile drawn: -2
+        "-2 for -1 as 'no tile drawn': place_faults reads it only as drawn >= 0",
+    "muggins_cli.replay.tracker.xǁTrackerǁplace__mutmut_40":  # moves on the empty table too
+        "moves is read only with the table open (the lead takes table.lead, and "
+        "_fits_as_written is asked only for key != EMPTY_KEY); table.moves answers the "
+        "empty key without harm: only work",
+    "muggins_cli.replay.tracker.xǁTrackerǁplace__mutmut_133": _KEY_PLACED,  # key <= 0
+    "muggins_cli.replay.tracker.xǁTrackerǁplace__mutmut_134": _KEY_PLACED,  # key < 1
     "muggins_cli.replay.tracker.xǁTrackerǁ_other_end__mutmut_19":  # claimed None: -2
         "-2 for -1 as 'no claim': choose_end hands claimed to _end_needed, which reads it "
         "only as claimed >= 0",

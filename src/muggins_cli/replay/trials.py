@@ -126,7 +126,6 @@ class Trials(MatchState):
             other.round = self.round.fork()
         return other
 
-
     def stock_line_first(self) -> bool:
         """The round is read ahead both ways (the stock line as written, or
         the hands the play gives away); the stock line is taken unless the

@@ -321,3 +321,15 @@ def test_a_deal_line_with_a_tile_too_many_that_is_wrong_is_one_finding(
     found = shown(edit(PAGAT, "deal Ana 5-5 3-4 6-1 0-0 2-3 4-4 1-1",
                        f"deal Ana {hand}"))
     assert [f for f in found if f[0] == 8] == [said]
+
+
+def test_a_deal_line_missing_beside_a_stock_line_a_tile_short() -> None:
+    """PAGAT without Budi's deal line and with its stock line a tile short
+    (0-2 left out: 13 tiles). What neither Ana's deal line nor the stock
+    line holds is 28 - 7 - 13 = 8 tiles, not a hand of 7, so Budi's hand
+    is not known and stays hidden, and the stock line is held to the count
+    the deal leaves: two slips, two findings, each saying what it is."""
+    text = edit(PAGAT, "deal Budi 5-0 1-2 6-6 0-3 2-2 4-6 1-3\n", "")
+    assert shown(edit(text, " 5-6 0-2\n", " 5-6\n")) == [
+        (8, 1, "bad-deal", "deal lines for only some players (none for Budi)"),
+        (9, 1, "bad-deal", "the stock holds 13 tiles; 14 were left undealt")]

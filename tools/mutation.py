@@ -184,6 +184,10 @@ _HIDDEN = ("deduce_round reads hidden[s] only as true or false (some draw of tha
 _KEY_PLACED = ("a layout key's lowest field is its kind (keys.EMPTY 0, LINE 1, SPINNER 2), "
                "so a layout holding a tile has a positive key, and _other_end answers -1 "
                "when the tile fits no end: key <= 0 and key < 1 read as key < 0")
+#: The stock line first, before there is a stock line.
+_STOCK_FIRST = ("stock_first is read only by shadows weighing a round with a stock line "
+                "(Trials.stock_line_first, in _hands_given_away's stock branch), which sets "
+                "it first: its value before, in a round without one, is never read")
 #: A bare pass once the round or the match is over.
 _OVER_PASS = ("a pass once the round or the match is over is played as a line too many "
               "(after-round-end, after-match-end at its line and column), whatever it is "
@@ -438,6 +442,10 @@ EQUIVALENT.update({
         "empty key without harm: only work",
     "muggins_cli.replay.tracker.xǁTrackerǁplace__mutmut_133": _KEY_PLACED,  # key <= 0
     "muggins_cli.replay.tracker.xǁTrackerǁplace__mutmut_134": _KEY_PLACED,  # key < 1
+    "muggins_cli.replay.opening.x__hands_given_away__mutmut_15": _STOCK_FIRST,  # None
+    "muggins_cli.replay.opening.x__hands_given_away__mutmut_16": _STOCK_FIRST,  # False
+    "muggins_cli.replay.opening.x__hands_given_away__mutmut_60":  # doubted_tile asked always
+        "doubted_tile answers None at once for no given-away hand: asking it is only work",
     "muggins_cli.replay.tracker.xǁTrackerǁ_other_end__mutmut_19":  # claimed None: -2
         "-2 for -1 as 'no claim': choose_end hands claimed to _end_needed, which reads it "
         "only as claimed >= 0",

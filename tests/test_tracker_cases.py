@@ -231,3 +231,16 @@ def test_a_comment_on_a_line_before_any_round_goes_with_the_match() -> None:
     assert [(d.line, d.code) for d in result.diagnostics] == [(6, "bad-round")]
     comments = read.comments(match)
     assert (comments.turns, comments.rounds, comments.match) == ({}, {}, ("before any round",))
+
+
+def test_a_drawn_tile_with_a_digit_wrong_is_read_as_the_stocks_next() -> None:
+    """Line 21 with Ana's first draw written 0-1 (in the stock, not next)
+    or 0-7 (in no double-six set) for 0-4: one half off the tile the stock
+    brings out next, with the draws after it in step (2-6 follows), and
+    nowhere else known: a digit written wrong, read as 0-4, one finding;
+    the turn then plays as recorded."""
+    assert found(edit(PAGAT, DRAWS, "Ana: d0-1 d2-6 2-6R")) == [
+        (21, 6, "ERROR", "illegal-draw", "Ana drew 0-1, which is not the next tile of the "
+         "stock (0-4 is); read as 0-4")]
+    assert found(edit(PAGAT, DRAWS, "Ana: d0-7 d2-6 2-6R")) == [
+        (21, 6, "ERROR", "illegal-draw", "Ana drew 0-7, which is not in the stock; read as 0-4")]

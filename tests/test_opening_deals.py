@@ -245,6 +245,19 @@ def test_an_end_letter_slip_in_a_given_away_hand_leaves_the_hand_known() -> None
     assert notes(text) == []
 
 
+def test_a_tile_off_the_set_in_a_given_away_hand_is_read_as_the_tile_a_digit_away(
+) -> None:
+    """KEPT with Citra's 2-4L on line 15 written 2-9L: the ends show L=2,
+    R=6, so the 2 of 2-9 matches L, but there is no 2-9 in a double-6 set:
+    the tile, not its end, is the slip. As written the play gives her hand
+    a 2-9 (and not the 2-4); taken as a slip, that tile is unknown and the
+    line reads as 2-4L (one digit away, fitting L): one finding, not the
+    rest of the round set aside."""
+    text = edit(KEPT, "Citra: 2-4L +10", "Citra: 2-9L +10")
+    assert shown(text) == [
+        (15, 8, "not-in-hand", "2-9 is not in a double-6 set; did you mean 2-4?")]
+
+
 def test_an_end_letter_slip_leaves_an_earlier_illegal_draw_as_found() -> None:
     """The illegal draw of the case before (Citra drew 2-2 on line 18
     holding 1-4, which fits L (4), R (1)) with her 1-4L on line 24 written

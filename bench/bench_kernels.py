@@ -215,6 +215,12 @@ def openings(deals2: int, deals4: int) -> list[dict[str, object]]:
 
 
 def _opening_rows(trees: dict[str, Path], rows: list[dict[str, object]], repeat: int) -> None:
+    for row in rows:
+        if not row["deals"]:
+            print(f"{row['name']}: no deals asked for")
+    rows = [row for row in rows if row["deals"]]
+    if not rows:
+        return
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(rows, f)
     try:
@@ -227,9 +233,6 @@ def _opening_rows(trees: dict[str, Path], rows: list[dict[str, object]], repeat:
     for i, row in enumerate(rows):
         deals = row["deals"]
         assert isinstance(deals, list)
-        if not deals:
-            print(f"{row['name']}: no deals asked for")
-            continue
         print(f"{row['name']}: {len(deals)} deals of round openings, x{repeat}:")
         spent: dict[str, list[float]] = {}
         for name in trees:

@@ -215,6 +215,12 @@ def openings(deals2: int, deals4: int) -> list[dict[str, object]]:
 
 
 def _opening_rows(trees: dict[str, Path], rows: list[dict[str, object]], repeat: int) -> None:
+    for row in rows:
+        if not row["deals"]:
+            print(f"{row['name']}: no deals asked for")
+    rows = [row for row in rows if row["deals"]]
+    if not rows:
+        return
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(rows, f)
     try:
@@ -228,10 +234,12 @@ def _opening_rows(trees: dict[str, Path], rows: list[dict[str, object]], repeat:
         deals = row["deals"]
         assert isinstance(deals, list)
         print(f"{row['name']}: {len(deals)} deals of round openings, x{repeat}:")
+        spent: dict[str, list[float]] = {}
         for name in trees:
             reps = [rep[i] for rep in got[name]]
             nodes = [int(x) for x in reps[0]["nodes"]]  # type: ignore[attr-defined]
             totals = [sum(r["seconds"]) for r in reps]  # type: ignore[call-overload]
+            spent[name] = totals
             ms = statistics.median(
                 statistics.median(r["seconds"]) for r in reps) * 1000  # type: ignore[call-overload]
             p90 = statistics.quantiles(nodes, n=10, method="inclusive")[-1] if len(nodes) > 1 \
@@ -239,7 +247,12 @@ def _opening_rows(trees: dict[str, Path], rows: list[dict[str, object]], repeat:
             print(f"  {name:5}  nodes a deal: median {statistics.median(nodes):>12,.0f}  "
                   f"p90 {p90:>12,.0f}  max {max(nodes):>12,}   "
                   f"median {ms:9.1f} ms a deal  {sum(nodes) / min(totals):>11,.0f} nodes/s")
+            print(f"         the row: fastest {min(totals):8.2f} s  "
+                  f"median {statistics.median(totals):8.2f} s")
         if len(trees) == 2:
+            this, other = spent["this"], spent["other"]
+            print(f"  this/other: fastest {min(this) / min(other):.3f}  "
+                  f"median {statistics.median(this) / statistics.median(other):.3f}")
             if got["this"][0][i]["values"] != got["other"][0][i]["values"]:
                 sys.exit(f"the two trees disagree on a value ({row['name']})")
             print("  same values")

@@ -232,6 +232,46 @@ def test_an_illegal_draw_the_deduced_hand_shows_is_still_found() -> None:
         (18, 8, "illegal-draw", "Citra drew 2-2 while holding 1-4, which fits L (4), R (1)")]
 
 
+def test_an_end_letter_slip_in_a_given_away_hand_leaves_the_hand_known() -> None:
+    """KEPT with Citra's 1-4L on line 24 written 1-4R: R shows 6, so 1-4
+    fits only L (4), where the next turns have it. The tile is hers as
+    the play gives it away (placed here, drawn nowhere), and only the end
+    letter is wrong: read as 1-4L, one finding. The hands stay given away,
+    so nothing is unverified (KEPT gives no note)."""
+    text = edit(KEPT, "Citra: 1-4L", "Citra: 1-4R")
+    assert shown(text) == [
+        (24, 8, "does-not-fit", "1-4 does not fit R, which shows 6; open ends: L=4, R=6; "
+         "read as 1-4L")]
+    assert notes(text) == []
+
+
+def test_a_tile_off_the_set_in_a_given_away_hand_is_read_as_the_tile_a_digit_away(
+) -> None:
+    """KEPT with Citra's 2-4L on line 15 written 2-9L: the ends show L=2,
+    R=6, so the 2 of 2-9 matches L, but there is no 2-9 in a double-6 set:
+    the tile, not its end, is the slip. As written the play gives her hand
+    a 2-9 (and not the 2-4); taken as a slip, that tile is unknown and the
+    line reads as 2-4L (one digit away, fitting L): one finding, not the
+    rest of the round set aside."""
+    text = edit(KEPT, "Citra: 2-4L +10", "Citra: 2-9L +10")
+    assert shown(text) == [
+        (15, 8, "not-in-hand", "2-9 is not in a double-6 set; did you mean 2-4?")]
+
+
+def test_an_end_letter_slip_leaves_an_earlier_illegal_draw_as_found() -> None:
+    """The illegal draw of the case before (Citra drew 2-2 on line 18
+    holding 1-4, which fits L (4), R (1)) with her 1-4L on line 24 written
+    1-4R: two slips, two findings, the draw's said of the 1-4 the play
+    gives her."""
+    text = edit(KEPT, "Citra: 3-4L", "Citra: d2-2 3-4L")
+    text = edit(text, "Citra: d2-2 2-2L +10", "Citra: 2-2L +10")
+    text = edit(text, "Citra: 1-4L", "Citra: 1-4R")
+    assert shown(text) == [
+        (18, 8, "illegal-draw", "Citra drew 2-2 while holding 1-4, which fits L (4), R (1)"),
+        (24, 8, "does-not-fit", "1-4 does not fit R, which shows 6; open ends: L=4, R=6; "
+         "read as 1-4L")]
+
+
 # -- a pass as a round's first turn -------------------------------------------
 # A pass on the empty table is a slip of its own (any tile may open), unless
 # the turn is already found to be the wrong player's: then it is that one

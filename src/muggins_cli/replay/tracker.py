@@ -440,7 +440,7 @@ class Tracker(Trials):
                 placing.placement(self, rnd, t, seat, hand, drawn, faults, before)
                 return
             if self.faulted is None:
-                self.faulted = (seat, tile)
+                self.faulted = (seat, tile, bool(moves) and not faults & _CANNOT)
         if faults and not say.place_faults(self, rnd, t, faults, drawn):
             rnd.give_up()
             return

@@ -64,9 +64,11 @@ class Trials(MatchState):
         self.held: TurnEvent | None = None
         # How a shadow weighing a round's given-away hands opens it (the
         # stock line first, and the tile it plays as unknown), and the first
-        # placement a shadow could not make as written.
+        # placement a shadow could not make as written: its seat, its tile,
+        # and whether that tile fits some other end (only the end letter
+        # may then be wrong).
         self.weighing: tuple[bool, tuple[int, Tile] | None] = (True, None)
-        self.faulted: tuple[int, Tile] | None = None
+        self.faulted: tuple[int, Tile, bool] | None = None
 
     # -- the tracker's, played by a reading on it or on a shadow -------------
 
@@ -149,6 +151,8 @@ class Trials(MatchState):
         hand away wrong, unless the round reads with more errors and
         warnings with that tile unknown: what the tile would show before
         the turn (an illegal draw "while holding" it) is then no finding.
+        A tile that fits another end may be right with its end letter
+        wrong, so it is doubted only if the round then reads with fewer.
         A shadow plays the doubt it was given to weigh."""
         if self.trial:
             return self.weighing[1]
@@ -156,10 +160,14 @@ class Trials(MatchState):
         if not given or not most or self._placed_as_written(most):
             return None
         trusted, faulted = self._read_with((stock_first, None), most)
-        if faulted is None or not given.get(faulted[0], 0) >> faulted[1].index() & 1:
+        if faulted is None:
             return None
-        if self._read_with((stock_first, faulted), most)[0] <= trusted:
-            return faulted
+        seat, tile, fits = faulted
+        if not given.get(seat, 0) >> tile.index() & 1:
+            return None
+        doubted = self._read_with((stock_first, (seat, tile)), most)[0]
+        if doubted < trusted or (doubted == trusted and not fits):
+            return seat, tile
         return None
 
     def _placed_as_written(self, most: int) -> bool:
@@ -194,7 +202,7 @@ class Trials(MatchState):
         return True
 
     def _read_with(self, weighing: tuple[bool, tuple[int, Tile] | None], most: int
-                   ) -> tuple[int, tuple[int, Tile] | None]:
+                   ) -> tuple[int, tuple[int, Tile, bool] | None]:
         """The errors and warnings the round gives from the line being read
         on, opened as ``weighing`` says, and the seat and tile of its first
         placement that could not be made as written."""

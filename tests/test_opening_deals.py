@@ -258,6 +258,22 @@ def test_a_tile_off_the_set_in_a_given_away_hand_is_read_as_the_tile_a_digit_awa
         (15, 8, "not-in-hand", "2-9 is not in a double-6 set; did you mean 2-4?")]
 
 
+def test_a_tile_nothing_near_can_stand_for_is_not_doubted() -> None:
+    """KEPT with Dewi's 0-6R on line 16 written 4-6R: R then shows 4, not
+    0, so Eko's 0-1R on line 17 fits neither end (L=4, R=4), and the
+    finding falls there, the first line that cannot go down. The play
+    gives Eko's hand away with 0-1 in it, and doubting that tile gains no
+    reading: a tile one digit away that fits 4 is 0-4 (on the table since
+    line 13) or 1-4 (Citra's, line 24). So the round reads as many
+    findings either way, the hands stay as the play gives them away, and
+    no `unverified` note says otherwise (KEPT gives none)."""
+    text = edit(KEPT, "Dewi: 0-6R", "Dewi: 4-6R")
+    assert shown(text) == [
+        (17, 6, "does-not-fit", "0-1 does not fit R, which shows 4; open ends: L=4, R=4; "
+         "the turn is set aside, as no reading of it fits the hands and the table")]
+    assert [line for line, code, _ in notes(text) if code == "unverified"] == []
+
+
 def test_an_end_letter_slip_leaves_an_earlier_illegal_draw_as_found() -> None:
     """The illegal draw of the case before (Citra drew 2-2 on line 18
     holding 1-4, which fits L (4), R (1)) with her 1-4L on line 24 written

@@ -20,6 +20,7 @@ from muggins_cli.replay.watch import CommentsRead
 from muggins_cli.rules.resolve import resolver_for
 from muggins_cli.tiles import End, Tile
 from tests.test_check import PAGAT, edit
+from tests.test_opening_deals import ROUND_1
 from tests.test_recovery import OUT
 
 Finding = tuple[int, int, str, str, str]
@@ -236,11 +237,27 @@ def test_a_comment_on_a_line_before_any_round_goes_with_the_match() -> None:
 def test_a_drawn_tile_with_a_digit_wrong_is_read_as_the_stocks_next() -> None:
     """Line 21 with Ana's first draw written 0-1 (in the stock, not next)
     or 0-7 (in no double-six set) for 0-4: one half off the tile the stock
-    brings out next, with the draws after it in step (2-6 follows), and
-    nowhere else known: a digit written wrong, read as 0-4, one finding;
-    the turn then plays as recorded."""
+    brings out next, with the draws after it in step (2-6 follows): a
+    digit written wrong, read as 0-4, one finding; the turn then plays as
+    recorded."""
     assert found(edit(PAGAT, DRAWS, "Ana: d0-1 d2-6 2-6R")) == [
         (21, 6, "ERROR", "illegal-draw", "Ana drew 0-1, which is not the next tile of the "
          "stock (0-4 is); read as 0-4")]
     assert found(edit(PAGAT, DRAWS, "Ana: d0-7 d2-6 2-6R")) == [
         (21, 6, "ERROR", "illegal-draw", "Ana drew 0-7, which is not in the stock; read as 0-4")]
+
+
+def test_a_drawn_tile_on_the_table_with_a_digit_wrong_is_read_as_the_stocks_next(
+) -> None:
+    """Round 1 of records/family-pagat-3p.mgn (deal and stock lines
+    there), Dewi's first draw on line 23 (``d0-5 d1-6 1-6R``) written
+    d0-4: 0-4 is on the table (Dewi laid it on line 17), so it cannot be
+    drawn; it is one half off 0-5, the stock's next, and her second draw
+    (1-6) follows the stock. A digit written wrong, read as 0-5: one
+    finding. Taken as drawn, the tile on the table put every later draw
+    of the round out of step with the stock (eight more findings), her
+    reveal and the totals."""
+    text = edit(ROUND_1, "Dewi: d0-5 d1-6 1-6R", "Dewi: d0-4 d1-6 1-6R")
+    assert found(text) == [
+        (23, 7, "ERROR", "illegal-draw", "Dewi drew 0-4, which is not in the stock; read as 0-5")]
+    assert found(ROUND_1) == []

@@ -438,10 +438,13 @@ EQUIVALENT.update({
         "-2 for -1 as 'no tile drawn': place_faults reads it only as drawn >= 0",
     "muggins_cli.replay.tracker.xǁTrackerǁplace__mutmut_40":  # moves on the empty table too
         "moves is read only with the table open (the lead takes table.lead, and "
-        "_fits_as_written is asked only for key != EMPTY_KEY); table.moves answers the "
-        "empty key without harm: only work",
-    "muggins_cli.replay.tracker.xǁTrackerǁplace__mutmut_133": _KEY_PLACED,  # key <= 0
-    "muggins_cli.replay.tracker.xǁTrackerǁplace__mutmut_134": _KEY_PLACED,  # key < 1
+        "_fits_as_written is asked only for key != EMPTY_KEY), or, for a shadow's first "
+        "fault, beside faults & _CANNOT: on the empty table a placement is a fault only "
+        "by a _CANNOT bit or a tile held elsewhere with the hand hidden, and only a "
+        "hand given away (so known: no PLACE_MAYBE_HELD) is ever doubted; table.moves "
+        "answers the empty key without harm: only work",
+    "muggins_cli.replay.tracker.xǁTrackerǁplace__mutmut_146": _KEY_PLACED,  # key <= 0
+    "muggins_cli.replay.tracker.xǁTrackerǁplace__mutmut_147": _KEY_PLACED,  # key < 1
     "muggins_cli.replay.opening.x__hands_given_away__mutmut_15": _STOCK_FIRST,  # None
     "muggins_cli.replay.opening.x__hands_given_away__mutmut_16": _STOCK_FIRST,  # False
     "muggins_cli.replay.opening.x__hands_given_away__mutmut_60":  # doubted_tile asked always

@@ -67,9 +67,12 @@ def drawn_from_stock(m: MatchState, rnd: Round, t: Turn, i: int, tile: Tile | No
                     else f"is not the next tile of the stock ({nxt} is)")
             d = t.draws[i]
             if one_half_off(tile, nxt) and _in_step(t, i, stock) \
-                    and not _known_elsewhere(rnd, tile):
+                    and (not _known_elsewhere(rnd, tile) or _drew_on(t, i)):
                 # A digit written wrong, as a reader takes it: the next
-                # tile, so the draws after it stay in step.
+                # tile, so the draws after it stay in step. A tile on the
+                # table or in a hand cannot be drawn, but nor can a draw
+                # written where none was made: the turn's later draws,
+                # following the stock, tell the two apart.
                 m.report.error(d.line, d.column, "illegal-draw",
                                f"{t.player} drew {tile}, which {what}; read as {nxt}")
                 return nxt
@@ -100,6 +103,11 @@ def _known_elsewhere(rnd: Round, tile: Tile) -> bool:
     """Whether ``tile`` is known to be in a hand or on the table."""
     bit = 1 << tile.index()
     return bool(rnd.seen & bit) or any(h.bits & bit for h in rnd.hands)
+
+
+def _drew_on(t: Turn, i: int) -> bool:
+    """Whether ``t`` shows the face of a draw after its ``i``-th."""
+    return any(d is not None for d in t.spelling.drawn[i + 1:])
 
 
 def _in_step(t: Turn, i: int, stock: list[Tile]) -> bool:

@@ -120,14 +120,30 @@ def _tile_readings(m: Trials, rnd: Round, t: Turn, hand: HandView, drawn: Tile |
                 out.append((_rewritten(t, [], tile, e), f"read as {spelling_of(t)}{e.value}"))
     if drawn is not None and drawn != tile:
         read(drawn, "read as {}, the tile drawn, which must go down")
-    known = hand.bits & table.all_mask
-    near = known | (unseen(m, rnd) if hand.unknown else 0)
-    for other in tiles_of(near):
-        if one_half_off(other, tile):
-            read(other, "did you mean {}?")
-    for other in tiles_of(known):
+    for other in _digit_away(m, rnd, hand, tile):
+        read(other, "did you mean {}?")
+    for other in tiles_of(hand.bits & table.all_mask):
         read(other, "read as {}, the tile of theirs the rest of the round bears out")
     return out
+
+
+def _digit_away(m: Trials, rnd: Round, hand: HandView, tile: Tile) -> list[Tile]:
+    """The tiles ``tile`` may be with one digit written wrong that ``hand``
+    may hold: its own, and, while it is not all known, those no other hand
+    holds and the table does not show."""
+    near = (hand.bits & m.table.all_mask) | (unseen(m, rnd) if hand.unknown else 0)
+    return [other for other in tiles_of(near) if one_half_off(other, tile)]
+
+
+def reads_a_digit_away(m: Trials, rnd: Round, hand: HandView, tile: Tile) -> bool:
+    """Whether, were ``tile`` not known to be in ``hand``, a placement of it
+    could be read as a tile one digit away that goes down on the table:
+    what doubting a tile the play gives a hand may gain, where the round
+    reads no better for the doubt."""
+    doubted = HandView(hand.bits & ~(1 << tile.index()), hand.unknown + 1)
+    key = rnd.key
+    return any(key == EMPTY_KEY or m.table.ends_for(key, other)
+               for other in _digit_away(m, rnd, doubted, tile))
 
 
 def spelling_of(t: Turn) -> str:

@@ -440,7 +440,8 @@ class Tracker(Trials):
                 placing.placement(self, rnd, t, seat, hand, drawn, faults, before)
                 return
             if self.faulted is None:
-                self.faulted = (seat, tile, bool(moves) and not faults & _CANNOT)
+                self.faulted = (seat, tile, not (moves and not faults & _CANNOT)
+                                and placing.reads_a_digit_away(self, rnd, hand, tile))
         if faults and not say.place_faults(self, rnd, t, faults, drawn):
             rnd.give_up()
             return

@@ -65,8 +65,9 @@ class Trials(MatchState):
         # How a shadow weighing a round's given-away hands opens it (the
         # stock line first, and the tile it plays as unknown), and the first
         # placement a shadow could not make as written: its seat, its tile,
-        # and whether that tile fits some other end (only the end letter
-        # may then be wrong).
+        # and whether, were the tile doubted, the line could read as a tile
+        # a digit away (not when the tile fits another end: only its end
+        # letter may then be wrong).
         self.weighing: tuple[bool, tuple[int, Tile] | None] = (True, None)
         self.faulted: tuple[int, Tile, bool] | None = None
 
@@ -151,9 +152,12 @@ class Trials(MatchState):
         hand away wrong, unless the round reads with more errors and
         warnings with that tile unknown: what the tile would show before
         the turn (an illegal draw "while holding" it) is then no finding.
-        A tile that fits another end may be right with its end letter
-        wrong, so it is doubted only if the round then reads with fewer.
-        A shadow plays the doubt it was given to weigh."""
+        Where the round reads with as many, the doubt must gain a reading:
+        the tile fits no end as written, and a tile one digit away might be
+        meant (a tile that fits another end may be right with its end
+        letter wrong; one that nothing near can stand for may be right,
+        an earlier line wrong). A shadow plays the doubt it was given to
+        weigh."""
         if self.trial:
             return self.weighing[1]
         most = self.reach(2)
@@ -162,11 +166,11 @@ class Trials(MatchState):
         trusted, faulted = self._read_with((stock_first, None), most)
         if faulted is None:
             return None
-        seat, tile, fits = faulted
+        seat, tile, rereads = faulted
         if not given.get(seat, 0) >> tile.index() & 1:
             return None
         doubted = self._read_with((stock_first, (seat, tile)), most)[0]
-        if doubted < trusted or (doubted == trusted and not fits):
+        if doubted < trusted or (doubted == trusted and rereads):
             return seat, tile
         return None
 

@@ -274,6 +274,32 @@ def test_a_tile_nothing_near_can_stand_for_is_not_doubted() -> None:
     assert [line for line, code, _ in notes(text) if code == "unverified"] == []
 
 
+#: KEPT with Eko's draws written d??: the play then gives away Citra's and
+#: Dewi's hands, not his.
+EKO_HIDDEN = edit(edit(KEPT, "Eko: d0-2 d4-5 4-5L", "Eko: d?? d?? 4-5L"),
+                  "Eko: d0-3 d3-5 d1-5 d4-6 4-6L +10", "Eko: d?? d?? d?? d?? 4-6L +10")
+
+
+@pytest.mark.parametrize(("written", "meant", "finding"), [
+    ("Eko: 1-2L", "Eko: 0-2L",
+     (14, 6, "does-not-fit", "1-2 does not fit L, which shows 0; open ends: L=0, R=6; "
+      "did you mean 0-2?")),
+    ("Eko: 0-0R +5", "Eko: 0-1R +5",
+     (17, 6, "not-in-hand", "Eko places 0-0, which they do not hold (Dewi holds it); "
+      "did you mean 0-1?")),
+])
+def test_a_slip_by_a_player_whose_hand_is_not_given_away(
+        written: str, meant: str, finding: tuple[int, int, str, str]) -> None:
+    """EKO_HIDDEN with a slip in Eko's turn (0-2L written 1-2L on line 14,
+    0-1R written 0-0R on line 17, 0-0 being the double Dewi reveals): the
+    turn is the round's first that cannot go down as written, but his hand
+    is hidden, not given away, so nothing of it is doubted (his hand keeps
+    its five unknown tiles) and the line reads as the tile a digit away
+    that he may hold: one finding."""
+    assert shown(EKO_HIDDEN) == []
+    assert shown(edit(EKO_HIDDEN, meant, written)) == [finding]
+
+
 def test_an_end_letter_slip_leaves_an_earlier_illegal_draw_as_found() -> None:
     """The illegal draw of the case before (Citra drew 2-2 on line 18
     holding 1-4, which fits L (4), R (1)) with her 1-4L on line 24 written

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from muggins_cli.engine.layout import open_ends
 from muggins_cli.notation.parser import parse_text
 from muggins_cli.replay.replay import decisions, position_at, replay_match
@@ -261,3 +263,20 @@ def test_a_drawn_tile_on_the_table_with_a_digit_wrong_is_read_as_the_stocks_next
     assert found(text) == [
         (23, 7, "ERROR", "illegal-draw", "Dewi drew 0-4, which is not in the stock; read as 0-5")]
     assert found(ROUND_1) == []
+
+
+@pytest.mark.parametrize(("written", "what"), [
+    ("d2-5", "is not the next tile of the stock (2-2 is)"),
+    ("d2-3", "is not in the stock"),
+])
+def test_a_draw_the_turns_placement_bears_out_is_read_as_the_stocks_next(
+        written: str, what: str) -> None:
+    """ROUND_1's line 25, Citra's ``d2-2 2-2L +10`` (2-2 the stock's next),
+    with the draw written 2-5 (later in the stock) or 2-3 (Eko's, dealt to
+    him): one half off 2-2, and the turn places 2-2, the tile the stock
+    gave. A digit written wrong, read as 2-2: one finding, the stock in
+    step for Eko's and Dewi's draws after it."""
+    text = edit(ROUND_1, "Citra: d2-2 2-2L +10", f"Citra: {written} 2-2L +10")
+    assert found(text) == [
+        (25, 8, "ERROR", "illegal-draw", f"Citra drew {written[1:]}, which {what}; "
+         "read as 2-2")]

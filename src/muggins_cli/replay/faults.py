@@ -67,12 +67,12 @@ def drawn_from_stock(m: MatchState, rnd: Round, t: Turn, i: int, tile: Tile | No
                     else f"is not the next tile of the stock ({nxt} is)")
             d = t.draws[i]
             if one_half_off(tile, nxt) and _in_step(t, i, stock) \
-                    and (not _known_elsewhere(rnd, tile) or _drew_on(t, i)):
+                    and (not _known_elsewhere(rnd, tile) or _borne_out(t, i, nxt)):
                 # A digit written wrong, as a reader takes it: the next
                 # tile, so the draws after it stay in step. A tile on the
                 # table or in a hand cannot be drawn, but nor can a draw
-                # written where none was made: the turn's later draws,
-                # following the stock, tell the two apart.
+                # written where none was made: the rest of the turn tells
+                # the two apart.
                 m.report.error(d.line, d.column, "illegal-draw",
                                f"{t.player} drew {tile}, which {what}; read as {nxt}")
                 return nxt
@@ -105,9 +105,12 @@ def _known_elsewhere(rnd: Round, tile: Tile) -> bool:
     return bool(rnd.seen & bit) or any(h.bits & bit for h in rnd.hands)
 
 
-def _drew_on(t: Turn, i: int) -> bool:
-    """Whether ``t`` shows the face of a draw after its ``i``-th."""
-    return any(d is not None for d in t.spelling.drawn[i + 1:])
+def _borne_out(t: Turn, i: int, nxt: Tile) -> bool:
+    """Whether the rest of ``t`` shows that its ``i``-th draw was made and
+    brought out ``nxt``: a later draw's face (which :func:`_in_step` holds
+    to the stock), or ``nxt`` placed."""
+    spelling = t.spelling
+    return spelling.tile == nxt or any(d is not None for d in spelling.drawn[i + 1:])
 
 
 def _in_step(t: Turn, i: int, stock: list[Tile]) -> bool:

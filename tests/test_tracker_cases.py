@@ -280,3 +280,17 @@ def test_a_draw_the_turns_placement_bears_out_is_read_as_the_stocks_next(
     assert found(text) == [
         (25, 8, "ERROR", "illegal-draw", f"Citra drew {written[1:]}, which {what}; "
          "read as 2-2")]
+
+
+def test_an_extra_draw_of_a_tile_on_the_table_keeps_the_stock_in_step() -> None:
+    """ROUND_1's line 22, Citra's ``3-4L``, written with a draw before it
+    (``d0-4 3-4L``): 0-4 is on the table and one half off 0-5, the
+    stock's next, but nothing in the turn bears a draw out (no later draw,
+    and she places 3-4, not 0-5), so it is not read as 0-5: the stock's
+    order stands for the draws after it (Dewi's d0-5 d1-6 on line 23 and
+    the rest), none of which is out of step."""
+    text = edit(ROUND_1, "Citra: 3-4L", "Citra: d0-4 3-4L")
+    findings = found(text)
+    assert (22, 8, "ERROR", "illegal-draw", "Citra drew 0-4, which is not in the stock") \
+        in findings
+    assert [f for f in findings if f[0] > 22 and f[3] == "illegal-draw"] == []
